@@ -1,0 +1,190 @@
+"""Card-table bot: hosts The Game and No Thanks! in Discord channels.
+
+Run it with ``python bot.py`` (or the ``cardtable-bot`` console script) after setting ``DISCORD_TOKEN``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import os
+import random
+import signal
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+from dotenv import find_dotenv, load_dotenv
+
+from cogs._storage import Storage
+from cogs._ui import USERS_ONLY, reply_error
+
+if TYPE_CHECKING:
+    from cogs._game import GameCog
+
+log = logging.getLogger("bot")
+
+EXTENSIONS = ("cogs.lobby", "cogs.the_game", "cogs.no_thanks", "cogs.moderation")
+DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message tells the server owner what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str
+    database_path: str = DEFAULT_DATABASE_PATH
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        """Read the settings from the environment (``.env`` is loaded into it first by ``main``)."""
+        env = os.environ if environ is None else environ
+        token = env.get("DISCORD_TOKEN", "").strip()
+        if not token:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot's token "
+                "(Discord Developer Portal > your application > Bot > Reset Token)."
+            )
+        guild = env.get("DEV_GUILD_ID", "").strip()
+        if guild and not guild.isdecimal():
+            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
+        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
+        if level not in logging.getLevelNamesMapping():
+            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        return cls(
+            token=token,
+            database_path=env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
+            dev_guild_id=int(guild) if guild else None,
+            log_level=level,
+        )
+
+
+class GameTree(app_commands.CommandTree["Bot"]):
+    async def on_error(self, interaction: discord.Interaction[Bot], error: app_commands.AppCommandError) -> None:
+        await reply_error(interaction, error)
+
+
+def intents() -> discord.Intents:
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    wanted.guild_messages = True
+    wanted.guild_reactions = True  # keycap number reactions are removed during The Game
+    wanted.dm_messages = True
+    wanted.message_content = True  # privileged: needed to see numbers in chat
+    return wanted
+
+
+class Bot(commands.Bot):
+    storage: Storage
+
+    def __init__(self, settings: Settings, *, seed: int | None = None, **options: Any) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents(),
+            allowed_mentions=USERS_ONLY,
+            tree_cls=GameTree,
+            **options,
+        )
+        self.settings = settings
+        # Every game's shuffle comes from a seed stored with it. The seeds come from the OS, or from ``seed``
+        # when a test wants the same games every run.
+        self.seeds: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
+        self.games: dict[str, GameCog[Any]] = {}
+
+    async def setup_hook(self) -> None:
+        # Everything a game needs is ready here, before the gateway connects: cogs register their
+        # persistent views in cog_load, and every game lives in the database.
+        self.storage = await Storage.open(self.settings.database_path)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        await self.sync_commands()
+
+    async def sync_commands(self) -> bool:
+        """Sync the slash commands only if they changed since the last sync (Discord rate-limits syncs)."""
+        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        key = f"command_hash:{self.settings.dev_guild_id or 'global'}"
+        if await self.storage.get_meta(key) == digest:
+            log.info("Slash commands unchanged since the last sync; not syncing")
+            return False
+        await self.tree.sync()
+        if guild is not None:
+            await self.tree.sync(guild=guild)
+        await self.storage.set_meta(key, digest)
+        log.info("Synced %d slash commands", len(payload))
+        return True
+
+    async def on_ready(self) -> None:
+        log.info("Connected as %s (id %s) to %d servers", self.user, self.user and self.user.id, len(self.guilds))
+
+    async def send_dm(self, user_id: int, **kwargs: Any) -> bool:
+        """DM a user; False if they do not accept DMs from the bot. The DM channel id is kept in the database
+        so that each DM costs one request, even after a restart."""
+        try:
+            channel_id = await self.storage.dm_channel(user_id)
+            if channel_id is None:
+                data = await self.http.start_private_message(user_id)
+                channel_id = int(data["id"])
+                await self.storage.set_dm_channel(user_id, channel_id)
+            channel = self.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            await channel.send(**kwargs)
+        except discord.Forbidden:
+            return False
+        return True
+
+    async def close(self) -> None:
+        await super().close()
+        storage = self.__dict__.pop("storage", None)
+        if storage is not None:
+            await storage.close()
+
+
+async def run(settings: Settings) -> int:
+    bot = Bot(settings)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+    try:
+        async with bot:
+            await bot.start(settings.token)
+    except discord.LoginFailure:
+        print(
+            "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal into .env.", file=sys.stderr
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print(
+            "Enable the Message Content intent: Developer Portal > your application > Bot > Privileged Gateway "
+            "Intents, then start the bot again.",
+            file=sys.stderr,
+        )
+        return 2
+    return 0
+
+
+def main() -> None:
+    load_dotenv(find_dotenv(usecwd=True))
+    try:
+        settings = Settings.from_env()
+    except ConfigError as error:
+        print(error, file=sys.stderr)
+        sys.exit(2)
+    discord.utils.setup_logging(level=logging.getLevelNamesMapping()[settings.log_level], root=True)
+    sys.exit(asyncio.run(run(settings)))
+
+
+if __name__ == "__main__":
+    main()

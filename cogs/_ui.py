@@ -1,0 +1,105 @@
+"""The one error path, and the few helpers every cog uses to answer an interaction."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from engine.errors import GameError
+
+log = logging.getLogger(__name__)
+
+APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+
+
+class UserError(Exception):
+    """A request the bot refuses for reasons outside the rules (no game here, not the host, ...).
+
+    Like ``GameError``, its message is the sentence the user sees.
+    """
+
+
+def error_message(error: BaseException) -> str | None:
+    """The friendly sentence for an error the user caused, or None for a bug."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and error.__cause__:
+        error = error.__cause__
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, GameError | UserError):
+        return str(error)
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return "This command works in a server's text channel, not in direct messages."
+    if isinstance(error, app_commands.MissingPermissions):
+        return "You need the Manage Channels permission (or to be the host) for that."
+    if isinstance(error, app_commands.BotMissingPermissions):
+        missing = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
+        return f"I'm missing a permission in this channel: {missing}. Ask a server admin to grant it."
+    if isinstance(error, app_commands.TransformerError):
+        return f"That value isn't valid for this option: {error.value!r}."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You can't use this command here."
+    if isinstance(error, discord.Forbidden):
+        return "Discord refused me a permission I need in this channel. Ask a server admin to check my role."
+    return None
+
+
+async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer ``interaction`` ephemerally with what went wrong; log bugs with their traceback once."""
+    message = error_message(error)
+    if message is None:
+        original = getattr(error, "original", error)
+        log.error(
+            "Unexpected error in %s (channel %s)",
+            interaction.command.qualified_name if interaction.command else interaction.data,
+            interaction.channel_id,
+            exc_info=original,
+        )
+        message = APOLOGY
+    try:
+        await send(interaction, content=message, ephemeral=True)
+    except discord.HTTPException:
+        # The interaction token may have expired (15 min) or Discord is unreachable: the log is all we have.
+        log.warning("Could not tell the user about an error in channel %s", interaction.channel_id)
+
+
+async def send(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
+    """Answer with the interaction's response if it is still free, else with a followup (both cost no rate limit)."""
+    kwargs.setdefault("allowed_mentions", USERS_ONLY)
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
+
+
+def in_text_channel(interaction: discord.Interaction[Any]) -> bool:
+    """The check every game command shares: a server's text channel, never DMs."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    if getattr(interaction.channel, "type", None) not in TEXT_CHANNELS:
+        raise UserError("Games are played in a server's text channels; this kind of channel doesn't work.")
+    return True
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+class ErrorHandlingView(discord.ui.View):
+    """Base of every persistent board: no timeout, errors go down the one error path."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any], /
+    ) -> None:
+        await reply_error(interaction, error)

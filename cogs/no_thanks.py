@@ -1,0 +1,221 @@
+"""No Thanks! in a channel: /take and /nothanks (and the same two buttons on the board), chips by DM.
+
+The board's buttons carry the number of moves already made, so a click on an older board (a card that is
+no longer face up) is refused instead of acting on the current card.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord import app_commands
+
+from cogs._game import GameCog, Rules
+from cogs._storage import Table
+from cogs._ui import mention, reply_error
+from engine import no_thanks
+from engine.no_thanks import Leave, NoThanks, State, Take
+
+if TYPE_CHECKING:
+    from bot import Bot
+
+log = logging.getLogger(__name__)
+
+COLOUR = discord.Colour.orange()
+
+RULES = """**No Thanks!**: a game for 3 to 7 players. Lowest score wins.
+- The cards go from 3 to 35; nine are removed unseen, so the draw pile holds 24.
+- On your turn, either say **No thanks!** (`/nothanks`): put one of your chips on the face-up card and pass, or \
+**take** it (`/take`) with all the chips on it; then the next card is turned up and you move again.
+- With no chips left, you must take.
+- When the last card is taken, score: the sum of your cards, but a run of consecutive cards counts only its lowest \
+card, minus one point per chip. The lowest score wins; on a tie, the tied player holding the highest card wins \
+(an unofficial rule the bot uses).
+- Chip counts are secret (you get yours by DM, or with /hand) unless the game uses *open chips*."""
+
+
+def cards_text(cards: tuple[int, ...]) -> str:
+    runs = no_thanks.runs(cards)
+    return " ".join(f"[{run[0]}]" if len(run) == 1 else f"[{run[0]}-{run[-1]}]" for run in runs) or "no cards"
+
+
+def face_up_line(state: State) -> str:
+    card = no_thanks.face_up_card(state)
+    if card is None:
+        return "No cards left."
+    chips = no_thanks.chips_on_card(state)
+    return f"Face-up card: {card} ({chips} {'chip' if chips == 1 else 'chips'} on it)"
+
+
+def render_board(state: State) -> discord.Embed:
+    view = no_thanks.public_view(state)
+    embed = discord.Embed(title="No Thanks!", colour=COLOUR, description=face_up_line(state))
+    embed.add_field(name="Draw pile", value=f"{view.cards_left} cards face down")
+    embed.add_field(name="Variant", value="open chips" if state.open_chips else "secret chips")
+    lines = []
+    for seat in view.players:
+        chips = "" if seat.chips is None else f", {seat.chips} chips"
+        marker = " ← to move" if seat.player == view.turn else ""
+        lines.append(f"{mention(seat.player)}: {cards_text(seat.cards)} = {seat.points} points{chips}{marker}")
+    embed.add_field(name="Players (points without chips)", value="\n".join(lines) or "nobody", inline=False)
+    return embed
+
+
+class MoveButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"no_thanks:(?P<verb>take|pass):(?P<moves>[0-9]+)"
+):
+    """Take or No thanks! under a board; the custom id remembers which board (move count) it belongs to."""
+
+    def __init__(self, verb: str, moves: int) -> None:
+        take = verb == "take"
+        super().__init__(
+            discord.ui.Button(
+                label="Take" if take else "No thanks!",
+                style=discord.ButtonStyle.primary if take else discord.ButtonStyle.secondary,
+                custom_id=f"no_thanks:{verb}:{moves}",
+            )
+        )
+        self.verb = verb
+        self.moves = moves
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MoveButton:
+        return cls(match["verb"], int(match["moves"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py only logs errors raised by dynamic items, so they join the one error path here.
+        try:
+            cog: NoThanksCog = interaction.client.games[no_thanks.INFO.kind]
+            await cog.act(interaction, Take() if self.verb == "take" else NoThanks(), moves_seen=self.moves)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
+class HandButton(discord.ui.Button[Any]):
+    def __init__(self) -> None:
+        super().__init__(label="My cards and chips", style=discord.ButtonStyle.secondary, custom_id="no_thanks:hand")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog: NoThanksCog = interaction.client.games[no_thanks.INFO.kind]
+        await cog.show_private(interaction, await cog.bot.storage.open_table(interaction.channel_id or 0))
+
+
+class NoThanksBoard(discord.ui.View):
+    def __init__(self, moves: int | None = None) -> None:
+        super().__init__(timeout=None)
+        if moves is not None:
+            self.add_item(MoveButton("take", moves))
+            self.add_item(MoveButton("pass", moves))
+        self.add_item(HandButton())
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
+        await reply_error(interaction, error)
+
+
+class NoThanksCog(GameCog[State]):
+    rules: ClassVar[Rules] = no_thanks
+    rules_text = RULES
+    closed_dms_hint: ClassVar[str] = (
+        "Open your DMs for this server (Privacy Settings > Direct Messages) to get your chip count, or use /hand."
+    )
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        self.bot.add_dynamic_items(MoveButton)
+        self.bot.add_view(NoThanksBoard())  # the static "my cards" button
+
+    async def cog_unload(self) -> None:
+        await super().cog_unload()
+        self.bot.remove_dynamic_items(MoveButton)
+
+    @app_commands.command(name="take", description="No Thanks!: take the face-up card and the chips on it.")
+    @app_commands.guild_only()
+    async def take(self, interaction: discord.Interaction[Bot]) -> None:
+        await self.act(interaction, Take())
+
+    @app_commands.command(name="nothanks", description="No Thanks!: put one of your chips on the face-up card.")
+    @app_commands.guild_only()
+    async def nothanks(self, interaction: discord.Interaction[Bot]) -> None:
+        await self.act(interaction, NoThanks())
+
+    # ---- rendering hooks -----------------------------------------------------------------------------------------
+
+    def new_state(self, table: Table) -> State:
+        return no_thanks.new_game(table.players, seed=table.seed, open_chips="open_chips" in table.variants)
+
+    def leave_action(self) -> Leave:
+        return Leave()
+
+    def board(self, state: State) -> discord.Embed:
+        return render_board(state)
+
+    def board_view(self, state: State) -> discord.ui.View:
+        return NoThanksBoard(self.move_count(state))
+
+    def headline(self, state: State) -> str | None:
+        return None if no_thanks.is_over(state) else face_up_line(state)
+
+    def private_text(self, state: State, player: int) -> str:
+        return f"Your chips: {no_thanks.chips(state, player)}\nYour cards: {cards_text(no_thanks.hand(state, player))}"
+
+    def start_text(self, state: State, interaction: discord.Interaction[Any]) -> str:
+        first = no_thanks.current_player(state)
+        chips = "Everybody's chips are shown on the board." if state.open_chips else "Your chips are in your DMs."
+        return (
+            f"No Thanks! begins with {', '.join(mention(p) for p in state.players)}. {chips} "
+            f"{mention(first) if first else 'Nobody'} goes first: /take or /nothanks (or the buttons)."
+        )
+
+    def announce(self, before: State, after: State, player: int, action: Any) -> str:
+        name = mention(player)
+        if isinstance(action, Take):
+            chips = no_thanks.chips_on_card(before)
+            text = f"{name} took {no_thanks.face_up_card(before)} with {chips} {'chip' if chips == 1 else 'chips'}."
+        elif isinstance(action, NoThanks):
+            text = f"{name}: No thanks! (one chip on {no_thanks.face_up_card(before)})"
+        else:
+            text = f"{name} left the game; their cards and chips left with them."
+        upcoming = no_thanks.current_player(after)
+        if upcoming is not None:
+            text += f" {mention(upcoming)}, your turn." if upcoming != player else f" {name}, you move again."
+        return text
+
+    def game_over_text(self, state: State) -> str:
+        if state.status == "abandoned":
+            return "**Game over**: fewer than three players remain, so the game is abandoned and records no score."
+        lines = ["**Game over**. Scores (lowest wins):"]
+        for line in no_thanks.scores(state):
+            lines.append(
+                f"{mention(line.player)}: {cards_text(tuple(c for run in line.runs for c in run))} "
+                f"= {line.card_points} points - {line.chips} chips = **{line.total}**"
+            )
+        winner, tie_break = no_thanks.winner(state)
+        lines.append(f"Winner: {mention(winner)}!")
+        if tie_break:
+            lines.append("(A tie, broken by the unofficial rule: the tied player holding the highest card wins.)")
+        removed = ", ".join(str(card) for card in sorted(no_thanks.removed_cards(state)))
+        lines.append(f"The nine cards removed at the start: {removed}.")
+        return "\n".join(lines)
+
+    def result(self, state: State) -> dict[str, Any]:
+        winner, tie_break = no_thanks.winner(state)
+        return {
+            "winner": winner,
+            "tie_break": tie_break,
+            "scores": {str(line.player): line.total for line in no_thanks.scores(state)},
+        }
+
+    def dm_after(self, before: State, after: State, player: int, action: Any) -> list[int]:
+        if isinstance(action, Leave) or no_thanks.is_over(after):
+            return []
+        changed = no_thanks.chips(after, player) != no_thanks.chips(before, player)
+        return [player] if changed else []
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(NoThanksCog(bot))

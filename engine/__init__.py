@@ -1,0 +1,1 @@
+"""Pure rules engines: no Discord, no asyncio, no database, no clock, no global randomness."""

@@ -1,0 +1,92 @@
+"""The one error path: user errors become their own sentence, bugs become an apology and a logged traceback."""
+
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+
+from cogs._ui import APOLOGY, UserError, error_message, reply_error
+from engine.errors import IllegalAction, NotYourTurn
+
+
+class Recorder:
+    """Stands in for ``Interaction.response``/``followup``: records what would be sent."""
+
+    def __init__(self, done: bool) -> None:
+        self.done = done
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+
+    def is_done(self) -> bool:
+        return self.done
+
+    async def send_message(self, **kwargs: Any) -> None:
+        self.sent.append(("response", kwargs))
+        self.done = True
+
+    async def send(self, **kwargs: Any) -> None:
+        self.sent.append(("followup", kwargs))
+
+
+def interaction(done: bool = False) -> Any:
+    recorder = Recorder(done)
+    return SimpleNamespace(
+        response=recorder, followup=recorder, command=None, data={}, channel_id=5, sent=recorder.sent
+    )
+
+
+@pytest.mark.parametrize(
+    ("error", "expected"),
+    [
+        (UserError("There's no game in this channel."), "There's no game in this channel."),
+        (NotYourTurn("It's not your turn."), "It's not your turn."),
+        (IllegalAction("You don't hold that card."), "You don't hold that card."),
+        (app_commands.NoPrivateMessage(), "This command works in a server's text channel, not in direct messages."),
+    ],
+)
+def test_user_errors_keep_their_sentence(error: Exception, expected: str) -> None:
+    assert error_message(error) == expected
+
+
+def test_wrapped_errors_are_unwrapped() -> None:
+    command: Any = SimpleNamespace(name="play", qualified_name="play")
+    wrapped = app_commands.CommandInvokeError(command, NotYourTurn("It's not your turn."))
+    assert error_message(wrapped) == "It's not your turn."
+
+
+def test_bugs_have_no_user_message() -> None:
+    assert error_message(ZeroDivisionError("oops")) is None
+    assert error_message(KeyError("x")) is None
+
+
+async def test_reply_error_is_ephemeral_and_uses_the_free_response() -> None:
+    fake = interaction()
+    await reply_error(fake, UserError("Nope."))
+    assert fake.sent == [
+        ("response", {"content": "Nope.", "ephemeral": True, "allowed_mentions": fake.sent[0][1]["allowed_mentions"]})
+    ]
+    assert fake.sent[0][1]["allowed_mentions"].everyone is False
+
+
+async def test_reply_error_after_a_response_uses_a_followup_and_logs_bugs(caplog: pytest.LogCaptureFixture) -> None:
+    fake = interaction(done=True)
+    await reply_error(fake, RuntimeError("boom"))
+    kind, kwargs = fake.sent[0]
+    assert kind == "followup"
+    assert kwargs["content"] == APOLOGY
+    assert kwargs["ephemeral"] is True
+    assert "Unexpected error" in caplog.text
+    assert "RuntimeError: boom" in caplog.text
+
+
+async def test_reply_error_survives_an_expired_interaction() -> None:
+    fake = interaction()
+
+    async def expired(**kwargs: Any) -> None:
+        raise discord.NotFound(
+            SimpleNamespace(status=404, reason="Not Found"), {"message": "Unknown interaction", "code": 10062}
+        )
+
+    fake.response.send_message = expired
+    await reply_error(fake, UserError("Nope."))  # must not raise

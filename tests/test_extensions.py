@@ -1,0 +1,44 @@
+"""Every extension loads into an offline bot, and the slash commands are the ones the issues promise."""
+
+from pathlib import Path
+
+import discord
+
+from bot import EXTENSIONS, Bot, Settings
+
+PROMISED = {
+    "newgame",
+    "join",
+    "leave",
+    "start",
+    "endgame",
+    "hand",
+    "board",
+    "rules",
+    "play",
+    "endturn",
+    "take",
+    "nothanks",
+}
+
+
+async def test_every_extension_loads_and_command_names_are_unique(tmp_path: Path) -> None:
+    bot = Bot(Settings(token="x", database_path=str(tmp_path / "bot.sqlite3")))
+    from cogs._storage import Storage
+
+    bot.storage = await Storage.open(bot.settings.database_path)
+    try:
+        for extension in EXTENSIONS:
+            await bot.load_extension(extension)
+        names = [command.name for command in bot.tree.get_commands()]
+        assert len(names) == len(set(names))
+        assert set(names) == PROMISED
+        assert set(bot.games) == {"the_game", "no_thanks"}
+        # Every command has a description, and every option one too (Discord shows them to players).
+        for command in bot.tree.get_commands():
+            assert isinstance(command, discord.app_commands.Command)
+            assert command.description not in ("", "…")
+            for parameter in command.parameters:
+                assert parameter.description not in ("", "…"), (command.name, parameter.name)
+    finally:
+        await bot.close()
