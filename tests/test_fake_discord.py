@@ -1,0 +1,868 @@
+"""Tests of the fake Discord server, driving a tiny but real ``commands.Bot`` against it."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.fake_discord import (
+    Channel,
+    FakeDiscord,
+    Guild,
+    InteractionTimeout,
+    InvalidInteraction,
+    Member,
+    Perm,
+    Role,
+)
+
+GAMES = ["the_game", "no_thanks", "the_game_extreme"]
+
+
+@dataclass
+class Probe:
+    """What the bot observed, for assertions (the bot under test is built in this module)."""
+
+    errors: list[BaseException] = field(default_factory=list)
+    seen: list[discord.Message] = field(default_factory=list)
+    raw_edits: list[discord.RawMessageUpdateEvent] = field(default_factory=list)
+    values: dict[str, Any] = field(default_factory=dict)
+
+
+class LobbyView(discord.ui.View):
+    """Persistent view: registered with ``bot.add_view`` so clicks work after restarts."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Join", custom_id="lobby:join", style=discord.ButtonStyle.primary)
+    async def join(self, interaction: discord.Interaction, button: discord.ui.Button[LobbyView]) -> None:
+        await interaction.response.send_message(f"{interaction.user.name} joined", ephemeral=True)
+
+    @discord.ui.button(label="Start", custom_id="lobby:start", style=discord.ButtonStyle.success)
+    async def start(self, interaction: discord.Interaction, button: discord.ui.Button[LobbyView]) -> None:
+        await interaction.response.edit_message(content="Game started!", view=None)
+
+    @discord.ui.select(
+        custom_id="lobby:pile",
+        options=[discord.SelectOption(label="Up", value="up"), discord.SelectOption(label="Down", value="down")],
+    )
+    async def pile(self, interaction: discord.Interaction, select: discord.ui.Select[LobbyView]) -> None:
+        await interaction.response.send_message(f"pile {select.values[0]}", ephemeral=True)
+
+
+class FeedbackModal(discord.ui.Modal, title="Feedback"):
+    text: discord.ui.TextInput[FeedbackModal] = discord.ui.TextInput(label="Your feedback", custom_id="feedback:text")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"thanks: {self.text.value}", ephemeral=True)
+
+
+def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
+    intents = discord.Intents.default()
+    intents.message_content = message_content
+    # guild_ready_timeout: on_ready fires this long after the last GUILD_CREATE (2 s by default).
+    bot = commands.Bot(command_prefix="!", intents=intents, guild_ready_timeout=0.05)
+    tree = bot.tree
+
+    @tree.command(description="Play a card on a pile")
+    @app_commands.guild_only()
+    @app_commands.choices(pile=[app_commands.Choice(name="A", value="A"), app_commands.Choice(name="B", value="B")])
+    async def play(interaction: discord.Interaction, card: app_commands.Range[int, 1, 99], pile: str) -> None:
+        probe.values["play"] = (card, pile)
+        await interaction.response.send_message(f"{interaction.user.name} played {card} on {pile}")
+
+    @tree.command(description="Show your hand")
+    async def hand(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("your hand: 3 14 59", ephemeral=True)
+
+    @tree.command(description="Open a game lobby")
+    async def newgame(interaction: discord.Interaction, game: str) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.followup.send(f"Lobby for {game}", view=LobbyView())
+        await interaction.followup.send("only you see this", ephemeral=True)
+
+    @newgame.autocomplete("game")
+    async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=g, value=g) for g in GAMES if current in g]
+
+    @tree.command(description="Get a DM")
+    async def dm(interaction: discord.Interaction) -> None:
+        try:
+            await interaction.user.send("psst")
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"cannot DM you ({exc.code})", ephemeral=True)
+        else:
+            await interaction.response.send_message("check your DMs", ephemeral=True)
+
+    @tree.command(description="Say something in the channel")
+    async def say(interaction: discord.Interaction, text: str, with_file: bool = False) -> None:
+        assert isinstance(interaction.channel, discord.TextChannel)
+        file = discord.File(io.BytesIO(b"3 14 59"), "hand.txt") if with_file else None
+        try:
+            await interaction.channel.send(text, file=file) if file else await interaction.channel.send(text)
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
+        else:
+            await interaction.response.send_message("said", ephemeral=True)
+
+    @tree.command(description="What may the bot do here?")
+    async def perms(interaction: discord.Interaction) -> None:
+        assert isinstance(interaction.channel, discord.TextChannel)
+        assert interaction.guild is not None
+        cached = interaction.channel.permissions_for(interaction.guild.me)
+        probe.values["perms"] = (interaction.app_permissions, cached, interaction.permissions)
+        await interaction.response.send_message("ok", ephemeral=True)
+
+    @tree.command(description="Leave feedback")
+    async def feedback(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(FeedbackModal())
+
+    @tree.command(description="Too slow")
+    async def slow(interaction: discord.Interaction) -> None:
+        await asyncio.sleep(0.3)
+        await interaction.response.send_message("finally")
+
+    @tree.command(description="Remove spam")
+    @app_commands.default_permissions(manage_messages=True)
+    async def clean(interaction: discord.Interaction) -> None:
+        assert isinstance(interaction.channel, discord.TextChannel)
+        removed = await interaction.channel.purge(limit=20, check=lambda m: "spam" in m.content)
+        await interaction.response.send_message(f"removed {len(removed)}", ephemeral=True)
+
+    @tree.command(description="Answer twice")
+    async def twice(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("one")
+        try:
+            await interaction.response.send_message("two")
+        except discord.InteractionResponded:
+            # discord.py guards this client-side; go around it to see what Discord says.
+            await interaction.followup.send("three")
+
+    @tree.command(description="Poke someone")
+    async def poke(
+        interaction: discord.Interaction, who: discord.Member, where: discord.TextChannel | None = None
+    ) -> None:
+        probe.values["poke"] = (who, where)
+        await interaction.response.send_message(f"poked {who.name} in {where.name if where else 'here'}")
+
+    @tree.command(description="Count down")
+    async def countdown(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("3")
+        await interaction.edit_original_response(content="2")
+        last = await interaction.followup.send("go", wait=True)
+        await last.edit(content="go!")
+        await interaction.delete_original_response()
+
+    table = app_commands.Group(name="table", description="Table administration")
+
+    @table.command(description="Reset the table")
+    async def reset(interaction: discord.Interaction, confirm: bool) -> None:
+        await interaction.response.send_message(f"reset confirmed={confirm}", ephemeral=True)
+
+    tree.add_command(table)
+
+    @tree.context_menu(name="Inspect")
+    async def inspect(interaction: discord.Interaction, member: discord.Member) -> None:
+        await interaction.response.send_message(f"{member.name} has {len(member.roles)} roles", ephemeral=True)
+
+    @tree.error
+    async def on_app_command_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        probe.errors.append(error)
+
+    @bot.listen()
+    async def on_message(message: discord.Message) -> None:
+        probe.seen.append(message)
+        if message.author.bot or "bad" not in message.content:
+            return
+        try:
+            await message.delete()
+        except discord.HTTPException as exc:
+            probe.errors.append(exc)
+
+    @bot.listen()
+    async def on_raw_message_edit(payload: discord.RawMessageUpdateEvent) -> None:
+        probe.raw_edits.append(payload)
+
+    @bot.listen()
+    async def on_raw_reaction_add(payload: discord.RawReactionActionEvent) -> None:
+        assert bot.user is not None
+        if payload.user_id == bot.user.id:
+            return
+        channel = bot.get_channel(payload.channel_id)
+        assert isinstance(channel, discord.TextChannel)
+        try:
+            await channel.get_partial_message(payload.message_id).remove_reaction(
+                payload.emoji, discord.Object(payload.user_id)
+            )
+        except discord.HTTPException as exc:
+            probe.errors.append(exc)
+
+    async def setup_hook() -> None:
+        bot.add_view(LobbyView())
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    guild: Guild
+    chan: Channel
+    other: Channel
+    ana: Member
+    bob: Member
+    mods: Role
+
+
+@pytest.fixture
+def world(fake_discord: FakeDiscord) -> World:
+    fake = fake_discord
+    guild = fake.add_guild("Card Club")
+    mods = fake.add_role(guild, "mods", Perm.MANAGE_MESSAGES)
+    chan = fake.add_text_channel(guild, "games")
+    other = fake.add_text_channel(guild, "lounge")
+    ana = fake.add_member(guild, "ana")
+    bob = fake.add_member(guild, "bob", roles=[mods])
+    return World(fake, guild, chan, other, ana, bob, mods)
+
+
+@dataclass
+class Running:
+    bot: commands.Bot
+    probe: Probe
+
+
+@pytest.fixture
+async def running(world: World) -> AsyncIterator[Running]:
+    probe = Probe()
+    bot = make_bot(probe)
+    async with world.fake.run_bot(bot):
+        await world.fake.wait_synced()
+        yield Running(bot, probe)
+    assert not world.fake.unknown_requests
+
+
+# ------------------------------------------------------------------ connection and world
+
+
+async def test_bot_sees_the_configured_world(world: World, running: Running) -> None:
+    bot, fake = running.bot, world.fake
+    assert bot.user is not None
+    assert bot.user.id == fake.bot.id
+    assert bot.application_id == fake.application_id
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None
+    assert guild.name == "Card Club"
+    assert {c.name for c in guild.text_channels} == {"games", "lounge"}
+    assert guild.me is not None
+    assert guild.get_role(world.mods.id) is not None
+    channel = guild.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    assert channel.permissions_for(guild.me).manage_messages
+    assert fake.intents & discord.Intents.message_content.flag
+    assert fake.identifies == 1
+    assert fake.heartbeats >= 1
+
+
+async def test_bad_token_fails_login(world: World) -> None:
+    fake = world.fake
+    fake.reject_token("stolen")
+    bot = make_bot(Probe())
+    with pytest.raises(discord.LoginFailure):
+        await bot.start("stolen")
+    await bot.close()
+    assert [(r.path, r.status) for r in fake.requests] == [("/users/@me", 401)]
+
+
+async def test_bad_token_through_run_bot(world: World) -> None:
+    world.fake.reject_token("stolen")
+    with pytest.raises(discord.LoginFailure):
+        async with world.fake.run_bot(make_bot(Probe()), "stolen"):
+            pass
+
+
+async def test_reconnect_resumes_and_replays(world: World, running: Running) -> None:
+    fake = world.fake
+    await fake.reconnect()
+    await fake.wait_for(lambda: fake.resumes == 1, what="a RESUME")
+    inter = await fake.invoke("hand", user=world.ana, channel=world.chan)
+    assert inter.response is not None
+    assert inter.response.ephemeral
+    assert fake.identifies == 1
+
+
+# ------------------------------------------------------------------ application commands
+
+
+async def test_command_sync_is_recorded(world: World, running: Running) -> None:
+    fake, bot = world.fake, running.bot
+    first = fake.command_syncs[0]
+    assert first.guild_id is None
+    assert first.changed
+    assert {"play", "hand", "newgame"} <= set(first.names)
+    assert {c["name"] for c in fake.commands()} == set(first.names)
+
+    await bot.tree.sync()
+    assert not fake.command_syncs[-1].changed
+
+    @bot.tree.command(description="New one")
+    async def extra(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("extra")
+
+    await bot.tree.sync()
+    assert fake.command_syncs[-1].changed
+    fetched = await bot.tree.fetch_commands()
+    assert "extra" in {c.name for c in fetched}
+
+    guild = discord.Object(world.guild.id)
+    bot.tree.copy_global_to(guild=guild)
+    await bot.tree.sync(guild=guild)
+    assert fake.command_syncs[-1].guild_id == world.guild.id
+    assert len(fake.commands(world.guild)) == len(fake.commands())
+    assert [r.route for r in fake.requests if r.method == "PUT"] == [
+        "/applications/{application_id}/commands",
+        "/applications/{application_id}/commands",
+        "/applications/{application_id}/commands",
+        "/applications/{application_id}/guilds/{guild_id}/commands",
+    ]
+
+
+async def test_invoke_sends_typed_options(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("play", user=world.ana, channel=world.chan, options={"card": 37, "pile": "A"})
+    assert running.probe.values["play"] == (37, "A")
+    assert inter.response is not None
+    assert inter.response.type == 4
+    assert not inter.response.ephemeral
+    assert inter.response.content == "ana played 37 on A"
+    options = inter.payload["data"]["options"]
+    assert options == [{"type": 4, "name": "card", "value": 37}, {"type": 3, "name": "pile", "value": "A"}]
+    assert inter.payload["member"]["user"]["id"] == str(world.ana.id)
+    newest = fake.last_message(world.chan)
+    assert newest is inter.original
+    assert newest is not None
+    assert newest.author is fake.bot
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "error"),
+    [
+        ("nope", {}, "no synced command 'nope'"),
+        ("play", {"card": 1, "pile": "A", "colour": "red"}, "no option(s) ['colour']"),
+        ("play", {"card": 5}, "missing required option(s) ['pile']"),
+        ("play", {"card": "5", "pile": "A"}, "expected an integer"),
+        ("play", {"card": True, "pile": "A"}, "expected an integer"),
+        ("play", {"card": 100, "pile": "A"}, "outside 1..99"),
+        ("play", {"card": 5, "pile": "C"}, "not one of the choices"),
+    ],
+)
+async def test_invalid_invocations_are_refused(
+    world: World, running: Running, command: str, options: dict[str, Any], error: str
+) -> None:
+    with pytest.raises(InvalidInteraction, match=re.escape(error)):
+        await world.fake.invoke(command, user=world.ana, channel=world.chan, options=options)
+    assert world.fake.interactions == []
+
+
+async def test_non_member_cannot_invoke(world: World, running: Running) -> None:
+    stranger = world.fake.add_user("stranger")
+    with pytest.raises(InvalidInteraction, match="not a member"):
+        await world.fake.invoke("hand", user=stranger, channel=world.chan)
+
+
+async def test_autocomplete_returns_the_bots_choices(world: World, running: Running) -> None:
+    choices = await world.fake.autocomplete("newgame", user=world.ana, channel=world.chan, focused="game", value="the")
+    assert [c["value"] for c in choices] == ["the_game", "the_game_extreme"]
+    record = world.fake.interactions[-1]
+    assert record.type == 4
+    assert record.payload["data"]["options"][0]["focused"] is True
+    with pytest.raises(InvalidInteraction, match="no autocomplete"):
+        await world.fake.autocomplete("play", user=world.ana, channel=world.chan, focused="pile")
+
+
+async def test_ephemeral_response_is_not_in_the_channel(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("hand", user=world.ana, channel=world.chan)
+    assert inter.response is not None
+    assert inter.response.ephemeral
+    assert inter.response.content == "your hand: 3 14 59"
+    assert fake.channel_messages(world.chan) == []
+    assert fake.ephemeral_messages(world.ana) == [inter.original]
+    assert fake.ephemeral_messages(world.bob) == []
+
+
+async def test_deferred_response_and_followups(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("newgame", user=world.ana, channel=world.chan, options={"game": "the_game"})
+    assert inter.response is not None
+    assert inter.response.type == 5
+    assert inter.response.deferred
+    lobby, secret = await inter.wait_followups(2)
+    # The first followup after a "thinking" defer fills in the deferred message.
+    assert lobby is inter.original
+    assert not lobby.loading
+    assert lobby.content == "Lobby for the_game"
+    assert [b["label"] for b in lobby.buttons] == ["Join", "Start"]
+    assert secret.ephemeral
+    assert secret.content == "only you see this"
+    assert fake.channel_messages(world.chan) == [lobby]
+    assert (await inter.wait_original()).content == "Lobby for the_game"
+
+
+async def test_bot_messages_are_in_channel_order_and_echoed_to_the_bot(world: World, running: Running) -> None:
+    fake, probe = world.fake, running.probe
+    await fake.invoke("play", user=world.ana, channel=world.chan, options={"card": 2, "pile": "B"})
+    await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "hello table"})
+    user_msg = await fake.send_message(world.chan, world.bob, "hi all")
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["ana played 2 on B", "hello table", "hi all"]
+    assert [m.author.name for m in fake.channel_messages(world.chan)] == ["TestBot", "TestBot", "bob"]
+    ids = [m.id for m in fake.channel_messages(world.chan)]
+    assert ids == sorted(ids)
+    assert ids[-1] == user_msg.id
+    # Real Discord sends the bot its own messages too; a bot must ignore them itself.
+    await fake.wait_for(lambda: len(probe.seen) == 3, what="three MESSAGE_CREATEs")
+    assert [m.author.bot for m in probe.seen] == [True, True, False]
+
+
+async def test_double_acknowledgement_is_rejected(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("twice", user=world.ana, channel=world.chan)
+    await inter.wait_followups(1)
+    assert inter.response is not None
+    assert inter.response.content == "one"
+    assert inter.followups[0].content == "three"
+    # discord.py refuses a second response itself; check what the fake (like Discord) answers.
+    url = f"{fake.api_url}/interactions/{inter.id}/{inter.token}/callback"
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(url, json={"type": 4, "data": {"content": "x"}}) as resp,
+    ):
+        assert resp.status == 400
+        assert resp.headers["Content-Type"] == "application/json"
+        assert {"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset-After", "X-RateLimit-Bucket"} <= set(
+            resp.headers
+        )
+        assert await resp.json() == {"message": "Interaction has already been acknowledged.", "code": 40060}
+    assert inter.errors[-1].status == 400
+
+
+async def test_late_response_times_out(world: World, running: Running) -> None:
+    fake = world.fake
+    fake.interaction_timeout = 0.1
+    with pytest.raises(InteractionTimeout, match="did not respond"):
+        await fake.invoke("slow", user=world.ana, channel=world.chan)
+    await fake.wait_for(lambda: running.probe.errors, what="the bot's late callback to fail")
+    error = running.probe.errors[0]
+    assert isinstance(error, app_commands.CommandInvokeError)
+    assert isinstance(error.original, discord.NotFound)
+    assert error.original.code == 10062
+    assert [(e.status, e.response["code"]) for e in fake.interactions[-1].errors] == [(404, 10062)]
+
+
+# ------------------------------------------------------------------ components and modals
+
+
+async def test_persistent_view_buttons_and_select(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("newgame", user=world.ana, channel=world.chan, options={"game": "no_thanks"})
+    lobby = (await inter.wait_followups(1))[0]
+
+    join = await fake.click(lobby, label="Join", user=world.bob)
+    assert join.response is not None
+    assert join.response.ephemeral
+    assert join.response.content == "bob joined"
+    assert join.payload["data"] == {
+        "custom_id": "lobby:join",
+        "component_type": 2,
+        "id": lobby.component("lobby:join")["id"],
+    }
+
+    pick = await fake.select(lobby, "lobby:pile", ["down"], user=world.ana)
+    assert pick.response is not None
+    assert pick.response.content == "pile down"
+    with pytest.raises(InvalidInteraction, match="not among"):
+        await fake.select(lobby, "lobby:pile", ["sideways"], user=world.ana)
+
+    start = await fake.click(lobby, "lobby:start", user=world.ana)
+    assert start.response is not None
+    assert start.response.type == 7
+    assert start.response.message is lobby
+    assert lobby.content == "Game started!"
+    assert lobby.components == []
+    assert [v.content for v in lobby.history] == ["Lobby for no_thanks", "Game started!"]
+    assert lobby.edited_timestamp is not None
+    with pytest.raises(InvalidInteraction, match="no component"):
+        await fake.click(lobby, "lobby:start", user=world.ana)
+
+
+async def test_click_on_message_from_before_a_restart(world: World, running: Running) -> None:
+    # A lobby message the bot posted in an earlier run: the persistent view still answers.
+    fake = world.fake
+    old = await fake.invoke("newgame", user=world.ana, channel=world.chan, options={"game": "the_game"})
+    lobby = (await old.wait_followups(1))[0]
+    probe = Probe()
+    second = make_bot(probe)
+    await running.bot.close()
+    async with fake.run_bot(second):
+        click = await fake.click(lobby, "lobby:join", user=world.ana)
+        assert click.response is not None
+        assert click.response.content == "ana joined"
+
+
+async def test_modal_submit(world: World, running: Running) -> None:
+    fake = world.fake
+    opened = await fake.invoke("feedback", user=world.ana, channel=world.chan)
+    assert opened.response is not None
+    assert opened.response.modal is not None
+    assert opened.response.modal["title"] == "Feedback"
+    submitted = await fake.submit_modal(opened, {"feedback:text": "great game"})
+    assert submitted.response is not None
+    assert submitted.response.content == "thanks: great game"
+    with pytest.raises(InvalidInteraction, match="required"):
+        await fake.submit_modal(opened, {})
+
+
+# ------------------------------------------------------------------ messages, edits, reactions
+
+
+async def test_bot_deletes_bad_user_messages(world: World, running: Running) -> None:
+    fake = world.fake
+    good = await fake.send_message(world.chan, world.ana, "good move")
+    bad = await fake.send_message(world.chan, world.ana, "bad move")
+    await fake.wait_for(lambda: bad.deleted, what="the bad message to be deleted")
+    assert fake.deleted(world.chan) == [bad]
+    assert bad.deleted_by == fake.bot.id
+    assert fake.channel_messages(world.chan) == [good]
+    assert fake.channel_messages(world.chan, include_deleted=True) == [good, bad]
+
+
+async def test_delete_without_manage_messages_is_forbidden(world: World, running: Running) -> None:
+    fake, probe = world.fake, running.probe
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.MANAGE_MESSAGES)
+    bad = await fake.send_message(world.chan, world.ana, "bad move")
+    await fake.wait_for(lambda: probe.errors, what="the bot's delete to fail")
+    assert isinstance(probe.errors[0], discord.Forbidden)
+    assert probe.errors[0].code == 50013
+    assert not bad.deleted
+    assert [r.status for r in fake.requests if r.method == "DELETE"] == [403]
+
+
+async def test_permissions_reach_the_bot_and_interactions(world: World, running: Running) -> None:
+    fake, probe = world.fake, running.probe
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.MANAGE_MESSAGES)
+    inter = await fake.invoke("perms", user=world.bob, channel=world.chan)
+    assert int(inter.payload["app_permissions"]) & Perm.MANAGE_MESSAGES == 0
+    app_perms, cached, user_perms = probe.values["perms"]
+    assert not app_perms.manage_messages
+    assert not cached.manage_messages
+    assert app_perms.send_messages
+    assert user_perms.manage_messages  # bob is a mod
+
+    await fake.invoke("perms", user=world.ana, channel=world.other)
+    app_perms, cached, user_perms = probe.values["perms"]
+    assert app_perms.manage_messages
+    assert cached.manage_messages
+    assert not user_perms.manage_messages
+
+
+async def test_send_without_send_messages_is_forbidden(world: World, running: Running) -> None:
+    fake = world.fake
+    fake.set_permissions(world.chan, fake.bot_role(world.guild), deny=Perm.SEND_MESSAGES)
+    inter = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "hi"})
+    assert inter.response is not None
+    assert inter.response.content == "forbidden (50013)"
+    assert fake.bot_messages(world.chan) == []
+
+
+async def test_raw_edit_of_uncached_message(world: World, fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    # Posted before the bot connected, so discord.py has no cached copy of it.
+    early = await fake.send_message(world.chan, world.ana, "first draft")
+    probe = Probe()
+    async with fake.run_bot(make_bot(probe)):
+        await fake.edit_message(early, "final text")
+        await fake.wait_for(lambda: probe.raw_edits, what="on_raw_message_edit")
+    raw = probe.raw_edits[0]
+    assert raw.message_id == early.id
+    assert raw.cached_message is None
+    assert raw.data["content"] == "final text"
+    assert raw.data["edited_timestamp"] is not None
+    assert raw.message.content == "final text"
+    assert [v.content for v in early.history] == ["first draft", "final text"]
+
+
+async def test_bot_removes_user_reactions(world: World, running: Running) -> None:
+    fake = world.fake
+    msg = await fake.send_message(world.chan, world.ana, "vote")
+    await fake.add_reaction(msg, world.ana, "3️⃣")
+    assert msg.reactions == {"3️⃣": [world.ana.id]}
+    await fake.wait_for(lambda: not msg.reactions, what="the reaction to be removed")
+    removal = next(r for r in fake.requests if r.method == "DELETE")
+    assert removal.route == "/channels/{channel_id}/messages/{message_id}/reactions/{emoji}/{user_id}"
+    assert removal.path.endswith(f"/reactions/3️⃣/{world.ana.id}")
+    assert removal.status == 204
+
+
+async def test_purge_uses_history_and_bulk_delete(world: World, running: Running) -> None:
+    fake = world.fake
+    for text in ("spam 1", "keep", "spam 2", "spam 3"):
+        await fake.send_message(world.chan, world.ana, text)
+    inter = await fake.invoke("clean", user=world.bob, channel=world.chan)
+    assert inter.response is not None
+    assert inter.response.content == "removed 3"
+    assert len(fake.deleted(world.chan)) == 3
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["keep"]
+    assert {r.route for r in fake.bot_requests} >= {
+        "/channels/{channel_id}/messages",
+        "/channels/{channel_id}/messages/bulk-delete",
+    }
+
+
+async def test_attachment_upload_is_stored_and_downloadable(world: World, running: Running) -> None:
+    fake = world.fake
+    await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "my hand", "with_file": True})
+    msg = fake.bot_messages(world.chan)[-1]
+    assert msg.content == "my hand"
+    assert msg.attachments[0]["filename"] == "hand.txt"
+    channel = running.bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    fetched = await channel.fetch_message(msg.id)
+    assert await fetched.attachments[0].read() == b"3 14 59"
+
+
+async def test_content_is_hidden_without_the_message_content_intent(world: World, fake_discord: FakeDiscord) -> None:
+    probe = Probe()
+    async with fake_discord.run_bot(make_bot(probe, message_content=False)):
+        await fake_discord.send_message(world.chan, world.ana, "bad but invisible")
+        await fake_discord.send_message(world.chan, world.ana, f"{fake_discord.bot.mention} bad and visible")
+        await fake_discord.wait_for(lambda: len(probe.seen) == 2, what="two messages")
+        await fake_discord.wait_for(lambda: fake_discord.deleted(), what="the mention to be deleted")
+    assert [m.content for m in probe.seen] == ["", f"<@{fake_discord.bot.id}> bad and visible"]
+
+
+# ------------------------------------------------------------------ DMs
+
+
+async def test_dm_is_readable_per_user(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("dm", user=world.ana, channel=world.chan)
+    assert inter.response is not None
+    assert inter.response.content == "check your DMs"
+    assert (await fake.wait_dm(world.ana)).content == "psst"
+    assert [m.content for m in fake.dms(world.ana.id)] == ["psst"]
+    assert fake.dms(world.bob) == []
+    assert fake.dm_channel(world.ana).recipient is world.ana.user
+    assert "/users/@me/channels" in [r.path for r in fake.bot_requests]
+
+
+async def test_closed_dms_are_forbidden(world: World, running: Running) -> None:
+    fake = world.fake
+    fake.close_dms(world.bob)
+    inter = await fake.invoke("dm", user=world.bob, channel=world.chan)
+    assert inter.response is not None
+    assert inter.response.content == "cannot DM you (50007)"
+    assert fake.dms(world.bob) == []
+    failed = [r for r in fake.requests if r.status == 403]
+    assert len(failed) == 1
+    assert failed[0].response == {"message": "Cannot send messages to this user", "code": 50007}
+
+
+async def test_user_dm_reaches_the_bot(world: World, running: Running) -> None:
+    fake, probe = world.fake, running.probe
+    await fake.send_message(fake.dm_channel(world.ana), world.ana, "hello bot")
+    await fake.wait_for(lambda: probe.seen, what="the DM")
+    assert isinstance(probe.seen[0].channel, discord.DMChannel)
+    assert probe.seen[0].content == "hello bot"
+
+
+# ------------------------------------------------------------------ rate limits and request log
+
+
+@pytest.mark.parametrize("is_global", [False, True])
+async def test_429_is_retried(world: World, running: Running, is_global: bool) -> None:
+    fake = world.fake
+    rule = fake.rate_limit("POST", "/channels/{channel_id}/messages", times=1, retry_after=0.05, is_global=is_global)
+    inter = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "eventually"})
+    assert inter.response is not None
+    assert inter.response.content == "said"
+    assert rule.hits == 1
+    posts = [r for r in fake.requests if r.route == "/channels/{channel_id}/messages" and r.method == "POST"]
+    assert [r.status for r in posts] == [429, 200]
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["eventually"]
+
+
+async def test_request_log_separates_interaction_endpoints(world: World, running: Running) -> None:
+    fake = world.fake
+    before = len(fake.bot_requests)
+    await fake.invoke("play", user=world.ana, channel=world.chan, options={"card": 9, "pile": "A"})
+    inter = await fake.invoke("newgame", user=world.ana, channel=world.chan, options={"game": "the_game"})
+    await inter.wait_followups(2)
+    await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "x"})
+    assert len(fake.bot_requests) == before + 1  # only the channel.send counts
+    interaction_routes = {r.route for r in fake.requests if r.interaction_endpoint}
+    assert interaction_routes == {
+        "/interactions/{interaction_id}/{token}/callback",
+        "/webhooks/{application_id}/{token}",
+    }
+    assert all(r.at >= 0 for r in fake.requests)
+
+
+async def test_unknown_routes_are_404_and_recorded(world: World, running: Running) -> None:
+    fake = world.fake
+    with pytest.raises(discord.NotFound) as info:
+        await running.bot.http.request(discord.http.Route("GET", "/nonexistent/{x}", x=1))
+    assert info.value.code == 0
+    assert [r.path for r in fake.unknown_requests] == ["/nonexistent/1"]
+    fake.unknown_requests.clear()  # keep the fixture's "no unknown routes" check meaningful
+
+
+async def test_rest_objects_round_trip(world: World, running: Running) -> None:
+    bot = running.bot
+    channel = await bot.fetch_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    assert channel.name == "games"
+    guild = await bot.fetch_guild(world.guild.id)
+    assert guild.name == "Card Club"
+    member = await guild.fetch_member(world.bob.id)
+    assert member.name == "bob"
+    assert world.mods.id in [r.id for r in member.roles]
+    user = await bot.fetch_user(world.ana.id)
+    assert user.name == "ana"
+    assert not user.bot
+    info = await bot.application_info()
+    assert info.id == world.fake.application_id
+
+
+# ------------------------------------------------------------------ more command shapes
+
+
+async def test_subcommands_and_entity_options(world: World, running: Running) -> None:
+    fake, probe = world.fake, running.probe
+    inter = await fake.invoke("table reset", user=world.bob, channel=world.chan, options={"confirm": True})
+    assert inter.response is not None
+    assert inter.response.content == "reset confirmed=True"
+    assert inter.payload["data"]["options"] == [
+        {"type": 1, "name": "reset", "options": [{"type": 5, "name": "confirm", "value": True}]}
+    ]
+    with pytest.raises(InvalidInteraction, match="needs a subcommand"):
+        await fake.invoke("table", user=world.bob, channel=world.chan)
+
+    poke = await fake.invoke(
+        "poke", user=world.ana, channel=world.chan, options={"who": world.bob, "where": world.other}
+    )
+    assert poke.response is not None
+    assert poke.response.content == "poked bob in lounge"
+    who, where = probe.values["poke"]
+    assert isinstance(who, discord.Member)
+    assert who.id == world.bob.id
+    assert where.id == world.other.id
+    with pytest.raises(InvalidInteraction, match="not a valid user"):
+        await fake.invoke("poke", user=world.ana, channel=world.chan, options={"who": world.mods})
+
+
+async def test_user_context_menu(world: World, running: Running) -> None:
+    inter = await world.fake.invoke("Inspect", user=world.ana, channel=world.chan, target=world.bob)
+    assert inter.response is not None
+    assert inter.response.content == "bob has 2 roles"
+
+
+async def test_command_availability_rules(world: World, running: Running) -> None:
+    fake = world.fake
+    dm = fake.dm_channel(world.ana)
+    in_dm = await fake.invoke("hand", user=world.ana, channel=dm)
+    assert in_dm.response is not None
+    assert in_dm.response.ephemeral
+    assert in_dm.guild_id is None
+    assert "user" in in_dm.payload
+    assert "member" not in in_dm.payload
+    with pytest.raises(InvalidInteraction, match="cannot be used in DMs"):
+        await fake.invoke("play", user=world.ana, channel=dm, options={"card": 1, "pile": "A"})
+    with pytest.raises(InvalidInteraction, match="default_member_permissions"):
+        await fake.invoke("clean", user=world.ana, channel=world.chan)
+    fake.set_permissions(world.chan, world.guild.everyone, deny=Perm.USE_APPLICATION_COMMANDS)
+    with pytest.raises(InvalidInteraction, match="cannot use application commands"):
+        await fake.invoke("hand", user=world.ana, channel=world.chan)
+
+
+async def test_original_response_and_followup_edits(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("countdown", user=world.ana, channel=world.chan)
+    await fake.wait_for(lambda: inter.original is not None and inter.original.deleted, what="the original to go")
+    original, followup = inter.original, inter.followups[0]
+    assert original is not None
+    assert [v.content for v in original.history] == ["3", "2"]
+    assert [v.content for v in followup.history] == ["go", "go!"]
+    assert fake.channel_messages(world.chan) == [followup]
+    assert fake.deleted(world.chan) == [original]
+    routes = [(r.method, r.route) for r in fake.requests if r.interaction_endpoint]
+    assert routes == [
+        ("POST", "/interactions/{interaction_id}/{token}/callback"),
+        ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}"),
+        ("POST", "/webhooks/{application_id}/{token}"),
+        ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}"),
+        ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}"),
+    ]
+
+
+async def test_bot_edits_reacts_and_deletes_its_own_messages(world: World, running: Running) -> None:
+    fake, bot, probe = world.fake, running.bot, running.probe
+    channel = bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    sent = await channel.send("draft", embed=discord.Embed(title="Score", description="ana 3"))
+    record = await fake.wait_message(world.chan, lambda m: m.content == "draft")
+    assert record.embed is not None
+    assert record.embed["title"] == "Score"
+    await sent.edit(content="final")
+    await sent.add_reaction("🎲")
+    assert record.content == "final"
+    assert record.reactions == {"🎲": [fake.bot.id]}
+    with pytest.raises(discord.HTTPException) as info:
+        await sent.add_reaction(":game_die:")
+    assert info.value.code == 10014
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.send("x" * 2001)
+    assert info.value.code == 50035
+    await sent.delete()
+    assert record.deleted
+    assert fake.deleted(world.chan) == [record]
+    await fake.wait_for(lambda: probe.raw_edits, what="the bot to see its own edit")
+    events = [name for name, _ in fake.dispatched if name.startswith("MESSAGE")]
+    assert events == ["MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_REACTION_ADD", "MESSAGE_DELETE"]
+
+
+async def test_world_changes_reach_the_running_bot(world: World, running: Running) -> None:
+    fake, bot = world.fake, running.bot
+    new = fake.add_text_channel(world.guild, "late-room")
+    await fake.wait_for(lambda: bot.get_channel(new.id), what="CHANNEL_CREATE")
+    fake.set_role_permissions(world.mods, Perm.MANAGE_MESSAGES | Perm.KICK_MEMBERS)
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None
+    await fake.wait_for(lambda: guild.get_role(world.mods.id).permissions.kick_members, what="GUILD_ROLE_UPDATE")  # type: ignore[union-attr]
+
+
+async def test_manual_start_and_wait_ready(world: World) -> None:
+    fake = world.fake
+    bot = make_bot(Probe())
+    task = asyncio.create_task(bot.start("any-token"))
+    try:
+        await fake.wait_ready()
+        await asyncio.wait_for(bot.wait_until_ready(), 5)
+        await fake.wait_synced()
+        assert bot.is_ready()
+        assert fake.dispatched[0][0] == "READY"
+    finally:
+        await bot.close()
+        await task
