@@ -42,6 +42,7 @@ class Moderation(commands.Cog):
         self.bot = bot
         self.explained: dict[int, float] = {}
         self.warned_channels: set[int] = set()
+        self.notice_seconds = CHANNEL_NOTICE_SECONDS
 
     def moderated(self, channel_id: int, parent_id: int | None = None) -> bool:
         running = self.bot.storage.running_kind
@@ -116,7 +117,7 @@ class Moderation(commands.Cog):
                 f"{mention(author_id)}, I removed your message: no numbers while The Game runs. Name piles by "
                 "letter and give hints without numbers.",
                 allowed_mentions=USERS_ONLY,
-                delete_after=CHANNEL_NOTICE_SECONDS,
+                delete_after=self.notice_seconds,
             )
         except discord.HTTPException:
             log.warning("Could not explain a removed message in channel %s", channel_id)
