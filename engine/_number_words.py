@@ -1,0 +1,328 @@
+"""Number-word vocabulary (values 2-99) for the chat filter, in English, German, French and Spanish.
+
+The vocabulary is generated here, at import, from small per-language tables (units, teens, tens and how a
+language glues them together), instead of shipping a flat list produced by a library such as num2words:
+
+* the filter needs far more than the 98 dictionary spellings per language: glued compounds (``thirtyseven``,
+  ``dixsept``), accent-less and transliterated spellings (``funf``/``fuenf``, ``dreissig``, ``veintitres``),
+  plurals and decades (``sixes``, ``thirties``, ``Dreißigern``), approximations (``trentaine``), German
+  number nouns (``Zehner``) and a few common misspellings (``fourty``). Those are rules over the tables, so
+  the tables plus the rules are shorter and easier to review than the thousands of strings they expand to;
+* nothing is needed at run time beyond the standard library.
+
+``tools/gen_number_word_fixture.py`` writes the num2words spellings of 2-99 for the four languages into a
+test fixture (``tests/engine/chat_filter_num2words.json``), and the tests check that every one of them is
+caught; that keeps these tables honest without making num2words a dependency.
+
+Every key of :data:`FORMS` is casefolded and accent-stripped (``ß`` is already ``ss`` after casefolding). The
+value is ``""`` for a word that always counts, or the name of a context rule for words that are numbers in
+one language and ordinary words in another (``once``, ``seize``, ``elf``, ``neuf``...), see
+``engine.chat_filter``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = [
+    "DE_ER_COMPOUND_RE",
+    "DE_ER_STARTS",
+    "FORMS",
+    "LARGE_SPLIT_RE",
+    "LARGE_WORDS",
+    "PREFIXES",
+]
+
+# --- English -------------------------------------------------------------------------------------------
+
+_EN_UNITS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
+_EN_TEENS = (
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
+# Misspellings and phonetic respellings a reader still reads as the number (policy W2); deliberately a short
+# explicit list: fuzzy matching would turn forth/weight/threw into forty/eight/three.
+_EN_TEENS_MISSPELT = ("fiveteen", "ninteen", "eightteen", "eigthteen", "twelv", "thirtteen", "fourten", "forteen")
+_EN_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_EN_TENS_MISSPELT = ("fourty", "fivety", "fitty", "fiddy", "ninty", "nintey", "tweny", "twenny", "eigthy", "eigty")
+_EN_UNIT_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def _english() -> Iterable[str]:
+    units = _EN_UNITS
+    teens = _EN_TEENS + _EN_TEENS_MISSPELT
+    tens = _EN_TENS + _EN_TENS_MISSPELT
+    compounds = [t + u for t in tens for u in ("one", *units)]
+    # "thirty-seventh" counts through "thirty"; glued it is one token, so it needs its own forms.
+    compound_ordinals = [t + o for t in tens for o in _EN_UNIT_ORDINALS]
+    cardinals = [*units, *teens, *tens, *compounds]
+    yield from cardinals
+    yield from compound_ordinals
+    yield from (w + "ish" for w in cardinals)
+    yield from (u + ("es" if u.endswith("x") else "s") for u in units)
+    yield from (t + "s" for t in teens)
+    yield from (t[:-1] + "ies" for t in tens)
+    yield from (w + "fold" for w in (*units, *teens, *tens))
+    yield from (u + s for u in units for s in ("some", "somes"))
+    yield from (t + s for t in tens for s in ("something", "somethings"))
+    yield from ("teens", "fiver", "fivers", "tenner", "tenners", "niner", "niners", "sixer", "sixers")
+
+
+# --- German --------------------------------------------------------------------------------------------
+
+
+_UMLAUT_SPELLINGS = (("funf", "fuenf"), ("zwolf", "zwoelf"))
+
+
+def _umlaut_variants(word: str) -> tuple[str, ...]:
+    """``fünf`` is typed fünf, fuenf or funf; accent stripping turns fünf into funf, so add fuenf."""
+    return (word, *(word.replace(a, b) for a, b in _UMLAUT_SPELLINGS if a in word))
+
+
+_DE_UNITS = ("zwei", "zwo", "drei", "vier", "funf", "sechs", "sieben", "acht", "neun")
+_DE_TEENS = (
+    "zehn",
+    "elf",
+    "zwolf",
+    "dreizehn",
+    "vierzehn",
+    "funfzehn",
+    "sechzehn",
+    "sechszehn",
+    "siebzehn",
+    "siebenzehn",
+    "achtzehn",
+    "neunzehn",
+)
+_DE_TENS = (
+    "zwanzig",
+    "dreissig",
+    "dreisig",
+    "vierzig",
+    "funfzig",
+    "fuffzig",
+    "sechzig",
+    "sechszig",
+    "siebzig",
+    "siebenzig",
+    "achtzig",
+    "neunzig",
+)
+# German glues suffixes onto numbers: Zehner, Dreißigern, zweimal, dreifach, zweistellig, zweierlei.
+_DE_SUFFIXES = ("er", "ern", "ers", "erin", "erinnen", "erlei", "mal", "malig", "fach", "stellig", "teilig", "seitig")
+_DE_ORDINAL_SUFFIXES = ("ste", "sten", "ster", "stes", "stem")
+
+
+def _expand_umlauts(words: Iterable[str]) -> list[str]:
+    return [v for w in words for v in _umlaut_variants(w)]
+
+
+def _german() -> Iterable[str]:
+    units = _expand_umlauts(_DE_UNITS)
+    teens = _expand_umlauts(_DE_TEENS)
+    tens = _expand_umlauts(_DE_TENS)
+    compounds = [u + "und" + t for u in ("ein", *units) for t in tens]
+    cardinals = [*units, *teens, *tens, *compounds]
+    yield from cardinals
+    yield from (w + s for w in cardinals if w != "zwo" for s in _DE_SUFFIXES)
+    # Simple ordinals (zweite, zwanzigste) are allowed (policy X6); compound ones contain a 20-90 part.
+    yield from (w + s for w in compounds for s in _DE_ORDINAL_SUFFIXES)
+
+
+# "zu zweit", "zu dritt": only a number after "zu" (context rule "zu" in the filter).
+_DE_ZU_FORMS = ("zweit", "dritt", "viert", "funft", "fuenft", "sechst", "siebt", "neunt", "zehnt", "elft", "zwolft")
+
+# --- French --------------------------------------------------------------------------------------------
+
+_FR_UNITS = ("deux", "trois", "quatre", "cinq", "six", "sept", "huit", "neuf")
+_FR_TEENS = ("dix", "onze", "douze", "treize", "quatorze", "quinze", "seize")
+_FR_TENS = ("vingt", "trente", "quarante", "cinquante", "soixante", "septante", "huitante", "octante", "nonante")
+_FR_ONES = ("un", *_FR_UNITS)
+
+
+def _french_compounds() -> Iterable[str]:
+    """Glued spellings of the hyphen/space compounds (``dixsept``, ``vingtetun``, ``quatrevingtdix``).
+
+    Written apart, each part is a number word already, so only the glued forms need listing.
+    """
+    seventeen_to_nineteen = ("dixsept", "dixhuit", "dixneuf")
+    yield from seventeen_to_nineteen
+    for ten in (*_FR_TENS, "quatrevingt"):
+        for one in _FR_ONES:
+            if one == "un":
+                yield ten + "etun"
+                yield ten + "un"
+            else:
+                yield ten + one
+    for ten in ("soixante", "quatrevingt"):
+        for teen in (*_FR_TEENS, *seventeen_to_nineteen):
+            yield ten + teen
+            yield ten + "et" + teen
+    yield from ("quatrevingt", "quatrevingts", "vingts")
+
+
+_FR_ORDINAL_STEMS = {"cinq": "cinqu", "neuf": "neuv", "quatre": "quatr", "onze": "onz", "douze": "douz"}
+_FR_ORDINAL_STEMS |= {"treize": "treiz", "quatorze": "quatorz", "quinze": "quinz", "seize": "seiz"}
+
+
+def _french_ordinal(cardinal: str) -> str:
+    """``vingtsept`` -> ``vingtseptieme``: the last part takes the ordinal ending."""
+    for last, stem in _FR_ORDINAL_STEMS.items():
+        if cardinal.endswith(last):
+            return cardinal[: -len(last)] + stem + "ieme"
+    return cardinal + "ieme"
+
+
+def _french() -> Iterable[str]:
+    yield from (*_FR_UNITS, *_FR_TEENS, *_FR_TENS)
+    compounds = list(_french_compounds())
+    yield from compounds
+    # Glued compound ordinals ("vingtseptième"); written apart, "vingt" already counts.
+    yield from (_french_ordinal(c) for c in compounds if c not in ("vingts", "quatrevingt", "quatrevingts"))
+    # Approximations ("une trentaine"). "douzaine" is "dozen", which the policy keeps (X7).
+    approx = ["dizaine", "huitaine", "neuvaine", "quinzaine", "vingtaine", "trentaine", "cinquantaine"]
+    approx += ["soixantaine", "sizaine", "sixaine"]
+    yield from approx
+    yield from (a + "s" for a in approx)
+
+
+# --- Spanish -------------------------------------------------------------------------------------------
+
+_ES_UNITS = ("dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve")
+_ES_TEENS = (
+    "diez",
+    "once",
+    "doce",
+    "trece",
+    "catorce",
+    "quince",
+    "dieciseis",
+    "diecisiete",
+    "dieciocho",
+    "diecinueve",
+)
+_ES_TWENTIES = tuple("veinti" + u for u in ("uno", "un", "una", *_ES_UNITS))
+_ES_TENS = ("veinte", "treinta", "cuarenta", "cincuenta", "sesenta", "setenta", "ochenta", "noventa")
+_ES_MISSPELT = (
+    "sinco",
+    "sincuenta",
+    "beinte",
+    "beintidos",
+    "quatro",
+    "nuebe",
+    "diesiseis",
+    "diesisiete",
+    "diesiocho",
+    "diesinueve",
+    "dieziseis",
+    # Seseo spellings, common in Latin American chat.
+    "catorse",
+    "quinse",
+    "trese",
+    "onse",
+    "veintisinco",
+)
+
+
+_ES_TENS_ORDINALS = (
+    "vigesim",
+    "trigesim",
+    "cuadragesim",
+    "quadragesim",
+    "quincuagesim",
+    "sexagesim",
+    "septuagesim",
+    "octogesim",
+    "nonagesim",
+)
+
+
+def _spanish() -> Iterable[str]:
+    cardinals = [*_ES_UNITS, *_ES_TEENS, *_ES_TWENTIES, *_ES_TENS, *_ES_MISSPELT]
+    yield from cardinals
+    yield from (t + y + u for t in _ES_TENS[1:] for y in ("y", "i") for u in ("uno", "un", "una", *_ES_UNITS))
+    # Plurals ("los treintas", "tengo dos sietes"). "doses" is left out: it is the English word.
+    yield from (w + ("es" if w[-1] in "sz" else "s") for w in cardinals if w not in ("dos", "tres", "once"))
+    yield from ("treses", "dieces")
+    approx = ("decena", "quincena", "veintena", "treintena", "cuarentena", "cincuentena")
+    yield from approx
+    yield from (a + "s" for a in approx)
+    for t in ("cuarent", "cincuent", "sesent", "setent", "ochent", "novent"):
+        yield from (t + s for s in ("on", "ona", "ones", "onas"))
+    for t in ("veinte", "treint", "cuarent"):
+        yield from (t + s for s in ("anero", "anera", "aneros", "aneras"))
+    # "veintitantos", "treinta y pico": twenty-something, thirty-odd.
+    vague = ("tantos", "tantas", "pico", "picos", "algo")
+    yield from ("veinti" + v for v in vague)
+    yield from (t + y + v for t in _ES_TENS[1:] for y in ("y", "i") for v in vague)
+    # Compound ordinals ("vigésimo séptimo", also glued): no pile-naming use, unlike the simple ones (X6).
+    for tens in _ES_TENS_ORDINALS:
+        for unit in ("primer", "segund", "tercer", "cuart", "quint", "sext", "septim", "setim", "octav", "noven"):
+            yield from (tens + g + unit + g for g in "oa")
+        yield from (tens + "oprimer", tens + "otercer")  # apocope before a noun: "vigésimo primer lugar"
+    # 200-900 contain a 2-9 part ("two hundred" counts through "two").
+    for h in ("dos", "tres", "cuatro", "quinien", "seis", "sete", "siete", "ocho", "nove", "nueve"):
+        stem = h if h == "quinien" else h + "cien"
+        yield from (stem + "tos", stem + "tas")
+
+
+# Ambiguous words: numbers in one language, ordinary words in another. The filter decides by context.
+_AMBIGUOUS = {
+    "once": "once",  # English "once" vs Spanish 11
+    "onces": "once",
+    "seize": "seize",  # English verb vs French 16
+    "elf": "elf",  # English elf vs German 11
+    "neuf": "neuf",  # French 9 vs "new"
+    "tres": "tres",  # Spanish 3 vs French "très" typed without the accent
+    "dos": "dos",  # Spanish 2 vs French "le dos" (back), English "dos and don'ts"
+    "sept": "sept",  # French 7 vs English "Sept" (September)
+    "acht": "acht",  # German 8 vs "gib acht" (pay attention)
+    "ten": "ten",  # English 10 vs Spanish "ten cuidado" (be careful)
+    "four": "four",  # English 4 vs French "au four" (oven)
+    # "une quarantaine de cartes" (about forty) vs "en quarantaine" (in quarantine); Spanish alike.
+    "quarantaine": "quarantine",
+    "quarantaines": "quarantine",
+    "cuarentena": "quarantine",
+    "cuarentenas": "quarantine",
+}
+
+
+def _build_forms() -> dict[str, str]:
+    forms: dict[str, str] = {}
+    for gen in (_english(), _german(), _french(), _spanish()):
+        for word in gen:
+            forms.setdefault(word, "")
+    for word in _DE_ZU_FORMS:
+        forms[word] = "zu"
+    forms.update(_AMBIGUOUS)
+    # Simple ordinals (X6), "one" words (X4) and hundred/thousand (X5) are never generated.
+    return forms
+
+
+FORMS: dict[str, str] = _build_forms()
+
+# Every proper prefix of a form, so that joining split fragments ("thir ty", "th**ree**") can stop early.
+PREFIXES: frozenset[str] = frozenset(w[:i] for w in FORMS for i in range(1, len(w)))
+
+# Numbers above 99 written as one token: the parts around hundred/thousand must all be number words and at
+# least one of them a 2-99 word (zweihundert, hundertsiebenunddreissig, doscientos is in FORMS already).
+LARGE_WORDS = ("hundred", "thousand", "hundert", "tausend", "cents", "cent", "mille", "mil", "cien", "ciento")
+LARGE_SPLIT_RE = re.compile("|".join(sorted(LARGE_WORDS, key=len, reverse=True)))
+
+# German compounds built on a number noun: Zehnertrick, Dreierpasch, Zwanzigerjahre, Sechserpack.
+_DE_ER_STEMS = sorted({w for w in (*_expand_umlauts(_DE_UNITS), *_expand_umlauts(_DE_TEENS)) if w != "zwo"})
+_DE_ER_STEMS += _expand_umlauts(_DE_TENS)
+DE_ER_COMPOUND_RE = re.compile(
+    # Achterbahn (roller coaster), Achterdeck, achtern (nautical) are not numbers.
+    r"(?!achter(?:bahn|deck|n$))(?:" + "|".join(sorted(_DE_ER_STEMS, key=len, reverse=True)) + r")er[^\W\d_]{2,}"
+)
+DE_ER_STARTS = frozenset(stem[:2] for stem in _DE_ER_STEMS)
