@@ -83,6 +83,11 @@ def intents() -> discord.Intents:
     return wanted
 
 
+# This bot never joins voice channels: don't warn every server owner about missing voice libraries.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
 class Bot(commands.Bot):
     storage: Storage
 
@@ -159,7 +164,15 @@ async def run(settings: Settings) -> int:
         loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
     try:
         async with bot:
-            await bot.start(settings.token)
+            # A rejected token must read as one line: keep discord.py's "logging in" chatter out of it.
+            client_log = logging.getLogger("discord.client")
+            level = client_log.level
+            client_log.setLevel(logging.WARNING)
+            try:
+                await bot.login(settings.token)  # also runs setup_hook: database, cogs, command sync
+            finally:
+                client_log.setLevel(level)
+            await bot.connect()
     except discord.LoginFailure:
         print(
             "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal into .env.", file=sys.stderr
@@ -172,6 +185,9 @@ async def run(settings: Settings) -> int:
             file=sys.stderr,
         )
         return 2
+    finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(signum)
     return 0
 
 
