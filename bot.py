@@ -148,6 +148,10 @@ class Bot(commands.Bot):
             await channel.send(**kwargs)
         except discord.Forbidden:
             return False
+        except discord.HTTPException:
+            # The action behind this DM is already committed: report it undelivered rather than fail the answer.
+            log.warning("Could not DM user %s", user_id, exc_info=True)
+            return False
         return True
 
     async def close(self) -> None:

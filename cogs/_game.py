@@ -44,6 +44,7 @@ class GameCog(commands.Cog, Generic[StateT]):
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
+        self.told_closed_dms: set[tuple[int | None, int]] = set()  # (game id, player)
 
     @property
     def info(self) -> GameInfo:
@@ -69,7 +70,7 @@ class GameCog(commands.Cog, Generic[StateT]):
     def board(self, state: StateT) -> discord.Embed:
         raise NotImplementedError
 
-    def board_view(self, state: StateT) -> discord.ui.View | None:
+    def board_view(self, table: Table, state: StateT) -> discord.ui.View | None:
         """Buttons under the board while the game runs (None: no buttons)."""
         return None
 
@@ -109,11 +110,12 @@ class GameCog(commands.Cog, Generic[StateT]):
     def load(self, table: Table | None) -> StateT:
         """The running game of this kind from the channel's table, or a friendly refusal."""
         if table is None:
-            raise UserError("There's no game in this channel. Start one with /newgame.")
+            raise UserError("There's no game in this channel: start one with /newgame.")
         if table.status == "lobby" or table.state is None:
             raise UserError("The game hasn't started yet: the host starts it with /start once everybody has joined.")
         if table.kind != self.info.kind:
-            raise UserError(f"This channel is playing {self.bot.games[table.kind].info.title}, not {self.info.title}.")
+            other = self.bot.games[table.kind].info.title
+            raise UserError(f"This channel is playing {other}; {self.info.title} commands don't work here.")
         state: StateT = self.rules.from_dict(table.state)
         return state
 
@@ -127,11 +129,20 @@ class GameCog(commands.Cog, Generic[StateT]):
             replace(table, status="running", state=self.rules.to_dict(state), started_at=now(), host_id=table.host_id)
         )
         log.info("%s started in channel %s with %d players", self.info.kind, table.channel_id, len(table.players))
-        await send(interaction, **self._public(state, self.start_text(state, interaction)))
-        await self.send_private(interaction, state, list(table.players))
+        await send(interaction, **self._public(table, state, self.start_text(state, interaction)))
+        await self.send_private(interaction, table, state, list(table.players))
 
-    async def act(self, interaction: discord.Interaction[Any], action: Any, *, moves_seen: int | None = None) -> None:
-        """Apply ``action`` by the interaction's user to the channel's game, commit, then answer."""
+    async def act(
+        self,
+        interaction: discord.Interaction[Any],
+        action: Any,
+        *,
+        board: tuple[int, int] | None = None,
+    ) -> None:
+        """Apply ``action`` by the interaction's user to the channel's game, commit, then answer.
+
+        ``board`` is (game id, move count) of the board whose button was pressed: the click is refused unless that
+        board shows the current position of the current game."""
         channel_id = interaction.channel_id
         assert channel_id is not None
         player = interaction.user.id
@@ -139,7 +150,7 @@ class GameCog(commands.Cog, Generic[StateT]):
             table = await self.bot.storage.open_table(channel_id)
             before = self.load(table)
             assert table is not None
-            if moves_seen is not None and moves_seen != self.move_count(before):
+            if board is not None and board != (table.id, self.move_count(before)):
                 raise UserError("That board is out of date: use the buttons on the newest board below.")
             after: StateT = self.rules.apply(before, player, action)
             await self.commit(table, after)
@@ -147,10 +158,14 @@ class GameCog(commands.Cog, Generic[StateT]):
             text = self.announce(before, after, player, action)
             if self.rules.is_over(after):
                 text = f"{text}\n\n{self.game_over_text(after)}"
-            await send(interaction, **self._public(after, text))
+            # Mentions name everybody, but only the player whose turn it now is gets pinged.
+            upcoming = self.rules.current_player(after)
+            pings = [discord.Object(upcoming)] if upcoming not in (None, player) else []
+            mentions = discord.AllowedMentions(everyone=False, roles=False, users=pings)
+            await send(interaction, allowed_mentions=mentions, **self._public(table, after, text))
             if self.show_after(before, after, player, action):
                 await interaction.followup.send(self.private_text(after, player), ephemeral=True)
-            await self.send_private(interaction, after, self.dm_after(before, after, player, action))
+            await self.send_private(interaction, table, after, self.dm_after(before, after, player, action))
 
     async def commit(self, table: Table, state: StateT) -> Table:
         """Save the new state; a game that just ended frees the channel and keeps its result."""
@@ -167,29 +182,37 @@ class GameCog(commands.Cog, Generic[StateT]):
         saved: Table = await self.bot.storage.save(table)
         return saved
 
-    async def send_private(self, interaction: discord.Interaction[Any], state: StateT, players: list[int]) -> None:
+    async def send_private(
+        self, interaction: discord.Interaction[Any], table: Table, state: StateT, players: list[int]
+    ) -> None:
         """DM each player their private view; tell the table (without any card) whose DMs are closed."""
         closed = [p for p in players if not await self.bot.send_dm(p, content=self.private_text(state, p))]
-        if closed:
-            who = ", ".join(mention(p) for p in closed)
+        # Say it once per game and player: a notice at every change of their hand or chips would flood the channel.
+        # Once the game is over the hint ("use /hand") no longer helps, and the final board must stay the newest.
+        untold = [p for p in closed if (table.id, p) not in self.told_closed_dms]
+        if untold and not self.rules.is_over(state):
+            self.told_closed_dms.update((table.id, p) for p in untold)
+            who = ", ".join(mention(p) for p in untold)
             notice = f"{who}: I can't send you direct messages. {self.closed_dms_hint}"
             # The board goes along so that it stays the newest thing in the channel.
-            await interaction.followup.send(allowed_mentions=USERS_ONLY, **self._public(state, notice))
+            await interaction.followup.send(allowed_mentions=USERS_ONLY, **self._public(table, state, notice))
 
     async def show_private(self, interaction: discord.Interaction[Any], table: Table | None) -> None:
         state = self.load(table)
         await send(interaction, content=self.private_text(state, interaction.user.id), ephemeral=True)
 
     async def show_board(self, interaction: discord.Interaction[Any], table: Table | None) -> None:
-        await send(interaction, **self._public(self.load(table), None))
+        state = self.load(table)
+        assert table is not None
+        await send(interaction, **self._public(table, state, None))
 
-    def _public(self, state: StateT, text: str | None) -> dict[str, Any]:
+    def _public(self, table: Table, state: StateT, text: str | None) -> dict[str, Any]:
         """A public message: ``text``, the headline, the board and its buttons (none once the game is over)."""
         lines = [line for line in (text, self.headline(state)) if line]
         message: dict[str, Any] = {"embed": self.board(state)}
         if lines:
             message["content"] = "\n".join(lines)
-        view = None if self.rules.is_over(state) else self.board_view(state)
+        view = None if self.rules.is_over(state) else self.board_view(table, state)
         if view is not None:
             message["view"] = view
         return message

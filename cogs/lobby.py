@@ -100,10 +100,9 @@ class Lobby(commands.Cog):
         chosen = {"expert": expert, "smaller_hands": smaller_hands, "open_chips": open_chips}
         misfits = [name for name, value in chosen.items() if value is not None and name not in info.variants]
         if misfits:
-            others = ", ".join(VARIANT_NAMES[v] for v in info.variants)
-            raise UserError(
-                f"The option {VARIANT_NAMES[misfits[0]]} doesn't fit {info.title}; its only variant is {others}."
-            )
+            names = [VARIANT_NAMES[v] for v in info.variants]
+            fits = f"its only option is {names[0]}" if len(names) == 1 else f"its options are {' and '.join(names)}"
+            raise UserError(f"The option {VARIANT_NAMES[misfits[0]]} doesn't fit {info.title}: {fits}.")
         channel_id = interaction.channel_id
         assert channel_id is not None
         assert interaction.guild_id is not None
@@ -124,7 +123,7 @@ class Lobby(commands.Cog):
                 title = GAMES[existing.kind].title if existing else "game"
                 state = "is waiting in its lobby" if existing and existing.status == "lobby" else "is being played"
                 raise UserError(
-                    f"A game of {title} {state} in this channel already. Finish it or ask the host to /endgame."
+                    f"A game of {title} {state} in this channel already: finish it or ask the host to /endgame."
                 ) from None
             log.info("Lobby for %s opened in channel %s", info.kind, channel_id)
             await send(
@@ -172,7 +171,7 @@ class Lobby(commands.Cog):
     async def open_table(self, channel_id: int) -> Table:
         table = await self.bot.storage.open_table(channel_id)
         if table is None:
-            raise UserError("There's no game in this channel. Open one with /newgame.")
+            raise UserError("There's no game in this channel: open one with /newgame.")
         return table
 
     async def lobby(self, channel_id: int) -> Table:
@@ -224,8 +223,8 @@ class Lobby(commands.Cog):
             await self.bot.storage.save(replace(table, players=players, status="abandoned", ended_at=now()))
             await send(interaction, content="Everybody left, so the lobby is closed. Open a new one with /newgame.")
             return
+        note = " The host left: any player may start now." if host != table.host_id else ""
         table = await self.bot.storage.save(replace(table, players=players, host_id=host))
-        note = " The host left: any player may start now." if host is None and table.host_id != host else ""
         await self.answer_lobby(interaction, table, f"{interaction.user.mention} left.{note}")
 
     async def start(self, interaction: discord.Interaction[Bot]) -> None:

@@ -1,7 +1,8 @@
 """No Thanks! in a channel: /take and /nothanks (and the same two buttons on the board), chips by DM.
 
-The board's buttons carry the number of moves already made, so a click on an older board (a card that is
-no longer face up) is refused instead of acting on the current card.
+The board's buttons carry the game's id and the number of moves already made, so a click on an older board (a
+card that is no longer face up, or a board of an earlier game in the channel) is refused instead of acting on the
+current card. Both numbers are public, and the database keeps them across restarts.
 """
 
 from __future__ import annotations
@@ -65,33 +66,35 @@ def render_board(state: State) -> discord.Embed:
 
 
 class MoveButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"no_thanks:(?P<verb>take|pass):(?P<moves>[0-9]+)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"no_thanks:(?P<verb>take|pass):(?P<game>[0-9]+):(?P<moves>[0-9]+)",
 ):
-    """Take or No thanks! under a board; the custom id remembers which board (move count) it belongs to."""
+    """Take or No thanks! under a board; the custom id remembers which board (game id, move count) it belongs to."""
 
-    def __init__(self, verb: str, moves: int) -> None:
+    def __init__(self, verb: str, game: int, moves: int) -> None:
         take = verb == "take"
         super().__init__(
             discord.ui.Button(
                 label="Take" if take else "No thanks!",
                 style=discord.ButtonStyle.primary if take else discord.ButtonStyle.secondary,
-                custom_id=f"no_thanks:{verb}:{moves}",
+                custom_id=f"no_thanks:{verb}:{game}:{moves}",
             )
         )
         self.verb = verb
-        self.moves = moves
+        self.board = (game, moves)
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> MoveButton:
-        return cls(match["verb"], int(match["moves"]))
+        return cls(match["verb"], int(match["game"]), int(match["moves"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py only logs errors raised by dynamic items, so they join the one error path here.
         try:
             cog: NoThanksCog = interaction.client.games[no_thanks.INFO.kind]
-            await cog.act(interaction, Take() if self.verb == "take" else NoThanks(), moves_seen=self.moves)
+            action = Take() if self.verb == "take" else NoThanks()
+            await cog.act(interaction, action, board=self.board)
         except Exception as error:
             await reply_error(interaction, error)
 
@@ -106,11 +109,11 @@ class HandButton(discord.ui.Button[Any]):
 
 
 class NoThanksBoard(discord.ui.View):
-    def __init__(self, moves: int | None = None) -> None:
+    def __init__(self, board: tuple[int, int] | None = None) -> None:
         super().__init__(timeout=None)
-        if moves is not None:
-            self.add_item(MoveButton("take", moves))
-            self.add_item(MoveButton("pass", moves))
+        if board is not None:
+            self.add_item(MoveButton("take", *board))
+            self.add_item(MoveButton("pass", *board))
         self.add_item(HandButton())
 
     async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
@@ -154,8 +157,9 @@ class NoThanksCog(GameCog[State]):
     def board(self, state: State) -> discord.Embed:
         return render_board(state)
 
-    def board_view(self, state: State) -> discord.ui.View:
-        return NoThanksBoard(self.move_count(state))
+    def board_view(self, table: Table, state: State) -> discord.ui.View:
+        assert table.id is not None
+        return NoThanksBoard((table.id, self.move_count(state)))
 
     def headline(self, state: State) -> str | None:
         return None if no_thanks.is_over(state) else face_up_line(state)
@@ -181,7 +185,9 @@ class NoThanksCog(GameCog[State]):
         else:
             text = f"{name} left the game; their cards and chips left with them."
         upcoming = no_thanks.current_player(after)
-        if upcoming is not None:
+        if isinstance(action, Leave) and upcoming == no_thanks.current_player(before):
+            pass  # somebody else left: the turn did not change
+        elif upcoming is not None:
             text += f" {mention(upcoming)}, your turn." if upcoming != player else f" {name}, you move again."
         return text
 
@@ -211,7 +217,8 @@ class NoThanksCog(GameCog[State]):
         }
 
     def dm_after(self, before: State, after: State, player: int, action: Any) -> list[int]:
-        if isinstance(action, Leave) or no_thanks.is_over(after):
+        # Also after the last card: taking it with chips on it changes the taker's count, which is promised by DM.
+        if isinstance(action, Leave):
             return []
         changed = no_thanks.chips(after, player) != no_thanks.chips(before, player)
         return [player] if changed else []

@@ -155,7 +155,7 @@ class TheGame(GameCog[State]):
     def board(self, state: State) -> discord.Embed:
         return render_board(state)
 
-    def board_view(self, state: State) -> discord.ui.View:
+    def board_view(self, table: Table, state: State) -> discord.ui.View:
         return self.view
 
     def private_text(self, state: State, player: int) -> str:
@@ -188,7 +188,9 @@ class TheGame(GameCog[State]):
         else:
             text = f"{name} left the game; their cards went back into the draw pile."
         upcoming = the_game.current_player(after)
-        if upcoming is not None and not the_game.is_over(after):
+        if isinstance(action, Leave) and upcoming == the_game.current_player(before):
+            pass  # somebody else left: the turn did not change
+        elif upcoming is not None and not the_game.is_over(after):
             text += f" {mention(upcoming)}, your turn."
         return text
 
@@ -198,7 +200,7 @@ class TheGame(GameCog[State]):
         summary = the_game.summary(state)
         left = the_game.score(state)
         if left == 0:
-            verdict = "You beat The Game: every card is laid!"
+            verdict = "You won: every card is laid, you beat The Game!"
         elif left < EXCELLENT:
             verdict = "An excellent result (fewer than ten)!"
         else:
@@ -220,11 +222,13 @@ class TheGame(GameCog[State]):
         }
 
     def dm_after(self, before: State, after: State, player: int, action: Any) -> list[int]:
+        # Even when the game ends right after the draw: the newest DM always shows the hand as it is.
         drew = isinstance(action, EndTurn) and the_game.hand(after, player) != the_game.hand(before, player)
-        return [player] if drew and not the_game.is_over(after) else []
+        return [player] if drew else []
 
     def show_after(self, before: State, after: State, player: int, action: Any) -> bool:
-        return isinstance(action, Play) and not the_game.is_over(after)
+        # After every card, the last one too: the mover always sees what is left in their hand.
+        return isinstance(action, Play)
 
 
 async def setup(bot: Bot) -> None:

@@ -1,0 +1,787 @@
+"""The Game end to end: the real bot and discord.py against the fake Discord, whole games to the end.
+
+A ``Table`` plays the part of the people at the table. It decides its moves only from what a player may see (their
+own hand from DMs and ephemeral answers, the public board), and keeps a replica of the game, built with the engine
+from the stored seed and the same actions, as the oracle for every check: the board, the hands shown, the database
+row, and that no card still in a hand ever shows up where somebody else could see it.
+
+The seeds of whole games were found with ``offline``: the same strategy on the engine alone, with the seed that the
+first ``/newgame`` of ``world.bot(seed=bot_seed)`` draws. ``test_the_seeds_give_the_games_the_tests_expect`` checks
+they still give those games (won, excellent, lost...), so a change in the shuffle shows up there first.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot import Bot
+from engine import the_game
+from engine.errors import GameError
+from engine.the_game import EndTurn, Play, State
+from tests.e2e.conftest import World, hand_in, latest_hand, public_messages
+from tests.fake_discord import InteractionCallback, InteractionRecord, Member, Message
+
+# ---- the players' strategy: greedy smallest jump ------------------------------------------------------------------
+
+SLACK = 2  # after the minimum, keep laying while a card fits this close (or makes a backwards trick)
+
+
+def jump(pile: str, top: int, card: int) -> int:
+    """How much of the pile's room a card uses up; a backwards trick wins room back."""
+    if the_game.is_backwards_trick(pile, top, card):
+        return -10
+    return card - top if pile in the_game.ASCENDING else top - card
+
+
+def choose(hand: list[int], tops: dict[str, int], laid: int, minimum: int) -> Play | None:
+    """The card to lay next, or None to end the turn."""
+    options = [
+        (jump(pile, tops[pile], card), card, pile)
+        for card in hand
+        for pile in the_game.PILES
+        if the_game.is_legal(pile, tops[pile], card)
+    ]
+    if not options:
+        return None
+    cost, card, pile = min(options)
+    return Play(card, pile) if laid < minimum or cost <= SLACK else None
+
+
+def sabotage(hand: list[int], tops: dict[str, int], laid: int, minimum: int) -> Play | None:
+    """The worst player: the biggest jumps, and a card that leaves the rest of the hand stuck whenever one does."""
+    options = [(card, pile) for card in hand for pile in the_game.PILES if the_game.is_legal(pile, tops[pile], card)]
+    if not options or laid >= minimum:
+        return None
+
+    def stuck(card: int, pile: str) -> bool:
+        after = {**tops, pile: card}
+        return not any(the_game.is_legal(p, after[p], c) for c in hand if c != card for p in the_game.PILES)
+
+    if laid + 1 < minimum:
+        for card, pile in options:
+            if stuck(card, pile):
+                return Play(card, pile)
+    card, pile = max(options, key=lambda option: jump(option[1], tops[option[1]], option[0]))
+    return Play(card, pile)
+
+
+Strategy = Callable[[list[int], dict[str, int], int, int], Play | None]
+
+# ---- reading what the bot shows ------------------------------------------------------------------------------------
+
+PILE_LINE = re.compile(r"\*\*([ABCD])\*\* (↑ ascending|↓ descending): \*\*(\d+)\*\*")
+SEAT_LINE = re.compile(r"^<@(\d+)>: (?:(\d+) cards?|left the game)( ← to move)?$")
+TURN_LINE = re.compile(r"^<@(\d+)>: (\d+) laid, at least (\d+) this turn\.$")
+MENTION = re.compile(r"<(?:@[!&]?|#)\d+>")
+# Numbers that count things rather than name cards: sizes, counts, the summary.
+COUNTS = re.compile(
+    r"\b\d+ (?:more )?cards?\b|\bdrew \d+\b|\b\d+ more to go\b|\b\d+ laid\b|\bat least \d+\b|\bTurns: \d+"
+    r"|\bBackwards tricks: \d+|Cards per pile:[^\n]*|\(\d+/\d+\)|\b\d+-\d+ players\b"
+)
+# In a refusal, numbers derived from the public pile tops.
+DERIVED = re.compile(r"\btop \d+|\b(?:higher|lower) than \d+|\bexactly \d+ for the backwards trick")
+
+
+def message_text(message: Message) -> str:
+    """Everything readable in a message: content, embeds and component labels."""
+    parts = [message.content]
+    for embed in message.embeds:
+        parts += [embed.get("title", ""), embed.get("description", ""), embed.get("footer", {}).get("text", "")]
+        for item in embed.get("fields", []):
+            parts += [item["name"], item["value"]]
+    parts += [str(button.get("label", "")) for button in message.buttons]
+    return "\n".join(parts)
+
+
+def card_numbers(text: str, *, derived: bool = False) -> set[int]:
+    """The numbers in ``text`` that could name a card (mentions and counts left out)."""
+    text = COUNTS.sub(" ", MENTION.sub(" ", text))
+    if derived:
+        text = DERIVED.sub(" ", text)
+    return {int(number) for number in re.findall(r"\d+", text)}
+
+
+@dataclass(frozen=True)
+class Board:
+    tops: dict[str, int]
+    directions: dict[str, str]
+    draw_pile: int
+    seats: dict[int, int | None]  # player -> cards held (None: left)
+    marked: int | None  # the seat marked "to move"
+    mover: int | None
+    laid: int
+    minimum: int
+    variant: str
+    anyone_starts: bool
+    footer: str
+
+
+def read_board(message: Message) -> Board:
+    assert message.embeds, f"not a board: {message!r}"
+    embed = message.embeds[0]
+    assert embed["title"] == "The Game", embed
+    piles = PILE_LINE.findall(embed["description"])
+    assert [name for name, _, _ in piles] == list(the_game.PILES), embed["description"]
+    fields = {item["name"]: item["value"] for item in embed.get("fields", [])}
+    draw = re.fullmatch(r"(\d+) cards", fields["Draw pile"])
+    assert draw, fields
+    seats: dict[int, int | None] = {}
+    marked = None
+    for line in fields["Players"].splitlines():
+        seat = SEAT_LINE.match(line)
+        assert seat, line
+        seats[int(seat[1])] = None if seat[2] is None else int(seat[2])
+        if seat[3]:
+            marked = int(seat[1])
+    turn = fields.get("Turn", "")
+    match = TURN_LINE.match(turn)
+    return Board(
+        tops={name: int(top) for name, _, top in piles},
+        directions={name: direction for name, direction, _ in piles},
+        draw_pile=int(draw[1]),
+        seats=seats,
+        marked=marked,
+        mover=int(match[1]) if match else None,
+        laid=int(match[2]) if match else 0,
+        minimum=int(match[3]) if match else 0,
+        variant=fields["Variant"],
+        anyone_starts=turn == "Anyone may lay the first card with /play.",
+        footer=embed.get("footer", {}).get("text", ""),
+    )
+
+
+def stored_game(world: World) -> sqlite3.Row | None:
+    """The newest game row of the channel, read through a connection of our own (so only what was committed)."""
+    if not world.database_path.exists():
+        return None
+    db = sqlite3.connect(world.database_path)
+    db.row_factory = sqlite3.Row
+    try:
+        row: sqlite3.Row | None = db.execute(
+            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (world.channel.id,)
+        ).fetchone()
+    finally:
+        db.close()
+    return row
+
+
+def stored_state(world: World) -> tuple[str, State]:
+    row = stored_game(world)
+    assert row is not None
+    return row["status"], the_game.from_dict(json.loads(row["state"]))
+
+
+def answer(rec: InteractionRecord) -> InteractionCallback:
+    """The bot's response to an interaction (the fake's ``invoke`` and ``click`` wait for it)."""
+    assert rec.response is not None
+    return rec.response
+
+
+def engine_refusal(state: State, player: int, action: Any) -> str:
+    try:
+        the_game.apply(state, player, action)
+    except GameError as error:
+        return str(error)
+    raise AssertionError(f"the engine accepts {action} by {player}")
+
+
+# ---- the table ---------------------------------------------------------------------------------------------------
+
+
+class Table:
+    """The players of one game of The Game in ``world.channel``, and the replica of their game."""
+
+    def __init__(
+        self,
+        world: World,
+        bot: Bot,
+        members: list[Member],
+        *,
+        starter: Member | None = None,
+        closed_dms: tuple[Member, ...] = (),
+    ) -> None:
+        self.world = world
+        self.fake = world.fake
+        self.bot = bot
+        self.channel = world.channel
+        self.members = members
+        self.starter = starter or members[0]  # who lays the first card
+        self.by_id = {member.id: member for member in members}
+        self.closed = {member.id for member in closed_dms}
+        self.told_closed: set[int] = set()
+        self.known: dict[int, list[int]] = {}  # each player's hand as last shown to them privately
+        self.state: State | None = None
+        self.first_message = len(self.fake.channel_messages(self.channel))  # where this game's messages begin
+        self.actions = 0
+        self._numbers: dict[tuple[int, int], set[int]] = {}
+        for member in closed_dms:
+            self.fake.close_dms(member)
+
+    # -- the flow --------------------------------------------------------------------------------------------------
+
+    async def settle(self, channel: Any = None) -> None:
+        """Wait until the bot finished the action (its DMs and followups are sent under the channel's lock)."""
+        lock = self.bot.storage.lock((channel or self.channel).id)
+        await self.fake.wait_for(lambda: not lock.locked(), what="the bot to finish the action", poll=0.002)
+
+    def replica(self) -> State:
+        assert self.state is not None
+        return self.state
+
+    async def open(self, *, expert: bool = False, smaller_hands: bool = False) -> InteractionRecord:
+        """The first player opens a lobby, the others join with /join, the host starts with /start."""
+        host, *others = self.members
+        options = {name: True for name, on in (("expert", expert), ("smaller_hands", smaller_hands)) if on}
+        opened = await self.fake.invoke("newgame", user=host, channel=self.channel, options=options)
+        assert not answer(opened).ephemeral, answer(opened).content
+        for member in others:
+            joined = await self.fake.invoke("join", user=member, channel=self.channel)
+            assert not answer(joined).ephemeral, answer(joined).content
+        started = await self.fake.invoke("start", user=host, channel=self.channel)
+        assert not answer(started).ephemeral, answer(started).content
+        row = stored_game(self.world)  # committed before the answer
+        assert row is not None
+        assert row["status"] == "running"
+        self.state = the_game.new_game(
+            [member.id for member in self.members], seed=row["seed"], expert=expert, smaller_hands=smaller_hands
+        )
+        assert stored_state(self.world) == ("running", self.state)
+        await self.settle()
+        assert f"lay at least {3 if expert else 2} cards each turn" in answer(started).content
+        for member in self.members:
+            await self.learn_hand(member)
+        self.audit(started)
+        return started
+
+    async def learn_hand(self, member: Member) -> None:
+        """Read a player's hand the way they would: the newest DM, or /hand when their DMs are closed."""
+        cards = list(the_game.hand(self.replica(), member.id))
+        if member.id in self.closed:
+            assert not self.fake.dms(member)
+            if the_game.is_over(self.replica()):
+                return  # no notice, no /hand: the game is over
+            if member.id not in self.told_closed:  # the channel is told once per game, not at every draw
+                self.told_closed.add(member.id)
+                notice = public_messages(self.fake, self.channel)[-1]
+                assert "can't send you direct messages" in notice.content, notice
+                assert member.mention in notice.content, notice
+            shown = await self.fake.invoke("hand", user=member, channel=self.channel)
+            assert answer(shown).ephemeral
+            assert hand_in(answer(shown).content) == cards
+        else:
+            assert latest_hand(self.fake, member) == cards
+        self.known[member.id] = cards
+
+    async def play(self, member: Member, card: int, pile: str) -> InteractionRecord:
+        before = self.replica()
+        after = the_game.apply(before, member.id, Play(card, pile))
+        rec = await self.fake.invoke("play", user=member, channel=self.channel, options={"card": card, "pile": pile})
+        self.state = after
+        assert stored_state(self.world) == ("running" if not the_game.is_over(after) else "finished", after)
+        response = answer(rec)
+        assert not response.ephemeral, response.content
+        trick = the_game.is_backwards_trick(pile, the_game.top(before, pile), card)
+        said = f"{member.mention} laid {card} on {pile}" + (": backwards trick!" if trick else ".")
+        assert response.content.startswith(said), response.content
+        await self.settle()
+        # The mover sees the rest of their hand privately, after every card.
+        followups = await rec.wait_followups(1)
+        assert len(followups) == 1, followups
+        assert followups[0].ephemeral
+        assert followups[0].visible_to == member.id
+        shown = hand_in(followups[0].content)
+        assert shown == list(the_game.hand(after, member.id)), followups[0].content
+        self.known[member.id] = shown
+        self.audit(rec)
+        return rec
+
+    async def end_turn(self, member: Member) -> InteractionRecord:
+        before = self.replica()
+        after = the_game.apply(before, member.id, EndTurn())
+        dms = len(self.fake.dms(member))
+        rec = await self.fake.invoke("endturn", user=member, channel=self.channel)
+        self.state = after
+        assert stored_state(self.world) == ("running" if not the_game.is_over(after) else "finished", after)
+        response = answer(rec)
+        assert not response.ephemeral, response.content
+        drawn = len(the_game.hand(after, member.id)) - len(the_game.hand(before, member.id))
+        said = f"{member.mention} ended the turn and drew {drawn}." if drawn else f"{member.mention} ended the turn."
+        assert response.content.startswith(said), response.content
+        upcoming = the_game.current_player(after)
+        if upcoming is not None:
+            assert f"<@{upcoming}>, your turn." in response.content
+        await self.settle()
+        assert not rec.followups or member.id in self.closed
+        if drawn:
+            # Whoever draws finds the hand after the draw in their newest DM (or a notice, their DMs being closed).
+            if member.id not in self.closed:
+                assert len(self.fake.dms(member)) == dms + 1
+            await self.learn_hand(member)
+        else:
+            assert len(self.fake.dms(member)) == dms
+        self.audit(rec)
+        return rec
+
+    async def refused(
+        self,
+        member: Member,
+        command: str,
+        options: dict[str, Any] | None = None,
+        *,
+        reason: str | None = None,
+        channel: Any = None,
+    ) -> str:
+        """Run a command the bot must refuse: an ephemeral answer, and nothing changes anywhere."""
+        channel = channel or self.channel
+        public = len(public_messages(self.fake, self.channel))
+        other = len(self.fake.channel_messages(self.world.other_channel))
+        row = stored_game(self.world)
+        rec = await self.fake.invoke(command, user=member, channel=channel, options=options)
+        response = answer(rec)
+        assert response.ephemeral, response.content
+        if reason is not None:
+            assert response.content == reason
+        await self.settle(channel)
+        assert not rec.followups
+        assert len(public_messages(self.fake, self.channel)) == public
+        assert len(self.fake.channel_messages(self.world.other_channel)) == other
+        after = stored_game(self.world)
+        assert (row and tuple(row)) == (after and tuple(after))
+        if self.state is not None:
+            self.audit(None)
+        return response.content
+
+    def board(self) -> Board:
+        """The board the players see: the newest public message of the bot in the channel."""
+        newest = public_messages(self.fake, self.channel)[-1]
+        assert newest.author.id == self.fake.bot.id
+        return read_board(newest)
+
+    async def step(self, strategy: Strategy = choose) -> InteractionRecord:
+        """One action of the player to move (the starter before the first card), chosen by ``strategy``."""
+        board = self.board()
+        mover = self.by_id[board.mover or self.starter.id]
+        choice = strategy(self.known[mover.id], board.tops, board.laid, board.minimum or 1)
+        if choice is None:
+            return await self.end_turn(mover)
+        return await self.play(mover, choice.card, choice.pile)
+
+    async def play_to_end(self, strategy: Strategy = choose) -> InteractionRecord:
+        """Play until the game is over; returns the last action's interaction."""
+        last = await self.step(strategy)
+        while not the_game.is_over(self.replica()):
+            last = await self.step(strategy)
+        return last
+
+    # -- the checks after every action ------------------------------------------------------------------------------
+
+    def audit(self, rec: InteractionRecord | None) -> None:
+        self.actions += 1
+        state = self.replica()
+        # The newest public thing the bot said in the channel is the current board.
+        newest = public_messages(self.fake, self.channel)[-1]
+        assert newest.author.id == self.fake.bot.id, newest
+        if rec is not None:
+            assert rec.original is newest or newest in rec.followups
+        self.check_board(read_board(newest), state)
+        # No card in anybody's hand shows where somebody else could see it.
+        hands = {player: set(the_game.hand(state, player)) for player in state.players}
+        every_hand = set().union(*hands.values())
+        laid = {card for pile in state.piles for card in pile}
+        for message in self.fake.channel_messages(self.channel)[self.first_message :]:
+            numbers = self.numbers(message)
+            assert not numbers & every_hand, f"a card in a hand is public: {message!r}"
+            if message.author.id == self.fake.bot.id:
+                assert numbers <= laid | {1, 100}, f"a number that is no laid card: {message!r}"
+        rules = {rec.id for rec in self.fake.interactions if rec.name == "rules"}
+        for message in self.fake.ephemeral_messages():
+            if message.interaction_id in rules:
+                continue  # the rules speak of numbers, none of them anybody's card
+            others = set().union(*(cards for player, cards in hands.items() if player != message.visible_to))
+            assert not self.numbers(message) & others, f"{message!r} shows another's card"
+        assert not self.fake.bot_messages(self.world.other_channel)
+
+    def numbers(self, message: Message) -> set[int]:
+        """``card_numbers`` of a message (in a refusal, leaving out numbers derived from the piles), cached."""
+        key = (message.id, len(message.edits))
+        if key not in self._numbers:
+            self._numbers[key] = card_numbers(message_text(message), derived=message.ephemeral)
+        return self._numbers[key]
+
+    def check_board(self, board: Board, state: State) -> None:
+        view = the_game.public_view(state)
+        assert board.tops == {pile.name: pile.top for pile in view.piles}
+        assert board.directions == {"A": "↑ ascending", "B": "↑ ascending", "C": "↓ descending", "D": "↓ descending"}
+        assert board.draw_pile == view.draw_pile
+        assert board.seats == {seat.player: None if seat.left else seat.cards for seat in view.seats}
+        assert board.variant == (
+            ", ".join(name for name, on in (("expert", state.expert), ("smaller hands", state.smaller_hands)) if on)
+            or "standard rules"
+        )
+        if view.over:
+            assert board.footer == f"Game over: {view.score} cards not laid."
+            assert board.mover is None
+            assert board.marked is None
+        elif view.current_player is None:
+            assert board.anyone_starts
+            assert board.marked is None
+        else:
+            assert (board.mover, board.marked) == (view.current_player, view.current_player)
+            assert (board.laid, board.minimum) == (view.laid, view.minimum)
+
+    def check_game_over(self, rec: InteractionRecord) -> None:
+        """The last answer announces the end with the score, the verdict and the summary; the row is finished."""
+        state = self.replica()
+        assert the_game.is_over(state)
+        left = the_game.score(state)
+        summary = the_game.summary(state)
+        content = answer(rec).content
+        assert "Game over" in content
+        assert f"{left} cards not laid" in content
+        if left == 0:
+            assert "You won" in content
+        elif left < 10:
+            assert "excellent" in content
+            assert "won" not in content
+        else:
+            assert "won" not in content
+            assert "excellent" not in content
+        assert f"Turns: {summary.turns}." in content
+        assert f"Backwards tricks: {summary.backwards_tricks}." in content
+        piles = ", ".join(f"{name} {n}" for name, n in zip(the_game.PILES, summary.pile_lengths, strict=True))
+        assert f"Cards per pile: {piles}." in content
+        assert not answer(rec).components  # a finished board has no buttons
+        row = stored_game(self.world)
+        assert row is not None
+        assert row["status"] == "finished"
+        assert row["ended_at"]
+        assert json.loads(row["result"]) == {
+            "won": left == 0,
+            "score": left,
+            "turns": summary.turns,
+            "backwards_tricks": summary.backwards_tricks,
+            "pile_lengths": list(summary.pile_lengths),
+        }
+
+
+# ---- whole games ---------------------------------------------------------------------------------------------------
+
+
+def offline(players: int, bot_seed: int, *, strategy: Strategy = choose, starter: int = 0, **variants: bool) -> State:
+    """The game a test will play, played with the engine alone: how its seed was found, and a check that it holds."""
+    seats = list(range(1, players + 1))
+    state = the_game.new_game(seats, seed=random.Random(bot_seed).getrandbits(52), **variants)
+    while not the_game.is_over(state):
+        mover = the_game.current_player(state) or seats[starter]
+        view = the_game.public_view(state)
+        tops = {pile.name: pile.top for pile in view.piles}
+        play = strategy(list(the_game.hand(state, mover)), tops, view.laid, view.minimum or 1)
+        state = the_game.apply(state, mover, play or EndTurn())
+    return state
+
+
+@pytest.mark.parametrize(
+    ("game", "status", "score"),
+    [
+        pytest.param(lambda: offline(1, 342), "lost", 44, id="one-player"),
+        pytest.param(lambda: offline(1, 3, strategy=sabotage), "lost", 93, id="stuck-part-way"),
+        pytest.param(lambda: offline(2, 135), "won", 0, id="two-players"),
+        pytest.param(lambda: offline(5, 292, starter=2), "lost", 8, id="five-players"),
+        pytest.param(lambda: offline(3, 177, expert=True), "lost", 65, id="expert"),
+        pytest.param(lambda: offline(4, 228, smaller_hands=True), "lost", 65, id="smaller-hands"),
+        pytest.param(lambda: offline(2, 109), "lost", 50, id="closed-dms"),
+        pytest.param(lambda: offline(3, 163), "lost", 72, id="restart"),
+    ],
+)
+def test_the_seeds_give_the_games_the_tests_expect(game: Callable[[], State], status: str, score: int) -> None:
+    state = game()
+    assert (state.status, the_game.score(state)) == (status, score)
+
+
+async def test_one_player_game_lost_then_the_channel_is_free(world: World) -> None:
+    ana = world.players[0]
+    async with world.bot(seed=342) as bot:
+        table = Table(world, bot, [ana])
+        await table.open()
+        assert len(table.known[ana.id]) == 8
+        last = await table.play_to_end()
+        table.check_game_over(last)
+        assert the_game.score(table.replica()) == 44
+        again = await world.fake.invoke("newgame", user=world.players[1], channel=world.channel)
+        assert not answer(again).ephemeral
+        assert answer(again).embeds[0]["title"] == "The Game: lobby"
+
+
+async def test_game_over_at_once_when_the_mover_is_stuck_part_way_through_a_turn(world: World) -> None:
+    ana = world.players[0]
+    async with world.bot(seed=3) as bot:
+        table = Table(world, bot, [ana])
+        await table.open()
+        last = await table.play_to_end(sabotage)
+        table.check_game_over(last)
+        # ana laid one card of the two her turn needs, and none of her cards fits any more.
+        assert the_game.score(table.replica()) == 93
+        assert last.name == "play"
+        assert table.replica().laid == 1
+        assert table.replica().minimum == 2
+        assert not any(the_game.legal_piles(table.replica(), card) for card in table.known[ana.id])
+
+
+async def test_two_player_game_won(world: World) -> None:
+    ana, ben = world.players[:2]
+    async with world.bot(seed=135) as bot:
+        table = Table(world, bot, [ana, ben])
+        await table.open()
+        assert [len(table.known[p.id]) for p in (ana, ben)] == [7, 7]
+        last = await table.play_to_end()
+        table.check_game_over(last)
+        assert the_game.won(table.replica())
+        # The last card ended the game at once; the winner was still shown their (empty) hand.
+        assert last.name == "play"
+        assert hand_in(last.followups[0].content) == []
+
+
+async def test_five_player_game_excellent_and_anyone_lays_the_first_card(world: World) -> None:
+    members = world.players[:5]
+    cy = members[2]
+    async with world.bot(seed=292) as bot:
+        table = Table(world, bot, members, starter=cy)
+        await table.open()
+        assert all(len(table.known[p.id]) == 6 for p in members)
+        first = await table.step()  # cy, third in the seating order, lays the first card and takes the turn
+        assert first.user.id == cy.id
+        assert table.board().mover == cy.id
+        last = await table.play_to_end()
+        table.check_game_over(last)
+        assert the_game.score(table.replica()) == 8
+        # Turns went on from cy in seating order: dee, eve, ana, ben, cy...
+        enders = [i.user.id for i in world.fake.interactions if i.name == "endturn" and not answer(i).ephemeral]
+        order = [p.id for p in members]
+        assert enders[:5] == order[2:] + order[:2]
+
+
+async def test_expert_variant_asks_three_cards_a_turn(world: World) -> None:
+    members = world.players[:3]
+    ana = members[0]
+    async with world.bot(seed=177) as bot:
+        table = Table(world, bot, members)
+        await table.open(expert=True)
+        assert table.board().variant == "expert"
+        await table.step()
+        await table.step()
+        board = table.board()
+        assert (board.mover, board.laid, board.minimum) == (ana.id, 2, 3)
+        await table.refused(ana, "endturn", reason="Lay 1 more card before ending your turn.")
+        last = await table.play_to_end()
+        table.check_game_over(last)
+        assert the_game.summary(table.replica()).turns >= 3
+
+
+async def test_smaller_hands_deal_one_card_fewer(world: World) -> None:
+    members = world.players[:4]
+    async with world.bot(seed=228) as bot:
+        table = Table(world, bot, members)
+        await table.open(smaller_hands=True)
+        assert all(len(table.known[p.id]) == 5 for p in members)
+        board = table.board()
+        assert board.variant == "smaller hands"
+        assert set(board.seats.values()) == {5}
+        while world.fake.interactions[-1].name != "endturn":
+            await table.step()
+        assert len(table.known[members[0].id]) == 5  # drew back up to five
+        last = await table.play_to_end()
+        table.check_game_over(last)
+
+
+# ---- closed DMs, restarts ------------------------------------------------------------------------------------------
+
+
+async def test_a_player_with_closed_dms_is_told_in_the_channel_and_the_game_goes_on(world: World) -> None:
+    ana, ben = world.players[:2]
+    async with world.bot(seed=109) as bot:
+        table = Table(world, bot, [ana, ben], closed_dms=(ben,))
+        started = await table.open()
+        notice = started.followups[0]
+        assert not notice.ephemeral
+        assert notice.content.startswith(f"{ben.mention}: I can't send you direct messages")
+        assert "/hand" in notice.content
+        assert ana.mention not in notice.content
+        last = await table.play_to_end()
+        table.check_game_over(last)
+        notices = [m for m in public_messages(world.fake, world.channel) if "can't send you direct" in m.content]
+        assert len(notices) == 1  # told once per game, not at every draw
+        assert all(m.content.startswith(f"{ben.mention}:") and "Your hand" not in m.content for m in notices)
+        assert not world.fake.dms(ben)
+        assert world.fake.dms(ana)
+
+
+async def test_restart_in_the_middle_of_a_turn_carries_on_exactly(world: World) -> None:
+    members = world.players[:3]
+    async with world.bot(seed=163) as bot:
+        table = Table(world, bot, members)
+        await table.open()
+        while True:
+            await table.step()
+            board = table.board()
+            if table.actions > 8 and board.mover is not None and board.laid == 1 and board.minimum == 2:
+                break
+        mover = table.by_id[board.mover]
+        old_board = public_messages(world.fake, world.channel)[-1]
+    async with world.bot(seed=7) as bot:
+        table.bot = bot
+        # The same board, the same turn with one card laid, the same hands.
+        shown = await world.fake.invoke("board", user=world.spectator, channel=world.channel)
+        assert not answer(shown).ephemeral
+        assert shown.original is not None
+        assert read_board(shown.original) == board
+        table.audit(shown)
+        for member in members:
+            hand = await world.fake.invoke("hand", user=member, channel=world.channel)
+            assert answer(hand).ephemeral
+            assert hand_in(answer(hand).content) == table.known[member.id]
+        clicked = await world.fake.click(old_board, label="My hand", user=mover)
+        assert answer(clicked).ephemeral
+        assert hand_in(answer(clicked).content) == table.known[mover.id]
+        await table.refused(mover, "endturn", reason="Lay 1 more card before ending your turn.")
+        last = await table.play_to_end()
+        table.check_game_over(last)
+
+
+# ---- refusals, autocomplete ----------------------------------------------------------------------------------------
+
+NO_GAME = "There's no game in this channel: start one with /newgame."
+NOT_STARTED = "The game hasn't started yet: the host starts it with /start once everybody has joined."
+NOT_A_PLAYER = "You're not playing in this game."
+
+
+async def test_every_kind_of_refusal_is_ephemeral_and_changes_nothing(world: World) -> None:
+    ana, ben = world.players[:2]
+    spectator = world.spectator
+    async with world.bot(seed=5) as bot:
+        table = Table(world, bot, [ana, ben])
+        await table.refused(ana, "play", {"card": 50, "pile": "A"}, reason=NO_GAME)
+        await table.refused(ana, "endturn", reason=NO_GAME)
+        await table.refused(ana, "hand", reason="There's no game in this channel: open one with /newgame.")
+        # A game in its lobby.
+        await world.fake.invoke("newgame", user=ana, channel=world.channel)
+        await world.fake.invoke("join", user=ben, channel=world.channel)
+        await table.refused(ana, "play", {"card": 50, "pile": "A"}, reason=NOT_STARTED)
+        await table.refused(ben, "endturn", reason=NOT_STARTED)
+        assert await world.fake.autocomplete("play", user=ana, channel=world.channel, focused="card") == []
+        await world.fake.invoke("start", user=ana, channel=world.channel)
+        row = stored_game(world)
+        assert row is not None
+        table.state = the_game.new_game([ana.id, ben.id], seed=row["seed"])
+        table.first_message = 0
+        await table.settle()
+        table.known = {p.id: latest_hand(world.fake, p) for p in (ana, ben)}
+        state = table.replica()
+        # Other channels know nothing of the game.
+        await table.refused(ana, "play", {"card": 50, "pile": "A"}, reason=NO_GAME, channel=world.other_channel)
+        await table.refused(ana, "endturn", reason=NO_GAME, channel=world.other_channel)
+        # Nobody laid a card yet.
+        await table.refused(ana, "endturn", reason=engine_refusal(state, ana.id, EndTurn()))
+        # Spectators do not play, and have no hand.
+        card = table.known[ana.id][0]
+        await table.refused(spectator, "play", {"card": card, "pile": "A"}, reason=NOT_A_PLAYER)
+        await table.refused(spectator, "endturn", reason=NOT_A_PLAYER)
+        await table.refused(spectator, "hand", reason=NOT_A_PLAYER)
+        button = await world.fake.click(public_messages(world.fake, world.channel)[-1], label="My hand", user=spectator)
+        assert answer(button).ephemeral
+        assert answer(button).content == NOT_A_PLAYER
+        # No Thanks! commands in a channel playing The Game.
+        assert (await table.refused(ana, "take")).startswith("This channel is playing The Game")
+        # ana lays her highest card on A: the turn is hers.
+        high = table.known[ana.id][-1]
+        await table.play(ana, high, "A")
+        state = table.replica()
+        ben_card = table.known[ben.id][0]
+        for action, player, command, options in [
+            (Play(ben_card, "D"), ben, "play", {"card": ben_card, "pile": "D"}),
+            (EndTurn(), ben, "endturn", None),
+        ]:
+            reason = engine_refusal(state, player.id, action)
+            assert reason == "It's not your turn."
+            await table.refused(player, command, options, reason=reason)
+        # A card she does not hold: ben's, or the one she just laid. The refusal does not repeat it.
+        for card in (ben_card, high):
+            reason = engine_refusal(state, ana.id, Play(card, "D"))
+            assert reason == "You don't hold that card."
+            assert str(card) not in reason
+            await table.refused(ana, "play", {"card": card, "pile": "D"}, reason=reason)
+        # A card that does not fit the pile: the engine's reason, naming only her own card and the public top.
+        low = next(c for c in table.known[ana.id] if c != high - 10)
+        reason = engine_refusal(state, ana.id, Play(low, "A"))
+        assert reason.startswith(f"{low} can't go on A (ascending, top {high})")
+        await table.refused(ana, "play", {"card": low, "pile": "A"}, reason=reason)
+        # Too early to end the turn.
+        await table.refused(ana, "endturn", reason="Lay 1 more card before ending your turn.")
+        # After all that, the game goes on normally.
+        await table.play(ana, low, "B")
+        await table.end_turn(ana)
+        assert table.board().mover == ben.id
+
+
+async def test_autocomplete_offers_only_the_callers_own_cards(world: World) -> None:
+    ana, ben = world.players[:2]
+    async with world.bot(seed=5) as bot:
+        table = Table(world, bot, [ana, ben])
+        await table.open()
+
+        async def offered(member: Member, typed: str = "", channel: Any = None) -> dict[int, tuple[str, ...]]:
+            choices = await world.fake.autocomplete(
+                "play", user=member, channel=channel or world.channel, focused="card", value=typed
+            )
+            result = {}
+            for choice in choices:
+                match = re.fullmatch(r"(\d+) \((?:on ([A-D](?:, [A-D])*)|no legal pile)\)", choice["name"])
+                assert match, choice
+                assert int(match[1]) == choice["value"], choice
+                result[choice["value"]] = tuple(match[2].split(", ")) if match[2] else ()
+            return result
+
+        def expected(member: Member) -> dict[int, tuple[str, ...]]:
+            state = table.replica()
+            return {card: the_game.legal_piles(state, card) for card in the_game.hand(state, member.id)}
+
+        for member in (ana, ben):
+            assert await offered(member) == expected(member)
+        high = table.known[ana.id][-1]
+        await table.play(ana, high, "C")
+        await table.play(ana, table.known[ana.id][0], "A")
+        for member in (ana, ben):
+            choices = await offered(member)
+            assert set(choices) <= set(table.known[member.id])
+            assert all(choices[card] == piles for card, piles in expected(member).items() if piles)
+        # What she types narrows her own cards; nobody else's hand ever shows.
+        digit = str(table.known[ana.id][0])[0]
+        narrowed = await offered(ana, digit)
+        assert set(narrowed) == {c for c in table.known[ana.id] if str(c).startswith(digit) and expected(ana)[c]}
+        assert await offered(world.spectator) == {}
+        assert await offered(ana, channel=world.other_channel) == {}
+
+
+async def test_hand_board_and_rules(world: World) -> None:
+    ana, ben = world.players[:2]
+    async with world.bot(seed=5) as bot:
+        table = Table(world, bot, [ana, ben])
+        await table.open()
+        await table.step()
+        hand = await world.fake.invoke("hand", user=ben, channel=world.channel)
+        assert answer(hand).ephemeral
+        assert hand_in(answer(hand).content) == list(the_game.hand(table.replica(), ben.id))
+        board = await world.fake.invoke("board", user=world.spectator, channel=world.channel)
+        assert not answer(board).ephemeral
+        table.audit(board)
+        rules = await world.fake.invoke("rules", user=world.spectator, channel=world.channel)
+        assert answer(rules).ephemeral
+        assert "backwards trick" in answer(rules).content.lower()
+        await table.step()
