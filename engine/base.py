@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from engine.errors import CorruptState
+from engine.errors import CorruptState, IllegalAction, NotAPlayer
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,3 +51,38 @@ def check_version(data: Mapping[str, Any], kind: str, version: int) -> None:
     require(isinstance(data, Mapping), "not a mapping")
     require(data.get("kind") == kind, f"not a {kind} state")
     require(data.get("v") == version, f"unknown format version {data.get('v')!r}")
+
+
+def is_int(value: Any) -> bool:
+    """A JSON integer (``True`` is an int to Python, never to us)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def seating(info: GameInfo, players: Sequence[int]) -> tuple[int, ...]:
+    """The seats of a new game, in order; refuses a table the game cannot be played at."""
+    seats = tuple(players)
+    if not info.min_players <= len(seats) <= info.max_players:
+        raise IllegalAction(f"{info.title} is for {info.min_players} to {info.max_players} players, not {len(seats)}.")
+    if len(set(seats)) != len(seats):
+        raise IllegalAction("Each player can take only one seat.")
+    return seats
+
+
+def seat_of(players: tuple[int, ...], player: int) -> int:
+    if player not in players:
+        raise NotAPlayer("You're not playing in this game.")
+    return players.index(player)
+
+
+def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
+    return (*items[:index], value, *items[index + 1 :])
+
+
+def load_seating(data: Mapping[str, Any], info: GameInfo) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """The saved players and which of them left, checked."""
+    players = int_list(data, "players")
+    require(info.min_players <= len(players) <= info.max_players, "wrong number of players")
+    require(len(set(players)) == len(players), "a player has two seats")
+    left = field(data, "left", list)
+    require(len(left) == len(players) and all(isinstance(gone, bool) for gone in left), "'left' is malformed")
+    return players, tuple(left)

@@ -19,9 +19,20 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any
 
-from engine.base import GameInfo, check_version, field, int_list, require
+from engine.base import (
+    GameInfo,
+    check_version,
+    field,
+    int_list,
+    is_int,
+    load_seating,
+    replace_at,
+    require,
+    seat_of,
+    seating,
+)
 from engine.errors import CorruptState, GameError, GameOver, IllegalAction, NotAPlayer, NotYourTurn
 
 INFO = GameInfo(kind="no_thanks", title="No Thanks!", min_players=3, max_players=7, variants=("open_chips",))
@@ -30,8 +41,6 @@ CARDS = tuple(range(3, 36))
 REMOVED_CARDS = 9
 STATUSES = ("playing", "finished", "abandoned")
 VERSION = 1
-
-_T = TypeVar("_T")
 
 
 def starting_chips(player_count: int) -> int:
@@ -150,13 +159,7 @@ def card_points(cards: Iterable[int]) -> int:
 
 
 def _seat(state: State, player: int) -> int:
-    if player not in state.players:
-        raise NotAPlayer("You're not playing in this game.")
-    return state.players.index(player)
-
-
-def _replace_at(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
+    return seat_of(state.players, player)
 
 
 def _remaining_seats(state: State) -> list[int]:
@@ -294,11 +297,7 @@ def removed_cards(state: State) -> tuple[int, ...]:
 
 
 def new_game(players: Sequence[int], *, seed: int, open_chips: bool = False) -> State:
-    seats = tuple(players)
-    if not INFO.min_players <= len(seats) <= INFO.max_players:
-        raise IllegalAction(f"No Thanks! is for 3 to 7 players, not {len(seats)}.")
-    if len(set(seats)) != len(seats):
-        raise IllegalAction("Each player can take only one seat.")
+    seats = seating(INFO, players)
     rng = random.Random(seed)
     deck = list(CARDS)
     rng.shuffle(deck)
@@ -350,7 +349,7 @@ def _no_thanks(state: State, seat: int) -> State:
         raise IllegalAction("You have no chips left, so you must take the card.")
     return replace(
         state,
-        chips=_replace_at(state.chips, seat, state.chips[seat] - 1),
+        chips=replace_at(state.chips, seat, state.chips[seat] - 1),
         chips_on_card=state.chips_on_card + 1,
         turn=_next_seat(state, seat),
         moves=(*state.moves, Move(state.players[seat], NoThanks())),
@@ -361,8 +360,8 @@ def _take(state: State, seat: int) -> State:
     assert state.face_up is not None  # a game in play always shows a card
     new = replace(
         state,
-        hands=_replace_at(state.hands, seat, tuple(sorted((*state.hands[seat], state.face_up)))),
-        chips=_replace_at(state.chips, seat, state.chips[seat] + state.chips_on_card),
+        hands=replace_at(state.hands, seat, tuple(sorted((*state.hands[seat], state.face_up)))),
+        chips=replace_at(state.chips, seat, state.chips[seat] + state.chips_on_card),
         chips_on_card=0,
         moves=(*state.moves, Move(state.players[seat], Take())),
     )
@@ -375,9 +374,9 @@ def _take(state: State, seat: int) -> State:
 def _leave(state: State, seat: int) -> State:
     new = replace(
         state,
-        hands=_replace_at(state.hands, seat, ()),
-        chips=_replace_at(state.chips, seat, 0),
-        left=_replace_at(state.left, seat, True),
+        hands=replace_at(state.hands, seat, ()),
+        chips=replace_at(state.chips, seat, 0),
+        left=replace_at(state.left, seat, True),
         departed_cards=tuple(sorted(state.departed_cards + state.hands[seat])),
         departed_chips=state.departed_chips + state.chips[seat],
         moves=(*state.moves, Move(state.players[seat], Leave())),
@@ -416,7 +415,7 @@ def _encode_move(move: Move) -> list[Any]:
 def _decode_move(raw: Any) -> Move:
     require(isinstance(raw, list) and len(raw) == 2, "a move is malformed")
     player, verb = raw
-    require(isinstance(player, int) and not isinstance(player, bool), "a move names no player")
+    require(is_int(player), "a move names no player")
     require(isinstance(verb, str) and verb in _VERBS, f"unknown move {verb!r}")
     return Move(player, _VERBS[verb])
 
@@ -446,9 +445,7 @@ def to_dict(state: State) -> dict[str, Any]:
 def from_dict(data: Mapping[str, Any]) -> State:
     """Load a saved state, raising CorruptState (never anything else) if it is damaged or tampered with."""
     check_version(data, INFO.kind, VERSION)
-    players = int_list(data, "players")
-    require(INFO.min_players <= len(players) <= INFO.max_players, "wrong number of players")
-    require(len(set(players)) == len(players), "a player has two seats")
+    players, left = load_seating(data, INFO)
     seed = field(data, "seed", int)
     open_chips = field(data, "open_chips", bool)
 
@@ -473,8 +470,6 @@ def from_dict(data: Mapping[str, Any]) -> State:
     total = sum(chip_counts) + on_card + departed_chips
     require(total == starting_chips(len(players)) * len(players), "chips have appeared or vanished")
 
-    left = field(data, "left", list)
-    require(len(left) == len(players) and all(isinstance(gone, bool) for gone in left), "'left' is malformed")
     require(
         not any(cards or count for cards, count, gone in zip(hands, chip_counts, left, strict=True) if gone),
         "a player who left still holds cards or chips",

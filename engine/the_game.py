@@ -17,9 +17,20 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
-from typing import Any, TypeVar
+from typing import Any
 
-from engine.base import GameInfo, check_version, field, int_list, require
+from engine.base import (
+    GameInfo,
+    check_version,
+    field,
+    int_list,
+    is_int,
+    load_seating,
+    replace_at,
+    require,
+    seat_of,
+    seating,
+)
 from engine.errors import CorruptState, GameError, GameOver, IllegalAction, NotAPlayer, NotYourTurn
 
 INFO = GameInfo(kind="the_game", title="The Game", min_players=1, max_players=5, variants=("expert", "smaller_hands"))
@@ -33,8 +44,6 @@ VERSION = 1
 
 _ROW_CARDS = (1, 1, 100, 100)  # what each pile shows before its first card
 _UP = tuple(name in ASCENDING for name in PILES)
-
-_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,13 +228,7 @@ def _tops(state: State) -> tuple[int, ...]:
 
 
 def _seat(state: State, player: int) -> int:
-    if player not in state.players:
-        raise NotAPlayer("You're not playing in this game.")
-    return state.players.index(player)
-
-
-def _replace_at(items: tuple[_T, ...], index: int, value: _T) -> tuple[_T, ...]:
-    return (*items[:index], value, *items[index + 1 :])
+    return seat_of(state.players, player)
 
 
 def current_player(state: State) -> int | None:
@@ -327,11 +330,7 @@ def summary(state: State) -> Summary:
 
 
 def new_game(players: Sequence[int], *, seed: int, expert: bool = False, smaller_hands: bool = False) -> State:
-    seats = tuple(players)
-    if not INFO.min_players <= len(seats) <= INFO.max_players:
-        raise IllegalAction(f"The Game is for 1 to 5 players, not {len(seats)}.")
-    if len(set(seats)) != len(seats):
-        raise IllegalAction("Each player can take only one seat.")
+    seats = seating(INFO, players)
     deck = list(CARDS)
     random.Random(seed).shuffle(deck)
     size = _hand_size(len(seats), smaller_hands)
@@ -392,8 +391,8 @@ def _play(state: State, seat: int, action: Play) -> State:
     rest = tuple(card for card in cards if card != action.card)
     new = replace(
         state,
-        hands=_replace_at(state.hands, seat, rest),
-        piles=_replace_at(state.piles, index, (*state.piles[index], action.card)),
+        hands=replace_at(state.hands, seat, rest),
+        piles=replace_at(state.piles, index, (*state.piles[index], action.card)),
         turn=seat,
         laid=laid,
         minimum=minimum,
@@ -416,7 +415,7 @@ def _end_turn(state: State, seat: int) -> State:
     count = max(0, _hand_size(len(state.players), state.smaller_hands) - len(cards))
     new = replace(
         state,
-        hands=_replace_at(state.hands, seat, tuple(sorted(cards + state.draw_pile[:count]))),
+        hands=replace_at(state.hands, seat, tuple(sorted(cards + state.draw_pile[:count]))),
         draw_pile=state.draw_pile[count:],
         moves=(*state.moves, Move(state.players[seat], EndTurn())),
     )
@@ -429,9 +428,9 @@ def _leave(state: State, seat: int) -> State:
     random.Random(f"{state.seed}:{len(state.moves)}").shuffle(draw_pile)
     new = replace(
         state,
-        hands=_replace_at(state.hands, seat, ()),
+        hands=replace_at(state.hands, seat, ()),
         draw_pile=tuple(draw_pile),
-        left=_replace_at(state.left, seat, True),
+        left=replace_at(state.left, seat, True),
         moves=(*state.moves, Move(state.players[seat], Leave())),
     )
     if all(new.left):
@@ -486,7 +485,7 @@ def _encode_move(move: Move) -> list[Any]:
 def _decode_move(raw: Any) -> Move:
     require(isinstance(raw, list) and len(raw) >= 2, "a move is malformed")
     player, verb, *rest = raw
-    require(isinstance(player, int) and not isinstance(player, bool), "a move names no player")
+    require(is_int(player), "a move names no player")
     require(verb in ("play", "end", "leave"), f"unknown move {verb!r}")
     if verb == "play":
         require(len(rest) == 2, "a play is malformed")
@@ -525,9 +524,7 @@ def _pile_history_is_legal(index: int, pile: tuple[int, ...]) -> bool:
 def from_dict(data: Mapping[str, Any]) -> State:
     """Load a saved state, raising CorruptState (never anything else) if it is damaged or tampered with."""
     check_version(data, INFO.kind, VERSION)
-    players = int_list(data, "players")
-    require(INFO.min_players <= len(players) <= INFO.max_players, "wrong number of players")
-    require(len(set(players)) == len(players), "a player has two seats")
+    players, left = load_seating(data, INFO)
     seed = field(data, "seed", int)
     expert = field(data, "expert", bool)
     smaller_hands = field(data, "smaller_hands", bool)
@@ -547,8 +544,6 @@ def from_dict(data: Mapping[str, Any]) -> State:
     for index, pile in enumerate(piles):
         require(_pile_history_is_legal(index, pile), f"pile {PILES[index]} breaks the laying rules")
 
-    left = field(data, "left", list)
-    require(len(left) == len(players) and all(isinstance(gone, bool) for gone in left), "'left' is malformed")
     require(not any(cards for cards, gone in zip(hands, left, strict=True) if gone), "a player who left holds cards")
     status = field(data, "status", str)
     require(status in STATUSES, f"unknown status {status!r}")
