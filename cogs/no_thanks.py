@@ -16,7 +16,7 @@ from discord import app_commands
 
 from cogs._game import GameCog, Rules
 from cogs._storage import Table
-from cogs._ui import mention, reply_error
+from cogs._ui import ErrorHandlingView, mention, reply_error
 from engine import no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
 
@@ -108,16 +108,13 @@ class HandButton(discord.ui.Button[Any]):
         await cog.show_private(interaction, await cog.bot.storage.open_table(interaction.channel_id or 0))
 
 
-class NoThanksBoard(discord.ui.View):
+class NoThanksBoard(ErrorHandlingView):
     def __init__(self, board: tuple[int, int] | None = None) -> None:
-        super().__init__(timeout=None)
+        super().__init__()
         if board is not None:
             self.add_item(MoveButton("take", *board))
             self.add_item(MoveButton("pass", *board))
         self.add_item(HandButton())
-
-    async def on_error(self, interaction: discord.Interaction[Any], error: Exception, item: Any, /) -> None:
-        await reply_error(interaction, error)
 
 
 class NoThanksCog(GameCog[State]):
