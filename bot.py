@@ -98,6 +98,8 @@ class Bot(commands.Bot):
             intents=intents(),
             allowed_mentions=USERS_ONLY,
             tree_cls=GameTree,
+            # No message cache: moderation reads raw events, and caching every board costs memory per message.
+            max_messages=options.pop("max_messages", None),
             **options,
         )
         self.settings = settings

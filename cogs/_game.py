@@ -15,7 +15,7 @@ import discord
 from discord.ext import commands
 
 from cogs._storage import Table, now
-from cogs._ui import USERS_ONLY, UserError, in_text_channel, mention, send
+from cogs._ui import USERS_ONLY, UserError, detached, in_text_channel, mention, send
 from engine.base import GameInfo
 
 log = logging.getLogger(__name__)
@@ -214,5 +214,5 @@ class GameCog(commands.Cog, Generic[StateT]):
             message["content"] = "\n".join(lines)
         view = None if self.rules.is_over(state) else self.board_view(table, state)
         if view is not None:
-            message["view"] = view
+            message["view"] = detached(view)
         return message

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -11,6 +11,8 @@ from discord import app_commands
 from engine.errors import GameError
 
 log = logging.getLogger(__name__)
+
+ViewT = TypeVar("ViewT", bound=discord.ui.View)
 
 APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
@@ -91,6 +93,16 @@ def in_text_channel(interaction: discord.Interaction[Any]) -> bool:
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
+
+
+def detached(view: ViewT) -> ViewT:
+    """``view`` ready to go under a message, stopped so discord.py keeps no per-message copy of it.
+
+    Clicks are answered by the persistent instance (or dynamic items) registered at start-up, matched by custom
+    id; storing every sent board as well would grow memory with every message for as long as the bot runs.
+    """
+    view.stop()
+    return view
 
 
 class ErrorHandlingView(discord.ui.View):

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._storage import ChannelBusy, Table, now
-from cogs._ui import ErrorHandlingView, UserError, in_text_channel, mention, send
+from cogs._ui import ErrorHandlingView, UserError, detached, in_text_channel, mention, send
 from engine import no_thanks, the_game
 from engine.base import GameInfo
 
@@ -69,8 +69,10 @@ class Lobby(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.view = LobbyView(self)
-        self.bot.add_view(self.view)
+        self.bot.add_view(LobbyView(self))
+
+    def lobby_view(self) -> LobbyView:
+        return detached(LobbyView(self))
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)
@@ -130,7 +132,7 @@ class Lobby(commands.Cog):
                 interaction,
                 content=f"{interaction.user.mention} opened a game of {info.title}. Press Join to play!",
                 embed=lobby_embed(table),
-                view=self.view,
+                view=self.lobby_view(),
             )
 
     @app_commands.command(name="join", description="Join the game waiting in this channel's lobby.")
@@ -182,9 +184,9 @@ class Lobby(commands.Cog):
 
     async def answer_lobby(self, interaction: discord.Interaction[Bot], table: Table, text: str) -> None:
         if interaction.type is discord.InteractionType.component and not interaction.response.is_done():
-            await interaction.response.edit_message(content=text, embed=lobby_embed(table), view=self.view)
+            await interaction.response.edit_message(content=text, embed=lobby_embed(table), view=self.lobby_view())
         else:
-            await send(interaction, content=text, embed=lobby_embed(table), view=self.view)
+            await send(interaction, content=text, embed=lobby_embed(table), view=self.lobby_view())
 
     async def join(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
@@ -263,7 +265,7 @@ class Lobby(commands.Cog):
     async def board(self, interaction: discord.Interaction[Bot]) -> None:
         table = await self.open_table(interaction.channel_id or 0)
         if table.status == "lobby":
-            await send(interaction, content="Waiting for players.", embed=lobby_embed(table), view=self.view)
+            await send(interaction, content="Waiting for players.", embed=lobby_embed(table), view=self.lobby_view())
             return
         await self.game_cog(table).show_board(interaction, table)
 

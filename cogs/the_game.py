@@ -99,8 +99,7 @@ class TheGame(GameCog[State]):
 
     async def cog_load(self) -> None:
         await super().cog_load()
-        self.view = TheGameBoard(self)
-        self.bot.add_view(self.view)
+        self.bot.add_view(TheGameBoard(self))
 
     # ---- commands ------------------------------------------------------------------------------------------------
 
@@ -156,7 +155,7 @@ class TheGame(GameCog[State]):
         return render_board(state)
 
     def board_view(self, table: Table, state: State) -> discord.ui.View:
-        return self.view
+        return TheGameBoard(self)
 
     def private_text(self, state: State, player: int) -> str:
         return hand_line(the_game.hand(state, player))
