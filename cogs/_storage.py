@@ -171,6 +171,9 @@ class Storage:
         await self._db.execute("PRAGMA synchronous=FULL")
         await self._db.execute("PRAGMA foreign_keys=ON")
         await self._db.execute("PRAGMA busy_timeout=5000")
+        # Each action reads one small row that the OS already caches; SQLite's default 2 MiB page cache would
+        # only duplicate it, and cost a self-hosting owner about 9 KB per running game (benchmarks/load.py).
+        await self._db.execute("PRAGMA cache_size=-256")
 
     async def migrate(self) -> int:
         """Apply the migrations the database has not seen yet; returns the resulting version."""
