@@ -1,0 +1,137 @@
+"""Run the real bot (``bot.main()``, unmodified) against a fake Discord; started by ``benchmarks/load.py``.
+
+The fake runs in another process, so its addresses come from the environment:
+
+- ``FAKE_DISCORD_API``, ``FAKE_DISCORD_GATEWAY``, ``FAKE_DISCORD_CDN``: the fake's REST base (``.../api/v10``),
+  gateway (``ws://...``) and CDN base; discord.py is pointed at them exactly as ``FakeDiscord.patch_discord`` does.
+- ``BENCH_BOT_OPTIONS``: a JSON object of extra ``Bot(**options)`` keyword arguments, to try a change to ``bot.py``
+  without editing it (e.g. ``{"max_messages": null}``). ``guild_ready_timeout`` defaults to 0.1 s here.
+- ``BENCH_STATS_PATH``: on SIGUSR1 the bot process writes the sizes of discord.py's caches there as JSON
+  (written from the signal handler, between two bytecodes of whatever the event loop was doing; only reads).
+
+``DISCORD_TOKEN`` and ``DATABASE_PATH`` are read by ``bot.main()`` itself, as in production.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+# The project root must come first: benchmarks/engine.py would otherwise shadow the ``engine`` package.
+ROOT = Path(__file__).resolve().parents[1]
+if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
+    sys.path.pop(0)
+sys.path.insert(0, str(ROOT))
+
+import yarl  # noqa: E402
+from discord.asset import Asset  # noqa: E402
+from discord.gateway import DiscordWebSocket  # noqa: E402
+from discord.http import Route  # noqa: E402
+
+import bot  # noqa: E402
+
+_running: list[bot.Bot] = []
+
+
+class GcTimer:
+    """How often and how long the cyclic garbage collector stopped the bot, per generation."""
+
+    def __init__(self) -> None:
+        self.started = 0.0
+        self.count = [0, 0, 0]
+        self.total = [0.0, 0.0, 0.0]
+        self.longest = [0.0, 0.0, 0.0]
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+            return
+        generation, took = info["generation"], time.perf_counter() - self.started
+        self.count[generation] += 1
+        self.total[generation] += took
+        self.longest[generation] = max(self.longest[generation], took)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "gc_collections": self.count,
+            "gc_total_ms": [round(t * 1000, 1) for t in self.total],
+            "gc_longest_ms": [round(t * 1000, 1) for t in self.longest],
+        }
+
+
+GC_TIMER = GcTimer()
+
+
+def patch_discord() -> None:
+    Route.BASE = os.environ["FAKE_DISCORD_API"]
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_DISCORD_GATEWAY"])
+    Asset.BASE = os.environ["FAKE_DISCORD_CDN"]
+
+
+def extra_options() -> dict[str, Any]:
+    options: dict[str, Any] = {"guild_ready_timeout": 0.1}
+    options.update(json.loads(os.environ.get("BENCH_BOT_OPTIONS") or "{}"))
+    return options
+
+
+def patch_bot_options(options: dict[str, Any]) -> None:
+    """Make ``bot.main()`` construct its ``Bot`` with ``options`` on top of its own arguments."""
+    original = bot.Bot.__init__
+
+    def init(self: bot.Bot, settings: bot.Settings, *, seed: int | None = None, **given: Any) -> None:
+        original(self, settings, seed=seed, **{**given, **options})
+        _running.append(self)
+
+    bot.Bot.__init__ = init  # type: ignore[method-assign]
+
+
+def cache_stats() -> dict[str, Any]:
+    """Sizes of the caches that grow with games, channels or actions."""
+    if not _running:
+        return GC_TIMER.stats()
+    client = _running[-1]
+    state: Any = client._connection
+    store = state._view_store
+    storage = client.__dict__.get("storage")
+    return {
+        "messages_cached": len(state._messages) if state._messages is not None else None,
+        "max_messages": state.max_messages,
+        "private_channels": len(state._private_channels),
+        "users": len(state._users),
+        "guild_channels": sum(len(guild.channels) for guild in client.guilds),
+        "view_store_message_views": len(store._synced_message_views),
+        "view_store_dispatch_keys": len(store._views),
+        "storage_locks": len(storage._locks) if storage is not None else None,
+        "storage_running": len(storage._running) if storage is not None else None,
+        "gc_tracked_objects": len(gc.get_objects()),
+        **GC_TIMER.stats(),
+    }
+
+
+def write_stats(signum: int, frame: FrameType | None) -> None:
+    path = os.environ.get("BENCH_STATS_PATH")
+    if not path:
+        return
+    tmp = f"{path}.tmp"
+    with open(tmp, "w", encoding="utf-8") as file:
+        json.dump(cache_stats(), file)
+    os.replace(tmp, path)
+
+
+def main() -> None:
+    patch_discord()
+    patch_bot_options(extra_options())
+    signal.signal(signal.SIGUSR1, write_stats)
+    gc.callbacks.append(GC_TIMER)
+    bot.main()
+
+
+if __name__ == "__main__":
+    main()
