@@ -86,7 +86,8 @@ def in_text_channel(interaction: discord.Interaction[Any]) -> bool:
     """The check every game command shares: a server's text channel, never DMs."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
-    if getattr(interaction.channel, "type", None) not in TEXT_CHANNELS:
+    kind = getattr(interaction.channel, "type", None)
+    if kind is not None and kind not in TEXT_CHANNELS:  # an unknown type is given the benefit of the doubt
         raise UserError("Games are played in a server's text channels; this kind of channel doesn't work.")
     return True
 
