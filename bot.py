@@ -141,13 +141,11 @@ class Bot(commands.Bot):
         """DM a user; False if they do not accept DMs from the bot. The DM channel id is kept in the database
         so that each DM costs one request, even after a restart."""
         try:
-            channel_id = await self.storage.dm_channel(user_id)
-            if channel_id is None:
-                data = await self.http.start_private_message(user_id)
-                channel_id = int(data["id"])
-                await self.storage.set_dm_channel(user_id, channel_id)
-            channel = self.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            await channel.send(**kwargs)
+            try:
+                await (await self._dm_channel(user_id, cached=True)).send(**kwargs)
+            except discord.NotFound:
+                # A remembered DM channel that no longer exists (say, the bot's token changed): open it afresh.
+                await (await self._dm_channel(user_id, cached=False)).send(**kwargs)
         except discord.Forbidden:
             return False
         except discord.HTTPException:
@@ -155,6 +153,14 @@ class Bot(commands.Bot):
             log.warning("Could not DM user %s", user_id, exc_info=True)
             return False
         return True
+
+    async def _dm_channel(self, user_id: int, *, cached: bool) -> discord.PartialMessageable:
+        channel_id = await self.storage.dm_channel(user_id) if cached else None
+        if channel_id is None:
+            data = await self.http.start_private_message(user_id)
+            channel_id = int(data["id"])
+            await self.storage.set_dm_channel(user_id, channel_id)
+        return self.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def close(self) -> None:
         await super().close()

@@ -10,6 +10,7 @@ import pytest
 
 import bot as bot_module
 from bot import Settings, run
+from tests.e2e.conftest import World
 from tests.fake_discord import FakeDiscord
 
 
@@ -41,3 +42,15 @@ async def test_sigterm_shuts_down_cleanly(tmp_path: Path, monkeypatch: pytest.Mo
         assert await asyncio.wait_for(task, 10) == 0
     assert started[0].is_closed()
     assert "storage" not in started[0].__dict__  # the database connection was closed and dropped
+
+
+async def test_a_dm_channel_that_no_longer_exists_is_opened_afresh(world: World) -> None:
+    ana = world.players[0]
+    async with world.bot() as bot:
+        await bot.storage.set_dm_channel(ana.id, 4242)  # e.g. remembered under another bot token
+        await world.fake.invoke("newgame", user=ana, channel=world.channel, options={})
+        await world.fake.invoke("start", user=ana, channel=world.channel)
+        dm = await world.fake.wait_dm(ana)
+        assert dm.content.startswith("Your hand:")
+        assert await bot.storage.dm_channel(ana.id) == world.fake.dm_channel(ana).id
+        assert not any("direct messages" in m.content for m in world.fake.channel_messages(world.channel))
