@@ -15,7 +15,7 @@ import discord
 from discord.ext import commands
 
 from cogs._storage import Table, now
-from cogs._ui import USERS_ONLY, UserError, detached, in_text_channel, mention, send
+from cogs._ui import NO_GAME, USERS_ONLY, UserError, detached, in_text_channel, mention, send
 from engine.base import GameInfo
 
 log = logging.getLogger(__name__)
@@ -110,7 +110,7 @@ class GameCog(commands.Cog, Generic[StateT]):
     def load(self, table: Table | None) -> StateT:
         """The running game of this kind from the channel's table, or a friendly refusal."""
         if table is None:
-            raise UserError("There's no game in this channel: start one with /newgame.")
+            raise UserError(NO_GAME)
         if table.status == "lobby" or table.state is None:
             raise UserError("The game hasn't started yet: the host starts it with /start once everybody has joined.")
         if table.kind != self.info.kind:
@@ -125,9 +125,7 @@ class GameCog(commands.Cog, Generic[StateT]):
     async def start(self, interaction: discord.Interaction[Any], table: Table) -> None:
         """Deal the game in the lobby ``table`` (the caller holds the channel's lock)."""
         state = self.new_state(table)
-        await self.bot.storage.save(
-            replace(table, status="running", state=self.rules.to_dict(state), started_at=now(), host_id=table.host_id)
-        )
+        await self.bot.storage.save(replace(table, status="running", state=self.rules.to_dict(state), started_at=now()))
         log.info("%s started in channel %s with %d players", self.info.kind, table.channel_id, len(table.players))
         await send(interaction, **self._public(table, state, self.start_text(state, interaction)))
         await self.send_private(interaction, table, state, list(table.players))

@@ -14,6 +14,7 @@ log = logging.getLogger(__name__)
 
 ViewT = TypeVar("ViewT", bound=discord.ui.View)
 
+NO_GAME = "There's no game in this channel: open one with /newgame."
 APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 

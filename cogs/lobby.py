@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._storage import ChannelBusy, Table, now
-from cogs._ui import ErrorHandlingView, UserError, detached, in_text_channel, mention, send
+from cogs._ui import NO_GAME, ErrorHandlingView, UserError, detached, in_text_channel, mention, send
 from engine import no_thanks, the_game
 from engine.base import GameInfo
 
@@ -173,7 +173,7 @@ class Lobby(commands.Cog):
     async def open_table(self, channel_id: int) -> Table:
         table = await self.bot.storage.open_table(channel_id)
         if table is None:
-            raise UserError("There's no game in this channel: open one with /newgame.")
+            raise UserError(NO_GAME)
         return table
 
     async def lobby(self, channel_id: int) -> Table:

@@ -337,7 +337,7 @@ async def test_endgame_by_a_manage_channels_member_ends_a_running_game(world: Wo
         await refused(
             world,
             await invoke(world, "play", ana, card=card, pile="A"),
-            "There's no game in this channel: start one with /newgame.",
+            "There's no game in this channel: open one with /newgame.",
         )
         assert not answer(await invoke(world, "newgame", ben)).ephemeral
 

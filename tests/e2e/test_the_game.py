@@ -657,7 +657,7 @@ async def test_restart_in_the_middle_of_a_turn_carries_on_exactly(world: World) 
 
 # ---- refusals, autocomplete ----------------------------------------------------------------------------------------
 
-NO_GAME = "There's no game in this channel: start one with /newgame."
+NO_GAME = "There's no game in this channel: open one with /newgame."
 NOT_STARTED = "The game hasn't started yet: the host starts it with /start once everybody has joined."
 NOT_A_PLAYER = "You're not playing in this game."
 
