@@ -17,30 +17,26 @@ Rulings where the rules are silent (see also the comments where they are applied
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine.base import (
-    GameInfo,
-    check_version,
-    field,
-    int_list,
-    is_int,
-    load_seating,
-    replace_at,
-    require,
-    seat_of,
-    seating,
-)
+from engine.base import replace_at, seat_of, seating
 from engine.errors import CorruptState, GameError, GameOver, IllegalAction, NotAPlayer, NotYourTurn
+from engine.game import Game, GameInfo, Outcome, Setup, Variant
 
-INFO = GameInfo(kind="no_thanks", title="No Thanks!", min_players=3, max_players=7, variants=("open_chips",))
+INFO = GameInfo(
+    kind="no_thanks",
+    title="No Thanks!",
+    min_players=3,
+    max_players=7,
+    variants=(Variant("open_chips", "open chips", "Everybody's chips are shown on the board"),),
+    rules_version=1,
+)
 
 CARDS = tuple(range(3, 36))
 REMOVED_CARDS = 9
 STATUSES = ("playing", "finished", "abandoned")
-VERSION = 1
 
 
 def starting_chips(player_count: int) -> int:
@@ -67,14 +63,6 @@ Action = Take | NoThanks | Leave
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
-    """One entry of the move list: who did what."""
-
-    player: int
-    action: Action
-
-
-@dataclass(frozen=True, slots=True)
 class State:
     players: tuple[int, ...]  # opaque ids in seating order; players who leave keep their seat
     seed: int
@@ -90,7 +78,7 @@ class State:
     departed_chips: int  # the chips that left the game with leavers
     turn: int  # seat of the player to move; frozen once the game is over
     status: str  # one of STATUSES
-    moves: tuple[Move, ...]
+    move_count: int  # moves applied since the deal (the log itself lives with the caller)
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,7 +305,7 @@ def new_game(players: Sequence[int], *, seed: int, open_chips: bool = False) -> 
         departed_chips=0,
         turn=rng.randrange(len(seats)),
         status="playing",
-        moves=(),
+        move_count=0,
     )
 
 
@@ -352,7 +340,7 @@ def _no_thanks(state: State, seat: int) -> State:
         chips=replace_at(state.chips, seat, state.chips[seat] - 1),
         chips_on_card=state.chips_on_card + 1,
         turn=_next_seat(state, seat),
-        moves=(*state.moves, Move(state.players[seat], NoThanks())),
+        move_count=state.move_count + 1,
     )
 
 
@@ -363,7 +351,7 @@ def _take(state: State, seat: int) -> State:
         hands=replace_at(state.hands, seat, tuple(sorted((*state.hands[seat], state.face_up)))),
         chips=replace_at(state.chips, seat, state.chips[seat] + state.chips_on_card),
         chips_on_card=0,
-        moves=(*state.moves, Move(state.players[seat], Take())),
+        move_count=state.move_count + 1,
     )
     if not state.draw_pile:
         return replace(new, face_up=None, status="finished")
@@ -379,7 +367,7 @@ def _leave(state: State, seat: int) -> State:
         left=replace_at(state.left, seat, True),
         departed_cards=tuple(sorted(state.departed_cards + state.hands[seat])),
         departed_chips=state.departed_chips + state.chips[seat],
-        moves=(*state.moves, Move(state.players[seat], Leave())),
+        move_count=state.move_count + 1,
     )
     if len(_remaining_seats(new)) < INFO.min_players:
         return replace(new, status="abandoned")
@@ -394,116 +382,70 @@ def _next_seat(state: State, after: int) -> int:
     return next((after + step) % count for step in range(1, count + 1) if not state.left[(after + step) % count])
 
 
-def replay(players: Sequence[int], *, seed: int, open_chips: bool = False, moves: Iterable[Move]) -> State:
-    """Rebuild a game from its setup and move list (raises GameError if a move breaks the rules)."""
-    state = new_game(players, seed=seed, open_chips=open_chips)
-    for move in moves:
-        state = apply(state, move.player, move.action)
-    return state
+# --- the game contract ----------------------------------------------------------------------------------------------
 
 
-# --- saving and loading ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """All that one seat may know: its own chips and the public board. An AI player decides from this alone."""
+
+    player: int
+    chips: int
+    view: PublicView
+
+
+def observation(state: State, player: int) -> Observation:
+    return Observation(player=player, chips=chips(state, player), view=public_view(state))
+
+
+def outcome(state: State) -> Outcome | None:
+    if state.status == "playing":
+        return None
+    if state.status == "abandoned":
+        return Outcome(status="abandoned", abandoned=True)
+    first, tie_break = winner(state)
+    return Outcome(
+        status="finished",
+        abandoned=False,
+        result={
+            "winner": first,
+            "tie_break": tie_break,
+            "scores": {str(line.player): line.total for line in scores(state)},
+        },
+    )
+
 
 _VERBS: dict[str, Action] = {"take": Take(), "no_thanks": NoThanks(), "leave": Leave()}
 _VERB_OF = {type(action): verb for verb, action in _VERBS.items()}
 
 
-def _encode_move(move: Move) -> list[Any]:
-    return [move.player, _VERB_OF[type(move.action)]]
+def encode_action(action: Action) -> list[Any]:
+    return [_VERB_OF[type(action)]]
 
 
-def _decode_move(raw: Any) -> Move:
-    require(isinstance(raw, list) and len(raw) == 2, "a move is malformed")
-    player, verb = raw
-    require(is_int(player), "a move names no player")
-    require(isinstance(verb, str) and verb in _VERBS, f"unknown move {verb!r}")
-    return Move(player, _VERBS[verb])
+def decode_action(raw: Any) -> Action:
+    """An action as stored by ``encode_action``; ``CorruptState`` for anything else."""
+    if isinstance(raw, list) and len(raw) == 1 and isinstance(raw[0], str) and raw[0] in _VERBS:
+        return _VERBS[raw[0]]
+    raise CorruptState(f"The saved game is damaged (unknown move {raw!r}).")
 
 
-def to_dict(state: State) -> dict[str, Any]:
-    return {
-        "kind": INFO.kind,
-        "v": VERSION,
-        "players": list(state.players),
-        "seed": state.seed,
-        "open_chips": state.open_chips,
-        "removed": list(state.removed),
-        "draw_pile": list(state.draw_pile),
-        "face_up": state.face_up,
-        "chips_on_card": state.chips_on_card,
-        "hands": [list(cards) for cards in state.hands],
-        "chips": list(state.chips),
-        "left": list(state.left),
-        "departed_cards": list(state.departed_cards),
-        "departed_chips": state.departed_chips,
-        "turn": state.turn,
-        "status": state.status,
-        "moves": [_encode_move(move) for move in state.moves],
-    }
+def _new_game(setup: Setup) -> State:
+    return new_game(setup.players, seed=setup.seed, open_chips="open_chips" in setup.variants)
 
 
-def from_dict(data: Mapping[str, Any]) -> State:
-    """Load a saved state, raising CorruptState (never anything else) if it is damaged or tampered with."""
-    check_version(data, INFO.kind, VERSION)
-    players, left = load_seating(data, INFO)
-    seed = field(data, "seed", int)
-    open_chips = field(data, "open_chips", bool)
-
-    removed = int_list(data, "removed")
-    require(len(removed) == REMOVED_CARDS, "there must be nine removed cards")
-    draw_pile = int_list(data, "draw_pile")
-    face_up = field(data, "face_up", (int, type(None)))
-    raw_hands = field(data, "hands", list)
-    require(len(raw_hands) == len(players), "one hand per player expected")
-    hands = tuple(int_list({"hand": cards}, "hand") for cards in raw_hands)
-    require(all(list(cards) == sorted(cards) for cards in hands), "a hand is not in order")
-    departed_cards = int_list(data, "departed_cards")
-    every_card = [*removed, *draw_pile, *([] if face_up is None else [face_up]), *departed_cards]
-    every_card += [card for cards in hands for card in cards]
-    require(sorted(every_card) == list(CARDS), "the cards 3 to 35 are not all there exactly once")
-
-    chip_counts = int_list(data, "chips")
-    require(len(chip_counts) == len(players), "one chip count per player expected")
-    on_card = field(data, "chips_on_card", int)
-    departed_chips = field(data, "departed_chips", int)
-    require(min(*chip_counts, on_card, departed_chips) >= 0, "a chip count is negative")
-    total = sum(chip_counts) + on_card + departed_chips
-    require(total == starting_chips(len(players)) * len(players), "chips have appeared or vanished")
-
-    require(
-        not any(cards or count for cards, count, gone in zip(hands, chip_counts, left, strict=True) if gone),
-        "a player who left still holds cards or chips",
-    )
-    status = field(data, "status", str)
-    require(status in STATUSES, f"unknown status {status!r}")
-    require((status == "abandoned") == (left.count(False) < INFO.min_players), "the status does not match who is left")
-    require((face_up is None) == (status == "finished"), "the face-up card does not match the status")
-    turn = field(data, "turn", int)
-    require(0 <= turn < len(players), "the turn names no seat")
-    require(status != "playing" or not left[turn], "the player to move has left")
-    moves = tuple(_decode_move(raw) for raw in field(data, "moves", list))
-
-    state = State(
-        players=players,
-        seed=seed,
-        open_chips=open_chips,
-        removed=removed,
-        draw_pile=draw_pile,
-        face_up=face_up,
-        chips_on_card=on_card,
-        hands=hands,
-        chips=chip_counts,
-        left=tuple(left),
-        departed_cards=departed_cards,
-        departed_chips=departed_chips,
-        turn=turn,
-        status=status,
-        moves=moves,
-    )
-    # The checks above exist to name the problem; the seed and the move list are the truth and must lead exactly here.
-    try:
-        replayed = replay(players, seed=seed, open_chips=open_chips, moves=moves)
-    except GameError as error:
-        raise CorruptState("The saved game is damaged (its moves break the rules).") from error
-    require(replayed == state, "its moves do not lead to this position")
-    return state
+GAME: Game[State, Action] = Game(
+    info=INFO,
+    leave=_VERBS["leave"],
+    new_game=_new_game,
+    apply=apply,
+    legal_actions=legal_actions,
+    current_player=current_player,
+    is_over=is_over,
+    outcome=outcome,
+    move_count=lambda state: state.move_count,
+    observation=observation,
+    public_view=public_view,
+    encode_action=encode_action,
+    decode_action=decode_action,
+)

@@ -14,33 +14,39 @@ Rulings where the rulebook is silent (see also the comments where they are appli
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from itertools import pairwise
 from typing import Any
 
-from engine.base import (
-    GameInfo,
-    check_version,
-    field,
-    int_list,
-    is_int,
-    load_seating,
-    replace_at,
-    require,
-    seat_of,
-    seating,
-)
-from engine.errors import CorruptState, GameError, GameOver, IllegalAction, NotAPlayer, NotYourTurn
+from engine.base import is_int, replace_at, seat_of, seating
+from engine.errors import CorruptState, GameOver, IllegalAction, NotAPlayer, NotYourTurn
+from engine.game import NO_NUMBERS_IN_CHAT, Game, GameInfo, Outcome, Setup, Variant
 
-INFO = GameInfo(kind="the_game", title="The Game", min_players=1, max_players=5, variants=("expert", "smaller_hands"))
+INFO = GameInfo(
+    kind="the_game",
+    title="The Game",
+    min_players=1,
+    max_players=5,
+    variants=(
+        Variant("expert", "expert", "Lay at least three cards a turn while the draw pile lasts"),
+        Variant("smaller_hands", "smaller hands", "One card fewer in every hand"),
+    ),
+    rules_version=1,
+    # The rules forbid revealing numbers, so the table's chat is kept free of them while the game runs.
+    capabilities=frozenset({NO_NUMBERS_IN_CHAT}),
+)
 
 PILES = ("A", "B", "C", "D")
 ASCENDING = frozenset({"A", "B"})
 CARDS = tuple(range(2, 100))
 BACKWARDS_STEP = 10
 STATUSES = ("playing", "won", "lost", "abandoned")
-VERSION = 1
+# Signals about a pile, and about the player who raises them. None of them carries a number.
+PILE_SIGNALS = ("dont_lay", "trick", "small_steps")
+PLAYER_SIGNALS = ("nearly_stuck",)
+SIGNALS = PILE_SIGNALS + PLAYER_SIGNALS
+CLEAR = "clear"
 
 _ROW_CARDS = (1, 1, 100, 100)  # what each pile shows before its first card
 _UP = tuple(name in ASCENDING for name in PILES)
@@ -64,15 +70,28 @@ class Leave:
     """Leave the running game; the others play on."""
 
 
-Action = Play | EndTurn | Leave
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """Table talk without numbers: raise ``kind`` on ``pile`` (or about yourself, with no pile), or withdraw it.
+
+    Not a move: any seated player may signal at any time, and the turn does not change. ``kind`` is one of
+    ``SIGNALS``; "clear" withdraws the player's signal on ``pile``, or all of their signals when ``pile`` is None.
+    """
+
+    kind: str
+    pile: str | None = None
+
+
+Action = Play | EndTurn | Leave | Signal
 
 
 @dataclass(frozen=True, slots=True)
-class Move:
-    """One entry of the move list: who did what."""
+class Mark:
+    """A signal on the table: who raised it, which kind, on which pile (None: about the player)."""
 
     player: int
-    action: Action
+    kind: str
+    pile: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +108,9 @@ class State:
     laid: int  # cards laid this turn
     minimum: int  # this turn's minimum, fixed when the turn starts
     status: str  # one of STATUSES
-    moves: tuple[Move, ...]
+    move_count: int  # log entries applied since the deal, signals included (the log itself lives with the caller)
+    turns: int  # turns in which at least one card was laid
+    signals: tuple[Mark, ...] = ()  # oldest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +144,7 @@ class PublicView:
     status: str
     over: bool
     score: int | None  # cards not laid, once won or lost
+    signals: tuple[Mark, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,25 +327,15 @@ def public_view(state: State) -> PublicView:
         status=state.status,
         over=over,
         score=score(state) if state.status in ("won", "lost") else None,
+        signals=state.signals,
     )
 
 
 def summary(state: State) -> Summary:
-    # A card starts a new turn unless the same player laid the previous card with no EndTurn since: the turn only
-    # passes on EndTurn or when the mover leaves, and a player who left never lays again.
-    turns = 0
-    last_player: int | None = None
-    for move in state.moves:
-        if isinstance(move.action, EndTurn):
-            last_player = None
-        elif isinstance(move.action, Play):
-            if move.player != last_player:
-                turns += 1
-            last_player = move.player
     tricks = 0
     for up, row, pile in zip(_UP, _ROW_CARDS, state.piles, strict=True):
         tricks += sum(1 for before, card in pairwise((row, *pile)) if (card < before) == up)
-    return Summary(turns=turns, backwards_tricks=tricks, pile_lengths=tuple(map(len, state.piles)))
+    return Summary(turns=state.turns, backwards_tricks=tricks, pile_lengths=tuple(map(len, state.piles)))
 
 
 # --- changing a state -----------------------------------------------------------------------------------------------
@@ -350,7 +362,8 @@ def new_game(players: Sequence[int], *, seed: int, expert: bool = False, smaller
         laid=0,
         minimum=_rule_minimum(expert, draw_pile),
         status="playing",
-        moves=(),
+        move_count=0,
+        turns=0,
     )
 
 
@@ -364,15 +377,84 @@ def apply(state: State, player: int, action: Action) -> State:
     seat = _seat(state, player)
     if state.left[seat]:
         raise NotAPlayer("You left this game, so you can't act in it any more.")
+    if isinstance(action, Signal):
+        return _signal(state, seat, action)
     if isinstance(action, Leave):
-        return _leave(state, seat)
-    if state.turn is not None and state.turn != seat:
+        new = _leave(state, seat)
+    elif state.turn is not None and state.turn != seat:
         raise NotYourTurn("It's not your turn.")
-    if isinstance(action, Play):
-        return _play(state, seat, action)
-    if isinstance(action, EndTurn):
-        return _end_turn(state, seat)
-    raise IllegalAction("That is not a move in The Game.")
+    elif isinstance(action, Play):
+        new = _play(state, seat, action)
+    elif isinstance(action, EndTurn):
+        new = _end_turn(state, seat)
+    else:
+        raise IllegalAction("That is not a move in The Game.")
+    return _settle_signals(new, state.players[seat], action) if state.signals else new
+
+
+# --- signals --------------------------------------------------------------------------------------------------------
+
+
+def _trick_card(state: State, pile: str) -> int:
+    """The card that would be the backwards trick on ``pile`` now."""
+    index = _pile_index(pile)
+    return _tops(state)[index] + (-BACKWARDS_STEP if _UP[index] else BACKWARDS_STEP)
+
+
+def _signal(state: State, seat: int, action: Signal) -> State:
+    player = state.players[seat]
+    kind, pile = action.kind, action.pile
+    if pile is not None:
+        _pile_index(pile)
+    mine = [mark for mark in state.signals if mark.player == player]
+    if kind == CLEAR:
+        gone = [mark for mark in mine if pile is None or mark.pile == pile]
+        if not gone:
+            raise IllegalAction("You have no signal there to clear." if pile else "You have no signal to clear.")
+        kept = tuple(mark for mark in state.signals if mark not in gone)
+        return replace(state, signals=kept, move_count=state.move_count + 1)
+    if kind in PLAYER_SIGNALS:
+        if pile is not None:
+            raise IllegalAction("That signal is about you, not about a pile.")
+    elif kind in PILE_SIGNALS:
+        if pile is None:
+            raise IllegalAction("Choose the pile this signal is about: A, B, C or D.")
+        if kind == "trick" and _trick_card(state, pile) not in state.hands[seat]:
+            raise IllegalAction(f"You can't do a backwards trick on {pile} right now.")
+    else:
+        raise IllegalAction(f"There is no signal {kind!r}.")
+    mark = Mark(player, kind, pile)
+    if mark in state.signals:
+        raise IllegalAction("That signal is already up.")
+    # One signal per player and pile (and one about themselves): a new one replaces the old.
+    kept = tuple(m for m in state.signals if not (m.player == player and m.pile == pile))
+    return replace(state, signals=(*kept, mark), move_count=state.move_count + 1)
+
+
+def _settle_signals(state: State, player: int, action: Action) -> State:
+    """Take down the signals a move made untrue or useless.
+
+    The mover's signal on the pile they laid on has done its job; a leaver's signals go with them; "nearly stuck"
+    ends with its owner's turn (they drew fresh cards); a trick signal ends when its owner no longer holds the card
+    that makes it; everything ends with the game.
+    """
+    if state.status != "playing":
+        return replace(state, signals=())
+
+    def stays(mark: Mark) -> bool:
+        if mark.player == player:
+            if isinstance(action, Leave):
+                return False
+            if isinstance(action, Play) and mark.pile == action.pile:
+                return False
+            if isinstance(action, EndTurn) and mark.kind == "nearly_stuck":
+                return False
+        if mark.kind == "trick" and mark.pile is not None:
+            return _trick_card(state, mark.pile) in state.hands[state.players.index(mark.player)]
+        return True
+
+    kept = tuple(mark for mark in state.signals if stays(mark))
+    return state if kept == state.signals else replace(state, signals=kept)
 
 
 def _play(state: State, seat: int, action: Play) -> State:
@@ -396,7 +478,9 @@ def _play(state: State, seat: int, action: Play) -> State:
         turn=seat,
         laid=laid,
         minimum=minimum,
-        moves=(*state.moves, Move(state.players[seat], action)),
+        move_count=state.move_count + 1,
+        # A card opens a turn when nobody has laid yet this turn (or in the game).
+        turns=state.turns + (state.turn is None or state.laid == 0),
     )
     if not any(new.hands) and not new.draw_pile:
         return replace(new, status="won")
@@ -417,7 +501,7 @@ def _end_turn(state: State, seat: int) -> State:
         state,
         hands=replace_at(state.hands, seat, tuple(sorted(cards + state.draw_pile[:count]))),
         draw_pile=state.draw_pile[count:],
-        moves=(*state.moves, Move(state.players[seat], EndTurn())),
+        move_count=state.move_count + 1,
     )
     return _pass_turn(new, seat)
 
@@ -425,13 +509,13 @@ def _end_turn(state: State, seat: int) -> State:
 def _leave(state: State, seat: int) -> State:
     draw_pile = list(state.draw_pile + state.hands[seat])
     # Seeded by the seed and the move count so that replaying the moves shuffles identically.
-    random.Random(f"{state.seed}:{len(state.moves)}").shuffle(draw_pile)
+    random.Random(f"{state.seed}:{state.move_count}").shuffle(draw_pile)
     new = replace(
         state,
         hands=replace_at(state.hands, seat, ()),
         draw_pile=tuple(draw_pile),
         left=replace_at(state.left, seat, True),
-        moves=(*state.moves, Move(state.players[seat], Leave())),
+        move_count=state.move_count + 1,
     )
     if all(new.left):
         return replace(new, turn=None, laid=0, status="abandoned")
@@ -462,121 +546,97 @@ def _pass_turn(state: State, after: int) -> State:
     return new
 
 
-def replay(
-    players: Sequence[int], *, seed: int, expert: bool = False, smaller_hands: bool = False, moves: Sequence[Move]
-) -> State:
-    """Rebuild a game from its setup and move list (raises GameError if a move breaks the rules)."""
-    state = new_game(players, seed=seed, expert=expert, smaller_hands=smaller_hands)
-    for move in moves:
-        state = apply(state, move.player, move.action)
-    return state
+# --- the game contract ----------------------------------------------------------------------------------------------
 
 
-# --- saving and loading ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """All that one seat may know: its own hand and the public board. An AI player decides from this alone."""
+
+    player: int
+    hand: tuple[int, ...]
+    view: PublicView
 
 
-def _encode_move(move: Move) -> list[Any]:
-    action = move.action
-    if isinstance(action, Play):
-        return [move.player, "play", action.card, action.pile]
-    return [move.player, "end" if isinstance(action, EndTurn) else "leave"]
+def observation(state: State, player: int) -> Observation:
+    return Observation(player=player, hand=hand(state, player), view=public_view(state))
 
 
-def _decode_move(raw: Any) -> Move:
-    require(isinstance(raw, list) and len(raw) >= 2, "a move is malformed")
-    player, verb, *rest = raw
-    require(is_int(player), "a move names no player")
-    require(verb in ("play", "end", "leave"), f"unknown move {verb!r}")
-    if verb == "play":
-        require(len(rest) == 2, "a play is malformed")
-        card, pile = rest
-        require(isinstance(card, int) and not isinstance(card, bool), "a play names no card")
-        require(pile in PILES, "a play names no pile")
-        return Move(player, Play(card, pile))
-    require(not rest, f"the move {verb!r} is malformed")
-    return Move(player, EndTurn() if verb == "end" else Leave())
-
-
-def to_dict(state: State) -> dict[str, Any]:
-    return {
-        "kind": INFO.kind,
-        "v": VERSION,
-        "players": list(state.players),
-        "seed": state.seed,
-        "expert": state.expert,
-        "smaller_hands": state.smaller_hands,
-        "hands": [list(cards) for cards in state.hands],
-        "draw_pile": list(state.draw_pile),
-        "piles": {name: list(pile) for name, pile in zip(PILES, state.piles, strict=True)},
-        "left": list(state.left),
-        "turn": state.turn,
-        "laid": state.laid,
-        "minimum": state.minimum,
-        "status": state.status,
-        "moves": [_encode_move(move) for move in state.moves],
-    }
-
-
-def _pile_history_is_legal(index: int, pile: tuple[int, ...]) -> bool:
-    return all(_fits(_UP[index], before, card) for before, card in pairwise((_ROW_CARDS[index], *pile)))
-
-
-def from_dict(data: Mapping[str, Any]) -> State:
-    """Load a saved state, raising CorruptState (never anything else) if it is damaged or tampered with."""
-    check_version(data, INFO.kind, VERSION)
-    players, left = load_seating(data, INFO)
-    seed = field(data, "seed", int)
-    expert = field(data, "expert", bool)
-    smaller_hands = field(data, "smaller_hands", bool)
-
-    raw_hands = field(data, "hands", list)
-    require(len(raw_hands) == len(players), "one hand per player expected")
-    hands = tuple(int_list({"a hand": cards}, "a hand") for cards in raw_hands)
-    size = _hand_size(len(players), smaller_hands)
-    require(all(len(cards) <= size for cards in hands), "a hand is too big")
-    require(all(list(cards) == sorted(set(cards)) for cards in hands), "a hand is not in order")
-    draw_pile = int_list(data, "draw_pile")
-    raw_piles = field(data, "piles", dict)
-    require(set(raw_piles) == set(PILES), "the piles must be A, B, C and D")
-    piles = tuple(int_list(raw_piles, name) for name in PILES)
-    every_card = [card for part in (*hands, draw_pile, *piles) for card in part]
-    require(sorted(every_card) == list(CARDS), "the cards 2 to 99 are not all there exactly once")
-    for index, pile in enumerate(piles):
-        require(_pile_history_is_legal(index, pile), f"pile {PILES[index]} breaks the laying rules")
-
-    require(not any(cards for cards, gone in zip(hands, left, strict=True) if gone), "a player who left holds cards")
-    status = field(data, "status", str)
-    require(status in STATUSES, f"unknown status {status!r}")
-    require((status == "abandoned") == all(left), "the status does not match who is left")
-    turn = field(data, "turn", (int, type(None)))
-    require(turn is None or 0 <= turn < len(players), "the turn names no seat")
-    require(status != "playing" or turn is None or not left[turn], "the player to move has left")
-    laid = field(data, "laid", int)
-    require(0 <= laid <= len(CARDS) and (turn is not None or laid == 0), "the count of cards laid this turn is wrong")
-    minimum = field(data, "minimum", int)
-    require(1 <= minimum <= (3 if expert else 2), "the minimum is out of range")
-    raw_moves = field(data, "moves", list)
-    moves = tuple(_decode_move(raw) for raw in raw_moves)
-
-    state = State(
-        players=players,
-        seed=seed,
-        expert=expert,
-        smaller_hands=smaller_hands,
-        hands=hands,
-        draw_pile=draw_pile,
-        piles=piles,
-        left=tuple(left),
-        turn=turn,
-        laid=laid,
-        minimum=minimum,
-        status=status,
-        moves=moves,
+def outcome(state: State) -> Outcome | None:
+    if state.status == "playing":
+        return None
+    if state.status == "abandoned":
+        return Outcome(status="abandoned", abandoned=True)
+    figures = summary(state)
+    return Outcome(
+        status=state.status,
+        abandoned=False,
+        result={
+            "won": won(state),
+            "score": score(state),
+            "turns": figures.turns,
+            "backwards_tricks": figures.backwards_tricks,
+            "pile_lengths": list(figures.pile_lengths),
+        },
     )
-    # The checks above exist to name the problem; the move list is the truth and must lead exactly here.
-    try:
-        replayed = replay(players, seed=seed, expert=expert, smaller_hands=smaller_hands, moves=moves)
-    except GameError as error:
-        raise CorruptState("The saved game is damaged (its moves break the rules).") from error
-    require(replayed == state, "its moves do not lead to this position")
-    return state
+
+
+_END_TURN = EndTurn()
+_LEAVE = Leave()
+# Every play there can be, made once: decoding a long log then allocates nothing per move.
+_PLAYS = {(card, pile): Play(card, pile) for card in CARDS for pile in PILES}
+
+
+def encode_action(action: Action) -> list[Any]:
+    if isinstance(action, Play):
+        return ["play", action.card, action.pile]
+    if isinstance(action, Signal):
+        return ["signal", action.kind, action.pile]
+    return ["end"] if isinstance(action, EndTurn) else ["leave"]
+
+
+def decode_action(raw: Any) -> Action:
+    """An action as stored by ``encode_action``; ``CorruptState`` for anything else."""
+    if raw == ["end"]:
+        return _END_TURN
+    if raw == ["leave"]:
+        return _LEAVE
+    if isinstance(raw, list) and len(raw) == 3 and raw[0] == "play" and is_int(raw[1]):
+        play = _PLAYS.get((raw[1], raw[2]))
+        if play is not None:
+            return play
+    if (
+        isinstance(raw, list)
+        and len(raw) == 3
+        and raw[0] == "signal"
+        and raw[1] in (*SIGNALS, CLEAR)
+        and (raw[2] is None or raw[2] in PILES)
+    ):
+        return Signal(raw[1], raw[2])
+    raise CorruptState(f"The saved game is damaged (unknown move {raw!r}).")
+
+
+def _new_game(setup: Setup) -> State:
+    return new_game(
+        setup.players,
+        seed=setup.seed,
+        expert="expert" in setup.variants,
+        smaller_hands="smaller_hands" in setup.variants,
+    )
+
+
+GAME: Game[State, Action] = Game(
+    info=INFO,
+    leave=_LEAVE,
+    new_game=_new_game,
+    apply=apply,
+    legal_actions=legal_actions,
+    current_player=current_player,
+    is_over=is_over,
+    outcome=outcome,
+    move_count=lambda state: state.move_count,
+    observation=observation,
+    public_view=public_view,
+    encode_action=encode_action,
+    decode_action=decode_action,
+)
