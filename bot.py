@@ -14,22 +14,26 @@ import random
 import signal
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
-from cogs._storage import Storage
+from cogs._flow import Tables
 from cogs._ui import USERS_ONLY, reply_error
-
-if TYPE_CHECKING:
-    from cogs._game import GameCog
+from engine import GAMES
+from storage import Storage, StorageUnavailable
+from storage.sqlite import SQLiteStorage
 
 log = logging.getLogger("bot")
 
-EXTENSIONS = ("cogs.lobby", "cogs.the_game", "cogs.no_thanks", "cogs.moderation")
+# One cog per concern, and one per registered game (named after its kind).
+EXTENSIONS = ("cogs.lobby", *(f"cogs.{kind}" for kind in GAMES), "cogs.moderation")
+# Transient server errors worth trying a DM again for; 429s are retried by discord.py itself.
+DM_RETRIES = 3
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 
 
@@ -90,6 +94,7 @@ discord.VoiceClient.warn_dave = False
 
 class Bot(commands.Bot):
     storage: Storage
+    tables: Tables
 
     def __init__(self, settings: Settings, *, seed: int | None = None, **options: Any) -> None:
         super().__init__(
@@ -106,15 +111,38 @@ class Bot(commands.Bot):
         # Every game's shuffle comes from a seed stored with it. The seeds come from the OS, or from ``seed``
         # when a test wants the same games every run.
         self.seeds: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
-        self.games: dict[str, GameCog[Any]] = {}
 
     async def setup_hook(self) -> None:
         # Everything a game needs is ready here, before the gateway connects: cogs register their
         # persistent views in cog_load, and every game lives in the database.
-        self.storage = await Storage.open(self.settings.database_path)
+        self.storage = await SQLiteStorage.open(self.settings.database_path)
+        self.tables = Tables(self, self.storage)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         await self.sync_commands()
+        # Replaying every running game once now reports a damaged one at start, for its channel only, and delivers
+        # the DMs a stop interrupted.
+        await self.tables.resume()
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Answer a click on a button no handler knows (from an older version of the bot) instead of ignoring it."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
+        if self.knows_component(custom_id):
+            return
+        await asyncio.sleep(0)  # let a handler that does know it answer first
+        if not interaction.response.is_done():
+            await interaction.response.send_message(
+                "This button is from an older version of the bot; use /board for the current one.", ephemeral=True
+            )
+
+    def knows_component(self, custom_id: str) -> bool:
+        for view in self.persistent_views:
+            if any(getattr(item, "custom_id", None) == custom_id for item in view.children):
+                return True
+        return any(pattern.fullmatch(custom_id) for pattern in self._connection._view_store._dynamic_items)
 
     async def sync_commands(self) -> bool:
         """Sync the slash commands only if they changed since the last sync (Discord rate-limits syncs)."""
@@ -137,22 +165,39 @@ class Bot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("Connected as %s (id %s) to %d servers", self.user, self.user and self.user.id, len(self.guilds))
 
-    async def send_dm(self, user_id: int, **kwargs: Any) -> bool:
-        """DM a user; False if they do not accept DMs from the bot. The DM channel id is kept in the database
-        so that each DM costs one request, even after a restart."""
-        try:
+    async def deliver_dm(self, user_id: int, text: str, message_id: int | None = None) -> int | None:
+        """Show ``text`` in a DM to ``user_id``: edit ``message_id`` if given, else send a new message. Returns the
+        message's id, or None if the user does not accept DMs from the bot (or Discord kept failing).
+
+        The DM channel id is kept in the database so that each DM costs one request, even after a restart."""
+        for attempt in range(DM_RETRIES):
             try:
-                await (await self._dm_channel(user_id, cached=True)).send(**kwargs)
+                try:
+                    return await self._show_dm(await self._dm_channel(user_id, cached=True), text, message_id)
+                except discord.NotFound:
+                    # A remembered DM channel or message that no longer exists (say, the token changed): start afresh.
+                    return await self._show_dm(await self._dm_channel(user_id, cached=False), text, None)
+            except discord.Forbidden as error:
+                if error.code == 50007:  # "Cannot send messages to this user": their DMs are closed to us
+                    return None
+                log.warning("DM to user %s refused: %s", user_id, error)
+                return None
+            except discord.HTTPException as error:
+                if error.status < 500 or attempt == DM_RETRIES - 1:
+                    log.warning("Could not DM user %s", user_id, exc_info=True)
+                    return None
+                await asyncio.sleep(0.5 * 2**attempt)
+        return None
+
+    async def _show_dm(self, channel: discord.PartialMessageable, text: str, message_id: int | None) -> int:
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(content=text)
+                return message_id
             except discord.NotFound:
-                # A remembered DM channel that no longer exists (say, the bot's token changed): open it afresh.
-                await (await self._dm_channel(user_id, cached=False)).send(**kwargs)
-        except discord.Forbidden:
-            return False
-        except discord.HTTPException:
-            # The action behind this DM is already committed: report it undelivered rather than fail the answer.
-            log.warning("Could not DM user %s", user_id, exc_info=True)
-            return False
-        return True
+                pass  # the user deleted it, or it is from an old channel: send a new one
+        message = await channel.send(text)
+        return message.id
 
     async def _dm_channel(self, user_id: int, *, cached: bool) -> discord.PartialMessageable:
         channel_id = await self.storage.dm_channel(user_id) if cached else None
@@ -163,6 +208,9 @@ class Bot(commands.Bot):
         return self.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def close(self) -> None:
+        tables = self.__dict__.get("tables")
+        if tables is not None:
+            await tables.close()
         await super().close()
         storage = self.__dict__.pop("storage", None)
         if storage is not None:
@@ -195,6 +243,15 @@ async def run(settings: Settings) -> int:
             "Enable the Message Content intent: Developer Portal > your application > Bot > Privileged Gateway "
             "Intents, then start the bot again.",
             file=sys.stderr,
+        )
+        return 2
+    except StorageUnavailable as error:
+        print(error, file=sys.stderr)
+        return 2
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        # Before the gateway is up nothing is lost by stopping; an owner needs the cause in one line, not a traceback.
+        print(
+            f"Can't reach Discord ({error.__class__.__name__}: {error}): check this machine's network.", file=sys.stderr
         )
         return 2
     finally:

@@ -1,7 +1,9 @@
-"""Time The Game's rules engine: the end-of-game search on adversarial hands, and whole seeded games.
+"""Time The Game's rules engine: the end-of-game search on adversarial hands, whole seeded games, and one apply early
+and late in a long game.
 
 Run from a checkout: ``python benchmarks/engine.py``. Targets: under 100 µs median per search on the worst hands,
-under 10 ms per whole game.
+under 10 ms per whole game, and an apply late in a game costing about what it costs early (the move log lives with
+the caller, so a state does not grow with the game).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from engine import the_game
 
 SEARCH_REPEATS = 20_000
 GAMES = 300
+APPLY_REPEATS = 50_000
+EARLY, LATE = 10, 120  # moves into a long game
 
 # (what makes it hard, hand, tops A B C D, needed). Expert turns need 3 cards, the most the rules ever ask.
 HARD_HANDS: list[tuple[str, tuple[int, ...], tuple[int, int, int, int], int]] = [
@@ -70,7 +74,40 @@ def whole_game(seed: int, nearest: bool) -> int:
     while not the_game.is_over(state):
         player, action = random_move(state, rng, nearest)
         state = the_game.apply(state, player, action)
-    return len(state.moves)
+    return state.move_count
+
+
+def long_game(moves: int) -> list[tuple[the_game.State, int, the_game.Action]]:
+    """The first seeded five-player game (nearest card first) to run past ``moves`` moves, as (state, who, what)."""
+    for seed in range(1000):
+        rng = random.Random(seed)
+        state = the_game.new_game(range(1, 6), seed=seed)
+        steps = []
+        while not the_game.is_over(state):
+            player, action = random_move(state, rng, nearest=True)
+            steps.append((state, player, action))
+            state = the_game.apply(state, player, action)
+        if len(steps) > moves:
+            return steps
+    raise RuntimeError(f"no seeded game lasted {moves} moves")
+
+
+def mean_apply_ns(state: the_game.State, player: int, action: the_game.Action) -> float:
+    apply = the_game.apply
+    start = time.perf_counter_ns()
+    for _ in range(APPLY_REPEATS):
+        apply(state, player, action)
+    return (time.perf_counter_ns() - start) / APPLY_REPEATS
+
+
+def time_apply() -> tuple[tuple[int, float], tuple[int, float]]:
+    """The mean cost of one card laid at the first play from move EARLY on, and from move LATE on, of a long game."""
+    steps = long_game(LATE)
+    found = []
+    for start in (EARLY, LATE):
+        at = next(i for i in range(start, len(steps)) if isinstance(steps[i][2], the_game.Play))
+        found.append((at, mean_apply_ns(*steps[at])))
+    return found[0], found[1]
 
 
 def time_games(nearest: bool) -> tuple[float, float]:
@@ -96,6 +133,11 @@ def main() -> None:
     for nearest, label in ((False, "random legal moves"), (True, "nearest card first")):
         took, moves = time_games(nearest)
         print(f"  {took / 1e6:7.2f} ms  {label} (mean {moves:.0f} moves per game) (target < 10 ms)")
+    (early_at, early), (late_at, late) = time_apply()
+    print(
+        f"apply of one card, mean of {APPLY_REPEATS:,} calls: {early / 1000:.1f} µs at move {early_at}, "
+        f"{late / 1000:.1f} µs at move {late_at} of a long game (ratio {late / early:.2f}, target about 1)"
+    )
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 
 from engine.errors import GameError
+from storage import StorageBusy
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,10 @@ class UserError(Exception):
     """
 
 
+class WrongChannel(app_commands.CheckFailure):
+    """A command used where games aren't played; a check failure, so it reaches the tree's one error handler."""
+
+
 def error_message(error: BaseException) -> str | None:
     """The friendly sentence for an error the user caused, or None for a bug."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and error.__cause__:
@@ -34,6 +39,8 @@ def error_message(error: BaseException) -> str | None:
         error = error.original
     if isinstance(error, GameError | UserError):
         return str(error)
+    if isinstance(error, StorageBusy):
+        return "The database is busy right now; please try again in a moment. Nothing was changed."
     if isinstance(error, app_commands.NoPrivateMessage):
         return "This command works in a server's text channel, not in direct messages."
     if isinstance(error, app_commands.MissingPermissions):
@@ -42,7 +49,8 @@ def error_message(error: BaseException) -> str | None:
         missing = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
         return f"I'm missing a permission in this channel: {missing}. Ask a server admin to grant it."
     if isinstance(error, app_commands.TransformerError):
-        return f"That value isn't valid for this option: {error.value!r}."
+        # Never echo unbounded input back: Discord refuses messages over 2,000 characters.
+        return f"That value isn't valid for this option: {shorten(repr(error.value))}."
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
     if isinstance(error, app_commands.CheckFailure):
@@ -89,8 +97,12 @@ def in_text_channel(interaction: discord.Interaction[Any]) -> bool:
         raise app_commands.NoPrivateMessage()
     kind = getattr(interaction.channel, "type", None)
     if kind is not None and kind not in TEXT_CHANNELS:  # an unknown type is given the benefit of the doubt
-        raise UserError("Games are played in a server's text channels; this kind of channel doesn't work.")
+        raise WrongChannel("Games are played in a server's text channels; this kind of channel doesn't work.")
     return True
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def mention(user_id: int) -> str:

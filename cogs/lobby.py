@@ -1,45 +1,62 @@
-"""Opening, joining and starting games, and the commands every running game shares (/hand, /board, /rules).
+"""Opening, joining and starting games, and the commands every game shares (/hand, /board, /rules, /endgame).
 
-The lobby is the row of the channel's game while its state is still empty; starting hands the row to the
-cog of that game, which deals. The lobby's buttons are a persistent view, so they keep working after a restart.
+The lobby is the game's row before its deal; starting hands it to the shared flow in ``cogs._flow``. The lobby's
+buttons are a persistent view, so they keep working after a restart. /newgame's options come from the games'
+registry: each game's variants are its own data.
 """
 
 from __future__ import annotations
 
+import inspect
 import logging
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._storage import ChannelBusy, Table, now
-from cogs._ui import NO_GAME, ErrorHandlingView, UserError, detached, in_text_channel, mention, send
-from engine import no_thanks, the_game
-from engine.base import GameInfo
+from cogs._flow import unavailable
+from cogs._ui import ErrorHandlingView, UserError, detached, in_text_channel, mention, send
+from cogs.moderation import MISSING_PERMISSION
+from engine import GAMES
+from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
+from storage import ChannelBusy, Conflict, GameRecord, NewGame
+from storage.sqlite import now
 
 if TYPE_CHECKING:
     from bot import Bot
 
 log = logging.getLogger(__name__)
 
-GAMES: dict[str, GameInfo] = {the_game.INFO.kind: the_game.INFO, no_thanks.INFO.kind: no_thanks.INFO}
-VARIANT_NAMES = {"expert": "expert", "smaller_hands": "smaller hands", "open_chips": "open chips"}
+DEFAULT_GAME = "the_game"
 LOBBY_COLOUR = discord.Colour.blurple()
 
 
-def variants_text(variants: tuple[str, ...]) -> str:
-    return ", ".join(VARIANT_NAMES[v] for v in variants) if variants else "standard rules"
+def all_variants() -> dict[str, tuple[Variant, list[GameInfo]]]:
+    """Every variant of every registered game by option name, with the games that have it."""
+    found: dict[str, tuple[Variant, list[GameInfo]]] = {}
+    for game in GAMES.values():
+        for variant in game.info.variants:
+            found.setdefault(variant.name, (variant, []))[1].append(game.info)
+    return found
 
 
-def lobby_embed(table: Table) -> discord.Embed:
-    info = GAMES[table.kind]
+VARIANTS = all_variants()
+
+
+def variants_text(kind: str, variants: tuple[str, ...]) -> str:
+    info = GAMES[kind].info
+    labels = [v.label for name in variants if (v := info.variant(name)) is not None]
+    return ", ".join(labels) if labels else "standard rules"
+
+
+def lobby_embed(record: GameRecord) -> discord.Embed:
+    info = GAMES[record.kind].info
     embed = discord.Embed(title=f"{info.title}: lobby", colour=LOBBY_COLOUR)
-    embed.add_field(name="Variant", value=variants_text(table.variants), inline=False)
-    players = "\n".join(f"{mention(p)}{' (host)' if p == table.host_id else ''}" for p in table.players) or "nobody yet"
-    embed.add_field(name=f"Players ({len(table.players)}/{info.max_players})", value=players, inline=False)
-    starter = "the host" if table.host_id is not None else "any player"
+    embed.add_field(name="Variant", value=variants_text(record.kind, record.variants), inline=False)
+    players = "\n".join(f"{mention(p)}{' (host)' if p == record.host_id else ''}" for p in record.players)
+    embed.add_field(name=f"Players ({len(record.players)}/{info.max_players})", value=players or "nobody", inline=False)
+    starter = "the host" if record.host_id is not None else "any player"
     embed.set_footer(text=f"{info.min_players}-{info.max_players} players. Join, then {starter} presses Start.")
     return embed
 
@@ -64,9 +81,51 @@ class LobbyView(ErrorHandlingView):
         await self.cog.start(interaction)
 
 
+async def _newgame(
+    self: Lobby, interaction: discord.Interaction[Bot], game: str = DEFAULT_GAME, **variants: Any
+) -> None:
+    await self.newgame(interaction, game, variants)
+
+
+# /newgame takes one optional boolean per variant of any registered game: its parameters are built from the
+# registry, so a new variant or game needs no change here.
+_newgame.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+        inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=DEFAULT_GAME),
+        *(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=bool | None, default=None)
+            for name in VARIANTS
+        ),
+    ]
+)
+_newgame.__annotations__ = {}
+_newgame.__qualname__ = "Lobby.newgame_command"  # discord.py binds a command defined in a class to its cog
+newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
+    name="newgame", description="Open a game in this channel and join it as the host."
+)(
+    app_commands.guild_only()(
+        app_commands.describe(
+            game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
+            **{
+                name: f"{' / '.join(info.title for info in infos)}: {variant.description}"[:100]
+                for name, (variant, infos) in VARIANTS.items()
+            },
+        )(
+            app_commands.choices(
+                game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()]
+            )(cast(Any, _newgame))
+        )
+    )
+)
+
+
 class Lobby(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+
+    newgame_command = newgame_command
 
     async def cog_load(self) -> None:
         self.bot.add_view(LobbyView(self))
@@ -79,50 +138,43 @@ class Lobby(commands.Cog):
 
     # ---- lobby commands --------------------------------------------------------------------------------------
 
-    @app_commands.command(name="newgame", description="Open a game in this channel and join it as the host.")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        game="Which game to play (default: The Game)",
-        expert="The Game: lay at least three cards a turn while the draw pile lasts",
-        smaller_hands="The Game: one card fewer in every hand",
-        open_chips="No Thanks!: everybody's chips are shown on the board",
-    )
-    @app_commands.choices(
-        game=[app_commands.Choice(name=info.title, value=info.kind) for info in GAMES.values()],
-    )
-    async def newgame(
-        self,
-        interaction: discord.Interaction[Bot],
-        game: str = the_game.INFO.kind,
-        expert: bool | None = None,
-        smaller_hands: bool | None = None,
-        open_chips: bool | None = None,
-    ) -> None:
-        info = GAMES[game]
-        chosen = {"expert": expert, "smaller_hands": smaller_hands, "open_chips": open_chips}
-        misfits = [name for name, value in chosen.items() if value is not None and name not in info.variants]
+    async def newgame(self, interaction: discord.Interaction[Bot], kind: str, chosen: dict[str, Any]) -> None:
+        game = GAMES.get(kind)
+        if game is None:
+            raise UserError("Choose a game from the list.")
+        info = game.info
+        for name, value in chosen.items():
+            if value is not None and not isinstance(value, bool):
+                raise UserError(f"The option {name.replace('_', ' ')} is either true or false.")
+        misfits = [name for name, value in chosen.items() if value is not None and info.variant(name) is None]
         if misfits:
-            names = [VARIANT_NAMES[v] for v in info.variants]
-            fits = f"its only option is {names[0]}" if len(names) == 1 else f"its options are {' and '.join(names)}"
-            raise UserError(f"The option {VARIANT_NAMES[misfits[0]]} doesn't fit {info.title}: {fits}.")
+            labels = [v.label for v in info.variants]
+            if not labels:
+                fits = "it has no options"
+            elif len(labels) == 1:
+                fits = f"its only option is {labels[0]}"
+            else:
+                fits = f"its options are {' and '.join(labels)}"
+            raise UserError(f"The option {VARIANTS[misfits[0]][0].label} doesn't fit {info.title}: {fits}.")
         channel_id = interaction.channel_id
         assert channel_id is not None
         assert interaction.guild_id is not None
-        table = Table(
+        new = NewGame(
             channel_id=channel_id,
             guild_id=interaction.guild_id,
             kind=info.kind,
             host_id=interaction.user.id,
             players=(interaction.user.id,),
-            variants=tuple(name for name, value in chosen.items() if value),
+            variants=tuple(v.name for v in info.variants if chosen.get(v.name)),
             seed=self.bot.seeds.getrandbits(52),  # 52 bits stay exact through JSON in every client
+            rules_version=info.rules_version,
         )
-        async with self.bot.storage.lock(channel_id):
+        async with self.bot.tables.lock(channel_id):
             try:
-                table = await self.bot.storage.create(table)
+                record = await self.bot.storage.create_game(new)
             except ChannelBusy:
-                existing = await self.bot.storage.open_table(channel_id)
-                title = GAMES[existing.kind].title if existing else "game"
+                existing = await self.bot.storage.open_game(channel_id)
+                title = self.bot.tables.title(existing.kind) if existing else "a game"
                 state = "is waiting in its lobby" if existing and existing.status == "lobby" else "is being played"
                 raise UserError(
                     f"A game of {title} {state} in this channel already: finish it or ask the host to /endgame."
@@ -131,7 +183,7 @@ class Lobby(commands.Cog):
             await send(
                 interaction,
                 content=f"{interaction.user.mention} opened a game of {info.title}. Press Join to play!",
-                embed=lobby_embed(table),
+                embed=lobby_embed(record),
                 view=self.lobby_view(),
             )
 
@@ -155,138 +207,168 @@ class Lobby(commands.Cog):
     async def endgame(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with self.bot.storage.lock(channel_id):
-            table = await self.open_table(channel_id)
-            if interaction.user.id != table.host_id and not interaction.permissions.manage_channels:
+        async with self.bot.tables.lock(channel_id):
+            record = await self.bot.tables.open_record(channel_id)
+            if interaction.user.id != record.host_id and not interaction.permissions.manage_channels:
                 raise UserError("Only the host or a member with Manage Channels can end this game.")
-            await self.bot.storage.save(replace(table, status="abandoned", ended_at=now()))
-            log.info("%s in channel %s ended by %s", table.kind, channel_id, interaction.user.id)
-            what = "lobby" if table.status == "lobby" else "game"
-            await send(
-                interaction,
-                content=f"{interaction.user.mention} ended the {what} of {GAMES[table.kind].title}. "
-                "No score is recorded; the channel is free for /newgame.",
-            )
+            await self.bot.tables.abandon(record)
+        log.info("%s in channel %s ended by %s", record.kind, channel_id, interaction.user.id)
+        what = "lobby" if record.status == "lobby" else "game"
+        await send(
+            interaction,
+            content=f"{interaction.user.mention} ended the {what} of {self.bot.tables.title(record.kind)}. "
+            "No score is recorded; the channel is free for /newgame.",
+        )
 
     # ---- what the buttons and commands do ----------------------------------------------------------------------
 
-    async def open_table(self, channel_id: int) -> Table:
-        table = await self.bot.storage.open_table(channel_id)
-        if table is None:
-            raise UserError(NO_GAME)
-        return table
+    async def lobby(self, channel_id: int) -> GameRecord:
+        record = await self.bot.tables.open_record(channel_id)
+        if record.status != "lobby":
+            title = self.bot.tables.title(record.kind)
+            raise UserError(f"The game of {title} here has already started; join the next one!")
+        if record.damaged:
+            raise unavailable(record, record.damaged)
+        self.bot.tables.presenter(record)  # refuses a game this bot doesn't know
+        return record
 
-    async def lobby(self, channel_id: int) -> Table:
-        table = await self.open_table(channel_id)
-        if table.status != "lobby":
-            raise UserError(f"The game of {GAMES[table.kind].title} here has already started; join the next one!")
-        return table
-
-    async def answer_lobby(self, interaction: discord.Interaction[Bot], table: Table, text: str) -> None:
+    async def answer_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: str) -> None:
         if interaction.type is discord.InteractionType.component and not interaction.response.is_done():
-            await interaction.response.edit_message(content=text, embed=lobby_embed(table), view=self.lobby_view())
+            await interaction.response.edit_message(content=text, embed=lobby_embed(record), view=self.lobby_view())
         else:
-            await send(interaction, content=text, embed=lobby_embed(table), view=self.lobby_view())
+            await send(interaction, content=text, embed=lobby_embed(record), view=self.lobby_view())
+
+    async def change_lobby(self, channel_id: int, change: Any) -> GameRecord:
+        """Apply ``change(record) -> changes`` to the channel's lobby, again if somebody changed it meanwhile."""
+        for _ in range(5):
+            record = await self.lobby(channel_id)
+            try:
+                return await self.bot.storage.update_game(record, **change(record))
+            except Conflict:
+                continue
+        raise UserError("The lobby is changing fast; please try again.")
 
     async def join(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with self.bot.storage.lock(channel_id):
-            table = await self.lobby(channel_id)
-            info = GAMES[table.kind]
-            if interaction.user.id in table.players:
+        user = interaction.user.id
+
+        def add(record: GameRecord) -> dict[str, Any]:
+            info = GAMES[record.kind].info
+            if user in record.players:
                 raise UserError("You're already in this game.")
-            if len(table.players) >= info.max_players:
+            if len(record.players) >= info.max_players:
                 raise UserError(f"The lobby is full: {info.title} is for at most {info.max_players} players.")
-            table = await self.bot.storage.save(replace(table, players=(*table.players, interaction.user.id)))
-            await self.answer_lobby(interaction, table, f"{interaction.user.mention} joined.")
+            return {"players": (*record.players, user)}
+
+        async with self.bot.tables.lock(channel_id):
+            record = await self.change_lobby(channel_id, add)
+        await self.answer_lobby(interaction, record, f"{interaction.user.mention} joined.")
 
     async def leave(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with self.bot.storage.lock(channel_id):
-            table = await self.open_table(channel_id)
-            user = interaction.user.id
-            if user not in table.players:
+        user = interaction.user.id
+        async with self.bot.tables.lock(channel_id):
+            record = await self.bot.tables.open_record(channel_id)
+            if user not in record.players:
                 raise UserError("You aren't in this game.")
-            if table.status == "running":
-                cog = self.bot.games[table.kind]
-                # Running games are the rules' business; release our lock so the game cog can take it.
-                leave_action = cog.leave_action()
-            else:
-                await self.leave_lobby(interaction, table, user)
+            if record.status == "lobby":
+                await self.leave_lobby(interaction, record, user)
                 return
-        await cog.act(interaction, leave_action)
+        presenter = self.bot.tables.presenter(record)
+        await self.bot.tables.act(interaction, presenter.game.leave, kind=record.kind)
 
-    async def leave_lobby(self, interaction: discord.Interaction[Bot], table: Table, user: int) -> None:
-        players = tuple(p for p in table.players if p != user)
-        host = None if user == table.host_id else table.host_id
+    async def leave_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, user: int) -> None:
+        players = tuple(p for p in record.players if p != user)
+        host = None if user == record.host_id else record.host_id
         if not players:
-            await self.bot.storage.save(replace(table, players=players, status="abandoned", ended_at=now()))
+            await self.bot.storage.update_game(record, players=players, status="abandoned", ended_at=now())
             await send(interaction, content="Everybody left, so the lobby is closed. Open a new one with /newgame.")
             return
-        note = " The host left: any player may start now." if host != table.host_id else ""
-        table = await self.bot.storage.save(replace(table, players=players, host_id=host))
-        await self.answer_lobby(interaction, table, f"{interaction.user.mention} left.{note}")
+        note = " The host left: any player may start now." if host != record.host_id else ""
+        try:
+            record = await self.bot.storage.update_game(record, players=players, host_id=host)
+        except Conflict:
+            raise UserError("The lobby changed at the same moment; please try again.") from None
+        await self.answer_lobby(interaction, record, f"{interaction.user.mention} left.{note}")
 
     async def start(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with self.bot.storage.lock(channel_id):
-            table = await self.lobby(channel_id)
-            info = GAMES[table.kind]
+        async with self.bot.tables.lock(channel_id):
+            record = await self.lobby(channel_id)
+            info = GAMES[record.kind].info
             user = interaction.user.id
-            if table.host_id is not None and user != table.host_id:
-                raise UserError(f"Only the host, {mention(table.host_id)}, can start the game.")
-            if table.host_id is None and user not in table.players:
+            if record.host_id is not None and user != record.host_id:
+                raise UserError(f"Only the host, {mention(record.host_id)}, can start the game.")
+            if record.host_id is None and user not in record.players:
                 raise UserError("Only a player in the lobby can start the game; press Join first.")
-            if len(table.players) < info.min_players:
+            if len(record.players) < info.min_players:
                 raise UserError(
-                    f"{info.title} needs at least {info.min_players} players; {len(table.players)} joined so far."
+                    f"{info.title} needs at least {info.min_players} players; {len(record.players)} joined so far."
                 )
-            cog = self.bot.games.get(table.kind)
-            if cog is None:
-                raise UserError(f"{info.title} isn't available on this bot yet.")
+            extra = ""
+            if NO_NUMBERS_IN_CHAT in info.capabilities and not interaction.app_permissions.manage_messages:
+                extra = f"\n\n{MISSING_PERMISSION}"
             if interaction.type is discord.InteractionType.component:
                 # The lobby message keeps its player list but loses its buttons; the board follows below.
                 await interaction.response.edit_message(content="The game has started.", view=None)
-            await cog.start(interaction, table)
+            try:
+                await self.bot.tables.start(interaction, record, extra)
+            except Conflict:
+                raise UserError("The lobby changed at the same moment; press Start again.") from None
 
     # ---- commands every running game shares ---------------------------------------------------------------------
 
     @app_commands.command(name="hand", description="See your own hand (and chips) privately.")
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction[Bot]) -> None:
-        table = await self.open_table(interaction.channel_id or 0)
-        await self.game_cog(table).show_private(interaction, table)
+        await self.bot.tables.show_private(interaction)
 
     @app_commands.command(name="board", description="Post the board of this channel's game again.")
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction[Bot]) -> None:
-        table = await self.open_table(interaction.channel_id or 0)
-        if table.status == "lobby":
-            await send(interaction, content="Waiting for players.", embed=lobby_embed(table), view=self.lobby_view())
+        record = await self.bot.tables.open_record(interaction.channel_id or 0)
+        if record.status == "lobby" and record.kind in GAMES and not record.damaged:
+            await send(interaction, content="Waiting for players.", embed=lobby_embed(record), view=self.lobby_view())
             return
-        await self.game_cog(table).show_board(interaction, table)
+        await self.bot.tables.show_board(interaction, record)
 
     @app_commands.command(name="rules", description="The rules in short, privately.")
     @app_commands.guild_only()
     @app_commands.describe(game="Which game's rules (default: the game in this channel, else The Game)")
-    @app_commands.choices(game=[app_commands.Choice(name=info.title, value=info.kind) for info in GAMES.values()])
+    @app_commands.choices(game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()])
     async def rules(self, interaction: discord.Interaction[Bot], game: str | None = None) -> None:
         if game is None:
-            table = await self.bot.storage.open_table(interaction.channel_id or 0)
-            game = table.kind if table else the_game.INFO.kind
-        cog = self.bot.games.get(game)
-        if cog is None:
-            raise UserError(f"{GAMES[game].title} isn't available on this bot yet.")
-        await send(interaction, content=cog.rules_text, ephemeral=True)
+            record = await self.bot.storage.open_game(interaction.channel_id or 0)
+            game = record.kind if record and record.kind in GAMES else DEFAULT_GAME
+        presenter = self.bot.tables.presenters.get(game)
+        if presenter is None:
+            raise UserError(f"{self.bot.tables.title(game)} isn't available on this bot yet.")
+        await send(interaction, content=presenter.rules_text, ephemeral=True)
 
-    def game_cog(self, table: Table) -> Any:
-        cog = self.bot.games.get(table.kind)
-        if cog is None:
-            raise UserError(f"{GAMES[table.kind].title} isn't available on this bot yet.")
-        return cog
+    # ---- the channel is gone ----------------------------------------------------------------------------------
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self.close_deleted(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.close_deleted(payload.thread_id)
+
+    async def close_deleted(self, channel_id: int) -> None:
+        """A deleted channel's game can never be played again: end it as abandoned rather than running forever."""
+        async with self.bot.tables.lock(channel_id):
+            record = await self.bot.storage.open_game(channel_id)
+            if record is None:
+                return
+            try:
+                await self.bot.tables.abandon(record)
+            except Conflict:
+                return
+        log.info("Channel %s was deleted; its game %s is abandoned", channel_id, record.id)
 
 
 async def setup(bot: Bot) -> None:

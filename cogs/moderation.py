@@ -45,8 +45,8 @@ class Moderation(commands.Cog):
         self.notice_seconds = CHANNEL_NOTICE_SECONDS
 
     def moderated(self, channel_id: int, parent_id: int | None = None) -> bool:
-        running = self.bot.storage.running_kind
-        return running(channel_id) == "the_game" or (parent_id is not None and running(parent_id) == "the_game")
+        forbids = self.bot.tables.forbids_numbers
+        return forbids(channel_id) or (parent_id is not None and forbids(parent_id))
 
     def is_mine(self, author_id: int) -> bool:
         return self.bot.user is not None and author_id == self.bot.user.id
@@ -109,7 +109,7 @@ class Moderation(commands.Cog):
             return
         self.explained[author_id] = now
         rule = RULE.format(channel=f"<#{channel_id}>")
-        if await self.bot.send_dm(author_id, content=rule):
+        if await self.bot.deliver_dm(author_id, rule) is not None:
             return
         channel = self.bot.get_partial_messageable(channel_id)
         try:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
-from cogs._game import GameCog, Rules
-from cogs._storage import Table
-from cogs._ui import ErrorHandlingView, mention, reply_error
+from cogs._ui import ErrorHandlingView, in_text_channel, mention, reply_error
 from engine import no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
+from storage import GameRecord
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -92,9 +92,8 @@ class MoveButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         # discord.py only logs errors raised by dynamic items, so they join the one error path here.
         try:
-            cog: NoThanksCog = interaction.client.games[no_thanks.INFO.kind]
             action = Take() if self.verb == "take" else NoThanks()
-            await cog.act(interaction, action, board=self.board)
+            await interaction.client.tables.act(interaction, action, kind=no_thanks.INFO.kind, board=self.board)
         except Exception as error:
             await reply_error(interaction, error)
 
@@ -104,8 +103,7 @@ class HandButton(discord.ui.Button[Any]):
         super().__init__(label="My cards and chips", style=discord.ButtonStyle.secondary, custom_id="no_thanks:hand")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog: NoThanksCog = interaction.client.games[no_thanks.INFO.kind]
-        await cog.show_private(interaction, await cog.bot.storage.open_table(interaction.channel_id or 0))
+        await interaction.client.tables.show_private(interaction, no_thanks.INFO.kind)
 
 
 class NoThanksBoard(ErrorHandlingView):
@@ -117,46 +115,20 @@ class NoThanksBoard(ErrorHandlingView):
         self.add_item(HandButton())
 
 
-class NoThanksCog(GameCog[State]):
-    rules: ClassVar[Rules] = no_thanks
+class Presenter:
+    """How No Thanks! reads to people; see ``cogs._flow.Presenter``."""
+
+    game = no_thanks.GAME
     rules_text = RULES
-    closed_dms_hint: ClassVar[str] = (
+    closed_dms_hint = (
         "Open your DMs for this server (Privacy Settings > Direct Messages) to get your chip count, or use /hand."
     )
-
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.add_dynamic_items(MoveButton)
-        self.bot.add_view(NoThanksBoard())  # the static "my cards" button
-
-    async def cog_unload(self) -> None:
-        await super().cog_unload()
-        self.bot.remove_dynamic_items(MoveButton)
-
-    @app_commands.command(name="take", description="No Thanks!: take the face-up card and the chips on it.")
-    @app_commands.guild_only()
-    async def take(self, interaction: discord.Interaction[Bot]) -> None:
-        await self.act(interaction, Take())
-
-    @app_commands.command(name="nothanks", description="No Thanks!: put one of your chips on the face-up card.")
-    @app_commands.guild_only()
-    async def nothanks(self, interaction: discord.Interaction[Bot]) -> None:
-        await self.act(interaction, NoThanks())
-
-    # ---- rendering hooks -----------------------------------------------------------------------------------------
-
-    def new_state(self, table: Table) -> State:
-        return no_thanks.new_game(table.players, seed=table.seed, open_chips="open_chips" in table.variants)
-
-    def leave_action(self) -> Leave:
-        return Leave()
 
     def board(self, state: State) -> discord.Embed:
         return render_board(state)
 
-    def board_view(self, table: Table, state: State) -> discord.ui.View:
-        assert table.id is not None
-        return NoThanksBoard((table.id, self.move_count(state)))
+    def board_view(self, record: GameRecord, state: State) -> discord.ui.View:
+        return NoThanksBoard((record.id, state.move_count))
 
     def headline(self, state: State) -> str | None:
         return None if no_thanks.is_over(state) else face_up_line(state)
@@ -164,7 +136,7 @@ class NoThanksCog(GameCog[State]):
     def private_text(self, state: State, player: int) -> str:
         return f"Your chips: {no_thanks.chips(state, player)}\nYour cards: {cards_text(no_thanks.hand(state, player))}"
 
-    def start_text(self, state: State, interaction: discord.Interaction[Any]) -> str:
+    def start_text(self, state: State) -> str:
         first = no_thanks.current_player(state)
         chips = "Everybody's chips are shown on the board." if state.open_chips else "Your chips are in your DMs."
         return (
@@ -205,20 +177,45 @@ class NoThanksCog(GameCog[State]):
         lines.append(f"The nine cards removed at the start: {removed}.")
         return "\n".join(lines)
 
-    def result(self, state: State) -> dict[str, Any]:
-        winner, tie_break = no_thanks.winner(state)
-        return {
-            "winner": winner,
-            "tie_break": tie_break,
-            "scores": {str(line.player): line.total for line in no_thanks.scores(state)},
-        }
-
-    def dm_after(self, before: State, after: State, player: int, action: Any) -> list[int]:
+    def dm_due(self, before: State, after: State, player: int, action: Any) -> list[int]:
         # Also after the last card: taking it with chips on it changes the taker's count, which is promised by DM.
         if isinstance(action, Leave):
             return []
         changed = no_thanks.chips(after, player) != no_thanks.chips(before, player)
         return [player] if changed else []
+
+    def show_after(self, before: State, after: State, player: int, action: Any) -> bool:
+        return False
+
+
+PRESENTER = Presenter()
+
+
+class NoThanksCog(commands.Cog):
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.tables.presenters[no_thanks.INFO.kind] = PRESENTER
+        self.bot.add_dynamic_items(MoveButton)
+        self.bot.add_view(NoThanksBoard())  # the static "my cards" button
+
+    async def cog_unload(self) -> None:
+        self.bot.tables.presenters.pop(no_thanks.INFO.kind, None)
+        self.bot.remove_dynamic_items(MoveButton)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return in_text_channel(interaction)
+
+    @app_commands.command(name="take", description="No Thanks!: take the face-up card and the chips on it.")
+    @app_commands.guild_only()
+    async def take(self, interaction: discord.Interaction[Bot]) -> None:
+        await self.bot.tables.act(interaction, Take(), kind=no_thanks.INFO.kind)
+
+    @app_commands.command(name="nothanks", description="No Thanks!: put one of your chips on the face-up card.")
+    @app_commands.guild_only()
+    async def nothanks(self, interaction: discord.Interaction[Bot]) -> None:
+        await self.bot.tables.act(interaction, NoThanks(), kind=no_thanks.INFO.kind)
 
 
 async def setup(bot: Bot) -> None:

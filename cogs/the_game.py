@@ -1,23 +1,22 @@
-"""The Game in a channel: /play and /endturn, the board, hands by DM.
+"""The Game in a channel: /play and /endturn, and how the game reads (its presenter).
 
 Every accepted action is answered by the interaction itself, carrying the new board, so a move costs no
-rate-limited request; only the end-of-turn draw updates a DM.
+rate-limited request; only the end-of-turn draw updates a player's DM.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
-from cogs._game import GameCog, Rules
-from cogs._storage import Table
-from cogs._ui import ErrorHandlingView, mention
-from cogs.moderation import MISSING_PERMISSION
+from cogs._ui import ErrorHandlingView, UserError, in_text_channel, mention
 from engine import the_game
 from engine.the_game import EndTurn, Leave, Play, State
+from storage import GameRecord
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -77,99 +76,34 @@ def render_board(state: State) -> discord.Embed:
     return embed
 
 
-class TheGameBoard(ErrorHandlingView):
-    """The button under every board: a private look at one's own hand."""
+class Presenter:
+    """How The Game reads to people; see ``cogs._flow.Presenter``."""
 
-    def __init__(self, cog: TheGame) -> None:
-        super().__init__()
-        self.cog = cog
-
-    @discord.ui.button(label="My hand", style=discord.ButtonStyle.secondary, custom_id="the_game:hand")
-    async def hand_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
-        table = await self.cog.bot.storage.open_table(interaction.channel_id or 0)
-        await self.cog.show_private(interaction, table)
-
-
-class TheGame(GameCog[State]):
-    rules: ClassVar[Rules] = the_game
+    game = the_game.GAME
     rules_text = RULES
-    closed_dms_hint: ClassVar[str] = (
+    closed_dms_hint = (
         "Open your DMs for this server (Privacy Settings > Direct Messages) to get your hand, or use /hand."
     )
-
-    async def cog_load(self) -> None:
-        await super().cog_load()
-        self.bot.add_view(TheGameBoard(self))
-
-    # ---- commands ------------------------------------------------------------------------------------------------
-
-    @app_commands.command(name="play", description="Lay one card from your hand on a pile.")
-    @app_commands.guild_only()
-    @app_commands.describe(card="A card from your hand", pile="A and B go up, C and D go down")
-    @app_commands.choices(
-        pile=[app_commands.Choice(name=f"{name} {DIRECTION[name]}", value=name) for name in the_game.PILES]
-    )
-    async def play(
-        self, interaction: discord.Interaction[Bot], card: app_commands.Range[int, 2, 99], pile: str
-    ) -> None:
-        await self.act(interaction, Play(card=card, pile=pile))
-
-    @play.autocomplete("card")
-    async def card_autocomplete(
-        self, interaction: discord.Interaction[Bot], current: str
-    ) -> list[app_commands.Choice[int]]:
-        table = await self.bot.storage.open_table(interaction.channel_id or 0)
-        if table is None or table.kind != self.info.kind or table.state is None:
-            return []
-        state = the_game.from_dict(table.state)
-        if interaction.user.id not in state.players:
-            return []
-        choices = []
-        for card in the_game.hand(state, interaction.user.id):
-            if current and not str(card).startswith(current.strip()):
-                continue
-            piles = the_game.legal_piles(state, card)
-            where = "on " + ", ".join(piles) if piles else "no legal pile"
-            choices.append(app_commands.Choice(name=f"{card} ({where})", value=card))
-        return choices[:25]
-
-    @app_commands.command(name="endturn", description="End your turn and draw back up.")
-    @app_commands.guild_only()
-    async def endturn(self, interaction: discord.Interaction[Bot]) -> None:
-        await self.act(interaction, EndTurn())
-
-    # ---- rendering hooks -----------------------------------------------------------------------------------------
-
-    def new_state(self, table: Table) -> State:
-        return the_game.new_game(
-            table.players,
-            seed=table.seed,
-            expert="expert" in table.variants,
-            smaller_hands="smaller_hands" in table.variants,
-        )
-
-    def leave_action(self) -> Leave:
-        return Leave()
 
     def board(self, state: State) -> discord.Embed:
         return render_board(state)
 
-    def board_view(self, table: Table, state: State) -> discord.ui.View:
-        return TheGameBoard(self)
+    def board_view(self, record: GameRecord, state: State) -> discord.ui.View:
+        return TheGameBoard()
+
+    def headline(self, state: State) -> str | None:
+        return None
 
     def private_text(self, state: State, player: int) -> str:
         return hand_line(the_game.hand(state, player))
 
-    def start_text(self, state: State, interaction: discord.Interaction[Any]) -> str:
+    def start_text(self, state: State) -> str:
         minimum = the_game.public_view(state).minimum
-        text = (
+        return (
             f"The Game begins ({variant_text(state)}) with {', '.join(mention(p) for p in state.players)}! "
             f"Your hands are in your DMs (or use /hand). Anyone may lay the first card with /play; "
             f"lay at least {minimum} cards each turn, then /endturn. No numbers in the chat from now on."
         )
-        if not interaction.app_permissions.manage_messages:
-            text += f"\n\n{MISSING_PERMISSION}"
-        return text
 
     def announce(self, before: State, after: State, player: int, action: Any) -> str:
         name = mention(player)
@@ -210,17 +144,7 @@ class TheGame(GameCog[State]):
             f"Turns: {summary.turns}. Backwards tricks: {summary.backwards_tricks}. Cards per pile: {piles}."
         )
 
-    def result(self, state: State) -> dict[str, Any]:
-        summary = the_game.summary(state)
-        return {
-            "won": the_game.won(state),
-            "score": the_game.score(state),
-            "turns": summary.turns,
-            "backwards_tricks": summary.backwards_tricks,
-            "pile_lengths": list(summary.pile_lengths),
-        }
-
-    def dm_after(self, before: State, after: State, player: int, action: Any) -> list[int]:
+    def dm_due(self, before: State, after: State, player: int, action: Any) -> list[int]:
         # Even when the game ends right after the draw: the newest DM always shows the hand as it is.
         drew = isinstance(action, EndTurn) and the_game.hand(after, player) != the_game.hand(before, player)
         return [player] if drew else []
@@ -228,6 +152,68 @@ class TheGame(GameCog[State]):
     def show_after(self, before: State, after: State, player: int, action: Any) -> bool:
         # After every card, the last one too: the mover always sees what is left in their hand.
         return isinstance(action, Play)
+
+
+PRESENTER = Presenter()
+
+
+class TheGameBoard(ErrorHandlingView):
+    """The button under every board: a private look at one's own hand."""
+
+    @discord.ui.button(label="My hand", style=discord.ButtonStyle.secondary, custom_id="the_game:hand")
+    async def hand_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+        await interaction.client.tables.show_private(interaction, the_game.INFO.kind)
+
+
+class TheGame(commands.Cog):
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.tables.presenters[the_game.INFO.kind] = PRESENTER
+        self.bot.add_view(TheGameBoard())
+
+    async def cog_unload(self) -> None:
+        self.bot.tables.presenters.pop(the_game.INFO.kind, None)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return in_text_channel(interaction)
+
+    @app_commands.command(name="play", description="Lay one card from your hand on a pile.")
+    @app_commands.guild_only()
+    @app_commands.describe(card="A card from your hand", pile="A and B go up, C and D go down")
+    @app_commands.choices(
+        pile=[app_commands.Choice(name=f"{name} {DIRECTION[name]}", value=name) for name in the_game.PILES]
+    )
+    async def play(
+        self, interaction: discord.Interaction[Bot], card: app_commands.Range[int, 2, 99], pile: str
+    ) -> None:
+        await self.bot.tables.act(interaction, Play(card=card, pile=pile), kind=the_game.INFO.kind)
+
+    @play.autocomplete("card")
+    async def card_autocomplete(
+        self, interaction: discord.Interaction[Bot], current: str
+    ) -> list[app_commands.Choice[int]]:
+        try:
+            live, _ = await self.bot.tables.running(interaction.channel_id or 0, the_game.INFO.kind)
+        except UserError:
+            return []
+        state: State = live.state
+        if interaction.user.id not in state.players:
+            return []
+        choices = []
+        for card in the_game.hand(state, interaction.user.id):
+            if current and not str(card).startswith(current.strip()):
+                continue
+            piles = the_game.legal_piles(state, card)
+            where = "on " + ", ".join(piles) if piles else "no legal pile"
+            choices.append(app_commands.Choice(name=f"{card} ({where})", value=card))
+        return choices[:25]
+
+    @app_commands.command(name="endturn", description="End your turn and draw back up.")
+    @app_commands.guild_only()
+    async def endturn(self, interaction: discord.Interaction[Bot]) -> None:
+        await self.bot.tables.act(interaction, EndTurn(), kind=the_game.INFO.kind)
 
 
 async def setup(bot: Bot) -> None:

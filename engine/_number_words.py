@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable
 
 __all__ = [
+    "CARDINALS",
     "DE_ER_COMPOUND_RE",
     "DE_ER_STARTS",
     "FORMS",
@@ -54,17 +55,24 @@ _EN_TEENS = (
 _EN_TEENS_MISSPELT = ("fiveteen", "ninteen", "eightteen", "eigthteen", "twelv", "thirtteen", "fourten", "forteen")
 _EN_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _EN_TENS_MISSPELT = ("fourty", "fivety", "fitty", "fiddy", "ninty", "nintey", "tweny", "twenny", "eigthy", "eigty")
+# Dialect spellings more than one letter away from the standard word (New York "thoity").
+_EN_DIALECT = ("thoity", "thoiteen", "toity")
 _EN_UNIT_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth")
+
+
+def _en_cardinals() -> list[str]:
+    tens = _EN_TENS + _EN_TENS_MISSPELT
+    compounds = [t + u for t in tens for u in ("one", *_EN_UNITS)]
+    return [*_EN_UNITS, *_EN_TEENS, *_EN_TEENS_MISSPELT, *tens, *compounds]
 
 
 def _english() -> Iterable[str]:
     units = _EN_UNITS
     teens = _EN_TEENS + _EN_TEENS_MISSPELT
     tens = _EN_TENS + _EN_TENS_MISSPELT
-    compounds = [t + u for t in tens for u in ("one", *units)]
     # "thirty-seventh" counts through "thirty"; glued it is one token, so it needs its own forms.
     compound_ordinals = [t + o for t in tens for o in _EN_UNIT_ORDINALS]
-    cardinals = [*units, *teens, *tens, *compounds]
+    cardinals = _en_cardinals()
     yield from cardinals
     yield from compound_ordinals
     yield from (w + "ish" for w in cardinals)
@@ -75,6 +83,7 @@ def _english() -> Iterable[str]:
     yield from (u + s for u in units for s in ("some", "somes"))
     yield from (t + s for t in tens for s in ("something", "somethings"))
     yield from ("teens", "fiver", "fivers", "tenner", "tenners", "niner", "niners", "sixer", "sixers")
+    yield from _EN_DIALECT
 
 
 # --- German --------------------------------------------------------------------------------------------
@@ -126,14 +135,29 @@ def _expand_umlauts(words: Iterable[str]) -> list[str]:
     return [v for w in words for v in _umlaut_variants(w)]
 
 
+def _de_compounds() -> list[str]:
+    return [u + "und" + t for u in ("ein", *_expand_umlauts(_DE_UNITS)) for t in _expand_umlauts(_DE_TENS)]
+
+
+def _de_cardinals() -> list[str]:
+    return [*_expand_umlauts((*_DE_UNITS, *_DE_TEENS, *_DE_TENS)), *_de_compounds()]
+
+
+# Inflected forms of idioms and dialect: "alle viere von sich strecken", "auf allen Vieren", "fünfe gerade sein
+# lassen", "um zehne", "zu zweien". Not for "acht" (achte, achten: an ordinal and a verb) nor "elf" (Elfe,
+# Elfen: fairies).
+_DE_INFLECTED = ("zwei", "drei", "vier", "funf", "sechs", "sieben", "neun", "zehn", "zwolf")
+# Dialect spellings (Bavarian, Swiss, Berlin) that are more than one letter away from the standard word.
+_DE_DIALECT = ("zwoa", "zwee", "fimf", "fimfe", "fuchzig", "fuchzg", "fufzg", "fuffzg", "drissg", "neine", "sibe")
+
+
 def _german() -> Iterable[str]:
-    units = _expand_umlauts(_DE_UNITS)
-    teens = _expand_umlauts(_DE_TEENS)
-    tens = _expand_umlauts(_DE_TENS)
-    compounds = [u + "und" + t for u in ("ein", *units) for t in tens]
-    cardinals = [*units, *teens, *tens, *compounds]
+    cardinals = _de_cardinals()
     yield from cardinals
     yield from (w + s for w in cardinals if w != "zwo" for s in _DE_SUFFIXES)
+    yield from (w + s for w in _expand_umlauts(_DE_INFLECTED) for s in ("e", "en"))
+    yield from _DE_DIALECT
+    compounds = _de_compounds()
     # Simple ordinals (zweite, zwanzigste) are allowed (policy X6); compound ones contain a 20-90 part.
     yield from (w + s for w in compounds for s in _DE_ORDINAL_SUFFIXES)
 
@@ -182,10 +206,13 @@ def _french_ordinal(cardinal: str) -> str:
     return cardinal + "ieme"
 
 
+def _fr_cardinals() -> list[str]:
+    return [*_FR_UNITS, *_FR_TEENS, *_FR_TENS, *_french_compounds()]
+
+
 def _french() -> Iterable[str]:
-    yield from (*_FR_UNITS, *_FR_TEENS, *_FR_TENS)
+    yield from _fr_cardinals()
     compounds = list(_french_compounds())
-    yield from compounds
     # Glued compound ordinals ("vingtseptième"); written apart, "vingt" already counts.
     yield from (_french_ordinal(c) for c in compounds if c not in ("vingts", "quatrevingt", "quatrevingts"))
     # Approximations ("une trentaine"). "douzaine" is "dozen", which the policy keeps (X7).
@@ -193,6 +220,10 @@ def _french() -> Iterable[str]:
     approx += ["soixantaine", "sizaine", "sixaine"]
     yield from approx
     yield from (a + "s" for a in approx)
+    yield "quat"  # spoken "quatre" before a consonant: "l'opéra de quat'sous", "quat'cents"
+    # Number nouns in the plural ("deux quatres", "les huits"). Not "neufs" (new) nor "septs" and "seizes".
+    yield from (w + "s" for w in ("quatre", "cinq", "huit", "onze", "douze", "treize", "quatorze", "quinze"))
+    yield from (w + "s" for w in ("trente", "quarante", "cinquante", "soixante"))
 
 
 # --- Spanish -------------------------------------------------------------------------------------------
@@ -246,10 +277,14 @@ _ES_TENS_ORDINALS = (
 )
 
 
+def _es_compounds() -> list[str]:
+    return [t + y + u for t in _ES_TENS[1:] for y in ("y", "i") for u in ("uno", "un", "una", *_ES_UNITS)]
+
+
 def _spanish() -> Iterable[str]:
     cardinals = [*_ES_UNITS, *_ES_TEENS, *_ES_TWENTIES, *_ES_TENS, *_ES_MISSPELT]
     yield from cardinals
-    yield from (t + y + u for t in _ES_TENS[1:] for y in ("y", "i") for u in ("uno", "un", "una", *_ES_UNITS))
+    yield from _es_compounds()
     # Plurals ("los treintas", "tengo dos sietes"). "doses" is left out: it is the English word.
     yield from (w + ("es" if w[-1] in "sz" else "s") for w in cardinals if w not in ("dos", "tres", "once"))
     yield from ("treses", "dieces")
@@ -309,6 +344,15 @@ def _build_forms() -> dict[str, str]:
 
 
 FORMS: dict[str, str] = _build_forms()
+
+# The cardinals 2-99 of each language as one token (glued compounds, accent-stripped, with the listed spellings
+# of FORMS): the words whose misspellings engine._misspellings reads (policy W2).
+CARDINALS: dict[str, tuple[str, ...]] = {
+    "en": tuple(_en_cardinals()),
+    "de": tuple(_de_cardinals()),
+    "fr": tuple(_fr_cardinals()),
+    "es": (*_ES_UNITS, *_ES_TEENS, *_ES_TWENTIES, *_ES_TENS, *_ES_MISSPELT, *_es_compounds()),
+}
 
 # Every proper prefix of a form, so that joining split fragments ("thir ty", "th**ree**") can stop early.
 PREFIXES: frozenset[str] = frozenset(w[:i] for w in FORMS for i in range(1, len(w)))

@@ -19,8 +19,13 @@ The order of the steps matters:
 4. Split words are rejoined only where a reader would rejoin them: across markdown, NBSP and line breaks, a
    fragment that is not itself a common word ("thir ty"), and runs of single letters ("t h r e e"). Words
    separated by ordinary spaces are never merged ("that would" does not contain "two").
+5. A token that is no number word may still be a misspelt or respelt one (W2: ``thrity``, ``zwanzich``,
+   ``soixente``, ``ventidos``), unless it is an ordinary word of the four languages (``forth``, ``weight``); and
+   censor characters between letters stand for the letters they hide (``tw*lve``). ``engine._misspellings``
+   holds those rules and their table of ordinary words.
 
-Everything is compiled at import; nothing is cached per message. Standard library only.
+Everything is compiled at import; nothing is cached per message. Standard library only; the table of ordinary
+words ships as generated JSON (``tools/gen_misspelling_exclusions.py``).
 
 Judgement calls where the policy is silent, each decided by its own principles (form, not intent; a little
 context for cross-language words, never full language identification):
@@ -38,6 +43,24 @@ context for cross-language words, never full language identification):
   compound ones count, Spanish ``vigésimo séptimo`` included. ``teens`` counts, ``teen`` does not.
 * Only ``<3`` and ``</3`` are hearts: ``<33`` still holds a digit. Symbols used as letters inside a word
   (``s!x``, ``$even``, ``thr€€``) are leetspeak like digits are.
+* Misspellings (W2) are one edit (Damerau-Levenshtein: a letter added, dropped, doubled, swapped or replaced)
+  from a cardinal of at least four letters, or a phonetic spelling that a rewrite turns into one (``-zich``
+  for ``-zig``, ``k`` for ``qu``/``c``, ``wa`` for ``oi``, ``b`` for ``v``, ``ss`` for ``x``); dialect forms
+  further away are listed (``zwoa``, ``fuchzig``, ``thoity``). "Ordinary word" means accepted by a Hunspell
+  dictionary of the four languages or common in wordfreq (Zipf >= 2.5), names included (``Sven``, ``Nina``
+  stay), minus known web misspellings (``fourty``, ``eigth``, ``nien``). Two- and three-letter number words
+  (``two``, ``six``, ``ten``, ``dos``, ``dix``) get no edit reading: nearly all their neighbours are words.
+  Misspelt cross-language words follow their word's context rule (``nuef`` like ``neuf``); ``tres``,
+  ``sept`` and ``acht``, which count by default, are read as written only.
+* Stray diacritics are dropped for the number words of every language (``ẗwëlvë``, ``zwänzig``); only the
+  ``très``/``tres`` rule looks at the accent as typed.
+* Censor characters (``*``, ``#``, ``_``) count only *between* letters, each run standing for one letter or one
+  letter per character, with at most a third of the word hidden and four letters in all: ``tw*lve``,
+  ``th##ty`` count, ``**fun**`` (bold) and ``s*x`` do not.
+* German inflected forms of idioms count (``alle viere``, ``auf allen Vieren``, ``fünfe gerade sein lassen``,
+  ``um zehne``, ``zu dreien``), but not ``Achte``/``achten`` (ordinal, verb) nor ``Elfe``/``Elfen``
+  (fairies). French number nouns in the plural count (``deux quatres``), not ``neufs`` (new). ``neuf`` after a
+  few nouns is the adjective "new" (``un jeu neuf``, ``un regard neuf``, ``du sang neuf``).
 """
 
 from __future__ import annotations
@@ -48,6 +71,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
 
+from engine._misspellings import MIN_LENGTH, censored_number, misspelt_number
 from engine._number_words import DE_ER_COMPOUND_RE, DE_ER_STARTS, FORMS, LARGE_SPLIT_RE, PREFIXES
 
 __all__ = ["mentions_number"]
@@ -281,6 +305,8 @@ _DE_ACHT_NEXT = _words("geben gegeben gibst gibt gab nehmen genommen nimmst nimm
 _ES_TEN_NEXT = _words("cuidado en paciencia calma fe que esto eso la el los las un una mi tu listo lista ojo")
 _EN_NUM_NEXT = _words("cards card minutes mins min points turns piles more left back away")
 _FR_NEUF_NEW = _words("tout toute tous flambant comme etat")
+# Nouns after which "neuf" is the adjective "new": un jeu neuf, un regard neuf, du sang neuf.
+_FR_NEUF_NEW |= _words("jeu deck paquet plateau truc regard oeil sang exemplaire livre velo telephone ordi")
 _FR_NEUF_NOUNS = _words("heures h cartes carte fois points ans minutes et ou")
 _FR_FOUR_PREV = _words("un le ce quel mon ton son")
 
@@ -310,6 +336,7 @@ def mentions_number(text: str) -> bool:
     return _mentions_number_word(_LEET_RE.sub(_leet_letter, norm))
 
 
+_COMBINING_RE = re.compile("[\u0300-\u036f]")
 _LEET = str.maketrans({"@": "a", "$": "s", "€": "e", "!": "i", "¡": "i"})
 _LEET_CHARS = frozenset("@$€!¡")
 # Inside a word, or "$" and "€" opening it, or "€" closing it ("thr€€"); a "!" after a word stays punctuation.
@@ -322,6 +349,9 @@ def _leet_letter(match: re.Match[str]) -> str:
 
 def _mentions_number_word(norm: str) -> bool:
     folded = norm.casefold()
+    if not folded.isascii():
+        # Casefolding decomposes a few letters (ẗ -> t + U+0308): drop the marks it brings back.
+        folded = _COMBINING_RE.sub("", folded)
     stripped = folded if folded.isascii() else folded.translate(_STRIP)
     parts = _SPLIT_RE.split(stripped)
     tokens = parts[1::2]
@@ -345,7 +375,15 @@ class _Message:
         self._langs: dict[int, int] | None = None
 
     def mentions_number(self) -> bool:
-        return self._whole_tokens() or self._joined_fragments() or self._letter_runs()
+        return self._whole_tokens() or self._joined_fragments() or self._letter_runs() or self._censored()
+
+    # -- tw*lve, th#rty: censor characters standing for letters --
+
+    def _censored(self) -> bool:
+        stripped = self.stripped
+        if _SOFT not in stripped and "#" not in stripped:
+            return False
+        return any(censored_number(m.group()) for m in _CENSORED_RE.finditer(stripped))
 
     # -- single tokens --
 
@@ -569,20 +607,32 @@ def _lookup(tok: str, stretched: bool, large: bool) -> str | None:
     # are words of their own.
     if tok[-1] == tok[-2] and FORMS.get(tok[:-1]) == "":
         return ""
+    collapsed: tuple[str, ...] = ()
     if stretched and _TRIPLE_RE.search(tok):
         # "threeeee" needs its double e back, "fiiiive" needs one i: try both collapses.
-        for repl in (r"\1", r"\1\1"):
-            key = FORMS.get(_STRETCH_RE.sub(repl, tok))
+        collapsed = (_STRETCH_RE.sub(r"\1", tok), _STRETCH_RE.sub(r"\1\1", tok))
+        for form in collapsed:
+            key = FORMS.get(form)
             if key is not None:
                 return key
     if large and LARGE_SPLIT_RE.search(tok):
-        return _large_number(tok)
+        key = _large_number(tok)
+        if key is not None:
+            return key
     if tok[:2] in DE_ER_STARTS and DE_ER_COMPOUND_RE.fullmatch(tok):
         return ""
+    # Misspelt and respelt number words (W2): "thrity", "zwanzich", "soixente", not "forth" or "weight".
+    for form in (tok, *collapsed):
+        if len(form) >= MIN_LENGTH and form not in _COMMON:
+            key = misspelt_number(form)
+            if key is not None:
+                return key
     return None
 
 
 _STRETCH_RE = re.compile(r"([^\W\d_])\1{2,}")
+# A word with censor characters between its letters (markdown characters are _SOFT by now).
+_CENSORED_RE = re.compile(r"(?<![^\W\d_])[a-z]+(?:[\x1f#]+[a-z]+)+(?![^\W\d_])")
 _LARGE_FILLERS = frozenset(("", "a", "and", "und", "et", "y", "one", "ein", "eins", "un", "une", "uno", "s"))
 
 

@@ -1308,6 +1308,17 @@ class FakeDiscord:
             finally:
                 self._waiters.discard(fut)
 
+    async def wait_idle(self, quiet: float = 0.05, timeout: float | None = None) -> None:
+        """Wait until the bot has made no REST request for ``quiet`` seconds: what it does in the background after
+        an answer (DMs, notices) is done, as a person watching the channel and their DMs would see it."""
+        loop = asyncio.get_running_loop()
+
+        def calm() -> bool:
+            last = self.requests[-1].at if self.requests else 0.0
+            return loop.time() - self._started_at - last >= quiet
+
+        await self.wait_for(calm, timeout, what="the bot to fall quiet", poll=quiet / 4)
+
     async def wait_ready(self, timeout: float | None = None) -> None:
         """Wait until the bot identified and READY plus every GUILD_CREATE was written to it.
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import re
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot import Bot, Settings
+from engine import GAMES
+from engine.game import Setup, decode_moves, replay
 from tests.fake_discord import Channel, FakeDiscord, Guild, Member, Message
 
 NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus")
@@ -81,3 +86,26 @@ def latest_chips(fake: FakeDiscord, member: Member) -> int:
 
 def public_messages(fake: FakeDiscord, channel: Channel) -> list[Message]:
     return [m for m in fake.channel_messages(channel) if not m.ephemeral]
+
+
+def saved_game(world: World, channel: Channel | None = None) -> tuple[sqlite3.Row, Any] | None:
+    """The channel's newest game as committed, read through a connection of our own: its row, and (once dealt) the
+    state its move log replays to."""
+    if not world.database_path.exists():
+        return None
+    db = sqlite3.connect(world.database_path)
+    db.row_factory = sqlite3.Row
+    try:
+        row: sqlite3.Row | None = db.execute(
+            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", ((channel or world.channel).id,)
+        ).fetchone()
+        if row is None:
+            return None
+        logged = db.execute("SELECT player, action FROM moves WHERE game_id = ? ORDER BY seq", (row["id"],)).fetchall()
+    finally:
+        db.close()
+    if row["status"] == "lobby" or row["started_at"] is None:
+        return row, None
+    game = GAMES[row["kind"]]
+    setup = Setup(tuple(json.loads(row["players"])), row["seed"], frozenset(json.loads(row["variants"])))
+    return row, replay(game, setup, decode_moves(game, [(p, json.loads(a)) for p, a in logged]))

@@ -10,6 +10,7 @@ chip counts in their own DMs.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import re
 from collections.abc import Awaitable, Iterable
@@ -19,7 +20,7 @@ from typing import Any
 from bot import Bot
 from engine import no_thanks
 from engine.no_thanks import NoThanks, State, Take
-from tests.e2e.conftest import CHIPS_LINE, World, latest_chips, public_messages
+from tests.e2e.conftest import CHIPS_LINE, World, latest_chips, public_messages, saved_game
 from tests.fake_discord import Channel, FakeDiscord, InteractionRecord, Member, Message
 
 ON_CARD = re.compile(r"^Face-up card: (\d+) \((\d+) chips? on it\)", re.MULTILINE)
@@ -127,12 +128,13 @@ def shown_cards(text: str) -> set[int]:
 
 
 def chip_values(messages: Iterable[Message]) -> list[int]:
-    """The ``Your chips:`` values of ``messages``, consecutive repeats merged."""
+    """The ``Your chips:`` values ``messages`` showed, every version of an edited DM included, repeats merged."""
     values: list[int] = []
     for message in messages:
-        for value in (int(v) for v in CHIPS_LINE.findall(message.content)):
-            if not values or values[-1] != value:
-                values.append(value)
+        for version in message.history:
+            for value in (int(v) for v in CHIPS_LINE.findall(version.content)):
+                if not values or values[-1] != value:
+                    values.append(value)
     return values
 
 
@@ -204,9 +206,8 @@ class Table:
         return [member for member in self.members if member.id != mover and member.id not in gone]
 
     async def idle(self) -> None:
-        """Wait until the bot finished the action in the channel (answer, DMs, notices: all under its lock)."""
-        lock = self.bot.storage.lock(self.channel.id)
-        await self.fake.wait_for(lambda: not lock.locked(), what="the bot to finish the action", poll=0.005)
+        """Wait until the bot finished the action in the channel (answer, then DMs and notices in the background)."""
+        await self.fake.wait_idle()
 
     def newest_board(self) -> Message:
         for message in reversed(public_messages(self.fake, self.channel)):
@@ -365,7 +366,7 @@ class Table:
         else:
             take = message.component(label="Take")["custom_id"]
             assert take.startswith("no_thanks:take:"), take
-            assert take.endswith(f":{len(state.moves)}"), take
+            assert take.endswith(f":{state.move_count}"), take
             assert "No thanks!" in labels
 
     def check_private(self) -> None:
@@ -377,10 +378,11 @@ class Table:
                 assert chip_values(self.game_dms(member)) == self.chips_history[member.id], member.name
 
     async def check_saved(self) -> None:
-        game = (await self.bot.storage.games(self.channel.id))[-1]
-        assert game.state is not None
-        assert no_thanks.from_dict(game.state) == self.state
-        assert game.status == {"playing": "running"}.get(self.state.status, self.state.status)
+        saved = saved_game(self.world)
+        assert saved is not None
+        row, state = saved
+        assert state == self.state
+        assert row["status"] == {"playing": "running"}.get(self.state.status, self.state.status)
 
     def check_secrets(self) -> None:
         """No public message shows a chip count (unless open chips), and no message at all a removed card."""
@@ -463,11 +465,11 @@ async def open_game(
     earlier_dms = {member.id: len(fake.dms(member)) for member in members}
     record = await fake.invoke("start", user=members[0], channel=world.channel)
     announcement = public(record)
-    saved = await bot.storage.open_table(world.channel.id)
+    saved = saved_game(world)
     assert saved is not None
-    assert saved.state is not None
-    state = no_thanks.new_game([m.id for m in members], seed=saved.seed, open_chips=open_chips)
-    assert no_thanks.from_dict(saved.state) == state
+    row, saved_state = saved
+    state = no_thanks.new_game([m.id for m in members], seed=row["seed"], open_chips=open_chips)
+    assert saved_state == state
     start = no_thanks.starting_chips(count)
     table = Table(world, bot, list(members), state, closed_ids, {m.id: [start] for m in members}, earlier_dms)
     await table.idle()
@@ -502,11 +504,12 @@ async def test_three_player_game_to_the_end_keeps_secrets_and_breaks_the_tie(wor
         assert no_thanks.winner(table.state)[1], "pick another TIE_SEED: this game no longer ends in a tie"
         assert LAST_TAKE_WITH_CHIPS.search(over.content), "the last take should change a chip count (and DM it)"
         assert "unofficial" in over.content
-        saved = (await bot.storage.games(world.channel.id))[-1]
-        assert saved.status == "finished"
-        assert saved.result is not None
-        assert saved.result["winner"] == no_thanks.winner(table.state)[0]
-        assert saved.result["tie_break"] is True
+        saved = saved_game(world)
+        assert saved is not None
+        assert saved[0]["status"] == "finished"
+        result = json.loads(saved[0]["result"])
+        assert result["winner"] == no_thanks.winner(table.state)[0]
+        assert result["tie_break"] is True
         # After the end: no buttons, no game, the channel is free.
         assert not any(b.get("label") == "Take" for b in over.buttons)
         refusal(await world.fake.invoke("take", user=world.players[0], channel=world.channel), "no game")
@@ -644,7 +647,7 @@ async def test_a_stale_board_is_refused(world: World) -> None:
         public(await fake.invoke("endgame", user=world.players[0], channel=world.channel))
         new = await open_game(world, bot, 3)
         assert new.state.seed != table.state.seed
-        assert len(new.state.moves) == 0
+        assert new.state.move_count == 0
         for verb in ("take", "pass"):
             await new.refused(new.attempt(new.to_move(), verb, via="button", board=first_board), "out of date")
         await new.act(new.to_move(), "take", via="button")

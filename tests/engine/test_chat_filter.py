@@ -29,7 +29,7 @@ def test_case(text: str, label: int) -> None:
     assert mentions_number(text) is bool(label)
 
 
-def _precision_recall(cases: list[Case]) -> tuple[float, float]:
+def precision_recall(cases: list[Case]) -> tuple[float, float]:
     predicted = [(mentions_number(text), bool(label)) for text, label, _ in cases]
     true_pos = sum(p and t for p, t in predicted)
     precision = true_pos / max(1, sum(p for p, _ in predicted))
@@ -39,7 +39,7 @@ def _precision_recall(cases: list[Case]) -> tuple[float, float]:
 
 @pytest.mark.parametrize("cases", [ALL_CASES, REALISTIC], ids=["all", "realistic"])
 def test_precision_and_recall(cases: list[Case]) -> None:
-    precision, recall = _precision_recall(cases)
+    precision, recall = precision_recall(cases)
     assert precision >= 0.99
     assert recall >= 0.99
 

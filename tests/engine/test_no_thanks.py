@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
-from engine import no_thanks
+from engine import GAMES, no_thanks
 from engine.errors import CorruptState, GameError, GameOver, IllegalAction, NotAPlayer, NotYourTurn
-from engine.no_thanks import Leave, Move, NoThanks, State, Take
+from engine.game import Move, Setup, decode_moves, replay
+from engine.no_thanks import Leave, NoThanks, State, Take
+from tests.engine.test_game_contract import rows_of, saved
 
 PLAYERS = (101, 102, 103, 104, 105, 106, 107)
 STRANGER = 999
@@ -47,7 +50,7 @@ def table(
         departed_chips=0,
         turn=turn,
         status=status,
-        moves=(),
+        move_count=0,
     )
 
 
@@ -62,7 +65,12 @@ def test_info() -> None:
     assert no_thanks.INFO.kind == "no_thanks"
     assert no_thanks.INFO.title == "No Thanks!"
     assert (no_thanks.INFO.min_players, no_thanks.INFO.max_players) == (3, 7)
-    assert no_thanks.INFO.variants == ("open_chips",)
+    assert [variant.name for variant in no_thanks.INFO.variants] == ["open_chips"]
+    assert no_thanks.INFO.rules_version == 1
+    assert no_thanks.INFO.capabilities == frozenset()
+    assert GAMES["no_thanks"] is no_thanks.GAME
+    assert no_thanks.GAME.info is no_thanks.INFO
+    assert no_thanks.GAME.leave == Leave()
 
 
 @pytest.mark.parametrize(("count", "chips"), [(3, 11), (4, 11), (5, 11), (6, 9), (7, 7)])
@@ -79,7 +87,7 @@ def test_setup_deals_chips_by_player_count_and_24_cards(count: int, chips: int) 
     assert sorted((*state.removed, *state.draw_pile, state.face_up)) == list(range(3, 36))
     assert all(no_thanks.hand(state, player) == () for player in PLAYERS[:count])
     assert state.status == "playing"
-    assert state.moves == ()
+    assert state.move_count == 0
 
 
 @pytest.mark.parametrize("seed", [0, 1, 7, 2024, -5])
@@ -147,7 +155,7 @@ def test_no_thanks_pays_one_chip_and_passes_the_turn(
     assert no_thanks.chips_on_card(after) == 3
     assert no_thanks.face_up_card(after) == 20
     assert no_thanks.current_player(after) == PLAYERS[next_turn]
-    assert after.moves == (Move(player, NoThanks()),)
+    assert after.move_count == 1
     assert state.chips_on_card == 2  # apply never changes its input
 
 
@@ -433,7 +441,7 @@ def test_public_view_never_shows_a_removed_card(moves: int) -> None:
             break
         player = no_thanks.current_player(state)
         assert player is not None
-        state = no_thanks.apply(state, player, no_thanks.legal_actions(state, player)[len(state.moves) % 2])
+        state = no_thanks.apply(state, player, no_thanks.legal_actions(state, player)[state.move_count % 2])
 
     view = no_thanks.public_view(state)
 
@@ -459,131 +467,154 @@ def test_the_removed_cards_are_revealed_after_the_end() -> None:
     assert len(no_thanks.removed_cards(state)) == 9
 
 
-# --- saving and loading ---------------------------------------------------------------------------------------------
+# --- saving: the move log -------------------------------------------------------------------------------------------
+
+SETUP = Setup(PLAYERS[:4], seed=11)
+Log = list[Move[no_thanks.Action]]
 
 
-def played() -> State:
-    """A 4-player game some moves in: takes, passes and one leave, so every field holds something."""
-    state = no_thanks.new_game(PLAYERS[:4], seed=11)
+def moved(state: State, log: Log, player: int | None, action: no_thanks.Action) -> State:
+    assert player is not None
+    log.append(Move(player, action))
+    return no_thanks.apply(state, player, action)
+
+
+def played(setup: Setup = SETUP) -> tuple[Log, State]:
+    """A 4-player game some moves in, and its log: takes, passes and one leave, so every field holds something."""
+    state = no_thanks.GAME.new_game(setup)
+    log: Log = []
     before: list[no_thanks.Action] = [NoThanks(), NoThanks(), Take(), NoThanks(), Take(), Take(), NoThanks(), Take()]
     after: list[no_thanks.Action] = [NoThanks(), Take(), NoThanks()]
     for action in before:
-        player = no_thanks.current_player(state)
-        assert player is not None
-        state = no_thanks.apply(state, player, action)
-    leaver = next(p for p in PLAYERS[:4] if no_thanks.hand(state, p) and p != no_thanks.current_player(state))
-    state = no_thanks.apply(state, leaver, Leave())
+        state = moved(state, log, no_thanks.current_player(state), action)
+    leaver = next(p for p in setup.players if no_thanks.hand(state, p) and p != no_thanks.current_player(state))
+    state = moved(state, log, leaver, Leave())
     for action in after:
+        state = moved(state, log, no_thanks.current_player(state), action)
+    return log, state
+
+
+def to_the_end(setup: Setup, action: no_thanks.Action) -> tuple[Log, State]:
+    """A game in which the mover always does ``action`` while they can, else takes."""
+    state = no_thanks.GAME.new_game(setup)
+    log: Log = []
+    while not no_thanks.is_over(state):
         player = no_thanks.current_player(state)
         assert player is not None
-        state = no_thanks.apply(state, player, action)
-    return state
+        state = moved(state, log, player, action if action in no_thanks.legal_actions(state, player) else Take())
+    return log, state
 
 
-def test_to_dict_is_json_and_round_trips() -> None:
-    state = played()
-    data = no_thanks.to_dict(state)
-
-    assert data["kind"] == "no_thanks"
-    assert data["v"] == 1
-    assert no_thanks.from_dict(json.loads(json.dumps(data))) == state
-    assert no_thanks.replay(state.players, seed=state.seed, open_chips=state.open_chips, moves=state.moves) == state
+def load(log: Log, setup: Setup = SETUP) -> State:
+    """The state the log leads to, once saved and loaded again."""
+    return replay(no_thanks.GAME, setup, saved(no_thanks.GAME, log))
 
 
-def _seat_with_cards(data: dict[str, Any], *, many: int = 1) -> int:
-    return next(seat for seat, cards in enumerate(data["hands"]) if len(cards) >= many)
+@pytest.mark.parametrize(
+    "setup", [SETUP, replace(SETUP, variants=frozenset({"open_chips"})), replace(SETUP, players=PLAYERS, seed=-3)]
+)
+def test_the_log_rebuilds_the_game_through_json(setup: Setup) -> None:
+    log, state = played(setup)
+    assert state.move_count == len(log) == 12
+    assert state.open_chips == ("open_chips" in setup.variants)
+    assert load(log, setup) == state
+    for moves in (0, 5, 11):
+        assert load(log[:moves], setup).move_count == moves
 
 
-def _leaver_seat(data: dict[str, Any]) -> int:
-    return list(data["left"]).index(True)
+@pytest.mark.parametrize("action", [Take(), NoThanks()])
+def test_a_whole_game_rebuilds_from_its_log(action: no_thanks.Action) -> None:
+    log, state = to_the_end(SETUP, action)
+    assert state.status == "finished"
+    assert load(log) == state
 
 
-def _playing_seat(data: dict[str, Any]) -> int:
-    return list(data["left"]).index(False)
+def test_the_stored_log_layout() -> None:
+    log, _ = played()
+    rows = rows_of(no_thanks.GAME, log)
+    assert rows[:3] == [[101, ["no_thanks"]], [102, ["no_thanks"]], [103, ["take"]]]
+    assert [raw for _, raw in rows].count(["leave"]) == 1
 
 
-def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
-    return lambda data: data.__setitem__(key, value)
+@pytest.mark.parametrize(("action", "raw"), [(Take(), ["take"]), (NoThanks(), ["no_thanks"]), (Leave(), ["leave"])])
+def test_actions_encode_and_decode(action: no_thanks.Action, raw: list[str]) -> None:
+    assert no_thanks.encode_action(action) == raw
+    assert no_thanks.decode_action(json.loads(json.dumps(raw))) == action
 
 
-def _swap_hands(data: dict[str, Any]) -> None:
-    seats = [seat for seat, cards in enumerate(data["hands"]) if cards]
-    data["hands"][seats[0]], data["hands"][seats[1]] = data["hands"][seats[1]], data["hands"][seats[0]]
-
-
-def _move_a_chip(data: dict[str, Any]) -> None:
-    rich = next(seat for seat, count in enumerate(data["chips"]) if count > 0)
-    poor = next(seat for seat, gone in enumerate(data["left"]) if not gone and seat != rich)
-    data["chips"][rich] -= 1
-    data["chips"][poor] += 1
-
-
-def _give_a_leaver_a_chip(data: dict[str, Any]) -> None:
-    rich = next(seat for seat, count in enumerate(data["chips"]) if count > 0)
-    data["chips"][rich] -= 1
-    data["chips"][_leaver_seat(data)] += 1
-
-
-def _negative_chips(data: dict[str, Any]) -> None:
-    data["chips"][_playing_seat(data)] = -1
-    data["chips_on_card"] += 1 + data["chips"][_playing_seat(data)]
-
-
-TAMPERING: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
-    ("kind", _set("kind", "the_game"), "not a no_thanks state"),
-    ("version", _set("v", 2), "unknown format version 2"),
-    ("missing key", lambda data: data.pop("seed"), "missing 'seed'"),
-    ("seed type", _set("seed", "11"), "'seed' has the wrong type"),
-    ("variant type", _set("open_chips", 1), "'open_chips' has the wrong type"),
-    ("bool as int", _set("chips_on_card", True), "'chips_on_card' has the wrong type"),
-    ("too few players", _set("players", [1, 2]), "wrong number of players"),
-    ("two seats", _set("players", [101, 101, 102, 103]), "a player has two seats"),
-    ("removed count", lambda data: data["removed"].pop(), "there must be nine removed cards"),
-    (
-        "duplicated card",
-        lambda data: data["draw_pile"].__setitem__(0, data["face_up"]),
-        "the cards 3 to 35 are not all there exactly once",
-    ),
-    (
-        "card out of range",
-        lambda data: data["draw_pile"].__setitem__(0, 36),
-        "the cards 3 to 35 are not all there exactly once",
-    ),
-    ("hand order", lambda data: data["hands"][_seat_with_cards(data, many=2)].reverse(), "a hand is not in order"),
-    ("hand type", lambda data: data["hands"].__setitem__(0, "3,4"), "'hand' has the wrong type"),
-    ("chips added", lambda data: data["chips"].__setitem__(0, data["chips"][0] + 1), "chips have appeared or vanished"),
-    ("chips on card", lambda data: data.__setitem__("chips_on_card", 60), "chips have appeared or vanished"),
-    ("negative chips", _negative_chips, "a chip count is negative"),
-    ("leaver's chips", _give_a_leaver_a_chip, "a player who left still holds cards or chips"),
-    ("left type", _set("left", [0, 0, 1, 0]), "'left' is malformed"),
-    ("unknown status", _set("status", "won"), "unknown status 'won'"),
-    ("finished early", _set("status", "finished"), "the face-up card does not match the status"),
-    ("abandoned early", _set("status", "abandoned"), "the status does not match who is left"),
-    ("turn out of range", _set("turn", 4), "the turn names no seat"),
-    ("turn of a leaver", lambda data: data.__setitem__("turn", _leaver_seat(data)), "the player to move has left"),
-    ("move shape", lambda data: data["moves"].append(["take"]), "a move is malformed"),
-    ("move verb", lambda data: data["moves"].append([101, "pass"]), "unknown move 'pass'"),
-    ("move player", lambda data: data["moves"].append([True, "take"]), "a move names no player"),
-    ("illegal move", lambda data: data["moves"].insert(0, [STRANGER, "take"]), "its moves break the rules"),
-    ("hands swapped", _swap_hands, "its moves do not lead to this position"),
-    ("chips moved", _move_a_chip, "its moves do not lead to this position"),
-    ("move dropped", lambda data: data["moves"].pop(), "its moves do not lead to this position"),
-    ("seed changed", lambda data: data.__setitem__("seed", data["seed"] + 1), "its moves"),
-]
-
-
-@pytest.mark.parametrize(("tamper", "problem"), [case[1:] for case in TAMPERING], ids=[case[0] for case in TAMPERING])
-def test_from_dict_rejects_tampered_data(tamper: Callable[[dict[str, Any]], None], problem: str) -> None:
-    data = json.loads(json.dumps(no_thanks.to_dict(played())))
-    tamper(data)
-
+@pytest.mark.parametrize(
+    "raw",
+    [["pass"], ["take", 1], ["TAKE"], ["no thanks"], [], [["take"]], [1], [None], "take", None, 0, {"take": 1}],
+)
+def test_decode_action_refuses_what_encode_action_never_writes(raw: Any) -> None:
     with pytest.raises(CorruptState) as error:
-        no_thanks.from_dict(data)
-    assert str(error.value).startswith("The saved game is damaged (")
-    assert problem in str(error.value)
+        no_thanks.decode_action(raw)
+    assert str(error.value) == f"The saved game is damaged (unknown move {raw!r})."
 
 
-@pytest.mark.parametrize("data", [None, [], "no_thanks", {"kind": "no_thanks"}])
-def test_from_dict_rejects_what_is_not_a_saved_game(data: Any) -> None:
-    with pytest.raises(CorruptState):
-        no_thanks.from_dict(data)
+@pytest.mark.parametrize("player", [True, False, "101", None, 101.5, [101]])
+def test_decode_moves_refuses_a_row_without_a_player(player: Any) -> None:
+    with pytest.raises(CorruptState) as error:
+        decode_moves(no_thanks.GAME, [(101, ["take"]), (player, ["take"])])
+    assert str(error.value) == "The saved game is damaged (a move names no player)."
+
+
+def broken(number: int, why: str) -> str:
+    return f"Move {number} of the saved game breaks the rules: {why}"
+
+
+LOG, _ = played()  # 101 and 102 pass, 103 takes, ...
+TAKEN, _ = to_the_end(SETUP, Take())
+BROKE, _ = to_the_end(replace(SETUP, players=PLAYERS[:3]), NoThanks())  # everybody passes while they can
+SPENT = next(i for i, move in enumerate(BROKE) if isinstance(move.action, Take))  # the first pass nobody can pay
+THREE = replace(SETUP, players=PLAYERS[:3])
+
+
+@pytest.mark.parametrize(
+    ("setup", "log", "message"),
+    [
+        (SETUP, [Move(STRANGER, Take()), *LOG], broken(1, "You're not playing in this game.")),
+        (SETUP, [*LOG[:4], Move(STRANGER, Leave()), *LOG[4:]], broken(5, "You're not playing in this game.")),
+        (SETUP, [Move(102, NoThanks()), *LOG[1:]], broken(1, "It's not your turn.")),
+        (SETUP, [*LOG[:2], Move(101, Take()), *LOG[3:]], broken(3, "It's not your turn.")),
+        (
+            THREE,
+            [*BROKE[:SPENT], Move(BROKE[SPENT].player, NoThanks())],
+            broken(SPENT + 1, "You have no chips left, so you must take the card."),
+        ),
+        (
+            SETUP,
+            [*LOG, Move(next(m.player for m in LOG if m.action == Leave()), Leave())],
+            broken(13, "You left this game, so you can't act in it any more."),
+        ),
+        (SETUP, [*TAKEN, Move(101, Leave())], broken(25, "This game is over: the last card has been taken.")),
+        (THREE, [Move(103, Leave()), Move(101, Take())], broken(2, "This game was abandoned.")),
+        # the log of one game does not fit another setup
+        (replace(SETUP, seed=13), LOG, broken(1, "It's not your turn.")),  # 103 starts that one
+        (replace(SETUP, players=PLAYERS[1:5]), LOG, broken(1, "You're not playing in this game.")),
+        (
+            replace(SETUP, rules_version=0),
+            LOG,
+            "This game was started under rules version 0 of No Thanks!, and this bot plays version 1.",
+        ),
+        (
+            replace(SETUP, variants=frozenset({"expert"})),
+            LOG,
+            "This game uses a variant this bot doesn't know (expert).",
+        ),
+        (
+            replace(SETUP, players=PLAYERS[:2]),
+            [],
+            "The saved game cannot be set up: No Thanks! is for 3 to 7 players, not 2.",
+        ),
+        (
+            replace(SETUP, players=(101, 102, 101)),
+            [],
+            "The saved game cannot be set up: Each player can take only one seat.",
+        ),
+    ],
+)
+def test_replay_refuses_a_log_that_breaks_the_rules(setup: Setup, log: Log, message: str) -> None:
+    with pytest.raises(CorruptState) as error:
+        load(log, setup)
+    assert str(error.value) == message

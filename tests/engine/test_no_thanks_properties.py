@@ -1,14 +1,13 @@
-"""Random seeded games of No Thanks!, checked at every step: conservation, legality, round trips, replays, scoring."""
+"""Random seeded games of No Thanks!, checked at every step: conservation, legality, the log, replays, scoring."""
 
 from __future__ import annotations
 
 import itertools
-import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +15,9 @@ from hypothesis import strategies as st
 
 from engine import no_thanks
 from engine.errors import CorruptState, GameError
+from engine.game import Move, Setup, replay
 from engine.no_thanks import Leave, NoThanks, State, Take
+from tests.engine.test_game_contract import saved
 
 SETTINGS = settings(derandomize=True, deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 
@@ -46,12 +47,22 @@ plans = st.builds(
 )
 
 
+class Game(NamedTuple):
+    states: tuple[State, ...]  # states[i] is the state after the first i moves of the log
+    log: tuple[Move[no_thanks.Action], ...]
+
+
+def setup_of(plan: Plan) -> Setup:
+    return Setup(plan.players, seed=plan.seed, variants=frozenset({"open_chips"} if plan.open_chips else ()))
+
+
 @lru_cache(maxsize=256)
-def play(plan: Plan) -> tuple[State, ...]:
-    """Every state of one random game, from the deal to the end."""
+def play(plan: Plan) -> Game:
+    """Every state of one random game, from the deal to the end, and its log."""
     rng = random.Random(plan.policy)
-    state = no_thanks.new_game(plan.players, seed=plan.seed, open_chips=plan.open_chips)
+    state = no_thanks.GAME.new_game(setup_of(plan))
     states = [state]
+    log: list[Move[no_thanks.Action]] = []
     while not no_thanks.is_over(state) and len(states) <= MOST_MOVES + 1:
         mover = no_thanks.current_player(state)
         assert mover is not None
@@ -65,7 +76,8 @@ def play(plan: Plan) -> tuple[State, ...]:
             player, action = mover, Take()
         state = no_thanks.apply(state, player, action)
         states.append(state)
-    return tuple(states)
+        log.append(Move(player, action))
+    return Game(tuple(states), tuple(log))
 
 
 def seat_of(state: State, player: int) -> int:
@@ -78,10 +90,10 @@ def seat_of(state: State, player: int) -> int:
 @SETTINGS
 @given(plans)
 def test_every_card_and_chip_is_always_accounted_for(plan: Plan) -> None:
-    states = play(plan)
+    states, log = play(plan)
     start = no_thanks.starting_chips(len(plan.players)) * len(plan.players)
     departed_chips = 0
-    for before, after in itertools.pairwise(states):
+    for (before, after), move in zip(itertools.pairwise(states), log, strict=True):
         cards = [*after.removed, *after.draw_pile, *after.departed_cards, *(c for hand in after.hands for c in hand)]
         if after.face_up is not None:
             cards.append(after.face_up)
@@ -89,7 +101,7 @@ def test_every_card_and_chip_is_always_accounted_for(plan: Plan) -> None:
         assert after.removed == states[0].removed
         assert all(list(hand) == sorted(hand) for hand in after.hands)
 
-        move = after.moves[-1]
+        assert after.move_count == before.move_count + 1
         if isinstance(move.action, Leave):
             departed_chips += before.chips[seat_of(before, move.player)]
         assert after.departed_chips == departed_chips
@@ -100,10 +112,11 @@ def test_every_card_and_chip_is_always_accounted_for(plan: Plan) -> None:
 @SETTINGS
 @given(plans)
 def test_every_game_ends(plan: Plan) -> None:
-    end = play(plan)[-1]
+    states, log = play(plan)
+    end = states[-1]
 
     assert no_thanks.is_over(end)
-    assert len(end.moves) <= MOST_MOVES
+    assert end.move_count == len(log) <= MOST_MOVES
     assert no_thanks.current_player(end) is None
     if end.status == "finished":
         assert end.draw_pile == ()
@@ -117,7 +130,7 @@ def test_every_game_ends(plan: Plan) -> None:
 @SETTINGS
 @given(plans)
 def test_apply_accepts_exactly_the_legal_actions(plan: Plan) -> None:
-    for state in play(plan)[::3]:
+    for state in play(plan).states[::3]:
         for player in (*plan.players, STRANGER):
             legal = no_thanks.legal_actions(state, player)
             for action in (Take(), NoThanks(), Leave()):
@@ -128,106 +141,77 @@ def test_apply_accepts_exactly_the_legal_actions(plan: Plan) -> None:
                         no_thanks.apply(state, player, action)
 
 
-# --- saving, loading and replaying ----------------------------------------------------------------------------------
+# --- the log -------------------------------------------------------------------------------------------------------
 
 
 @SETTINGS
-@given(plans)
-def test_every_state_survives_json_and_replay(plan: Plan) -> None:
-    for state in play(plan):
-        data = json.loads(json.dumps(no_thanks.to_dict(state)))
-        assert no_thanks.from_dict(data) == state
-        assert no_thanks.to_dict(no_thanks.from_dict(data)) == data
-        rebuilt = no_thanks.replay(plan.players, seed=plan.seed, open_chips=plan.open_chips, moves=state.moves)
-        assert rebuilt == state
+@given(plans, st.integers(0, MOST_MOVES))
+def test_the_saved_log_rebuilds_every_state(plan: Plan, step: int) -> None:
+    states, log = play(plan)
+    loaded = saved(no_thanks.GAME, log)
+    assert loaded == list(log)
+    for moves in {0, step % len(states), len(log)}:
+        assert replay(no_thanks.GAME, setup_of(plan), loaded[:moves]) == states[moves]
 
 
-def _append_a_take(data: dict[str, Any]) -> None:
-    data["moves"].append([data["players"][data["turn"]], "take"])
+def _a_stranger_moves(game: Game, at: int, rng: random.Random) -> list[Move[no_thanks.Action]]:
+    action = rng.choice([Take(), NoThanks(), Leave()])
+    return [*game.log[:at], Move(STRANGER, action), *game.log[at:]]
 
 
-def _bump(key: str, index: int | None = None) -> Callable[[dict[str, Any]], None]:
-    def bump(data: dict[str, Any]) -> None:
-        if index is None:
-            data[key] += 1
-        else:
-            data[key][index % len(data[key])] += 1
-
-    return bump
+def _somebody_else_moves(game: Game, at: int, rng: random.Random) -> list[Move[no_thanks.Action]]:
+    """A take or pass by a seated player who is not the mover (or any move once the game is over)."""
+    state = game.states[at]
+    others = [p for p in state.players if p != no_thanks.current_player(state)]
+    return [*game.log[:at], Move(rng.choice(others), rng.choice([Take(), NoThanks()])), *game.log[at:]]
 
 
-def _flip_left(data: dict[str, Any]) -> None:
-    data["left"][0] = not data["left"][0]
+def _a_leaver_moves_again(game: Game, at: int, rng: random.Random) -> list[Move[no_thanks.Action]]:
+    leaves = [i for i, move in enumerate(game.log) if move.action == Leave()]
+    if not leaves:
+        return _somebody_else_moves(game, len(game.log), rng)  # after the end
+    at = rng.choice(leaves) + 1
+    return [*game.log[:at], Move(game.log[at - 1].player, rng.choice([Take(), NoThanks(), Leave()]))]
 
 
-def _next_turn(data: dict[str, Any]) -> None:
-    data["turn"] = (data["turn"] + 1) % len(data["players"])
+def _a_pass_without_chips(game: Game, at: int, rng: random.Random) -> list[Move[no_thanks.Action]]:
+    broke = [i for i, state in enumerate(game.states) if not no_thanks.is_over(state) and state.chips[state.turn] == 0]
+    if not broke:
+        return _somebody_else_moves(game, at, rng)
+    at = rng.choice(broke)
+    return [*game.log[:at], Move(game.states[at].players[game.states[at].turn], NoThanks())]
 
 
-def _next_status(data: dict[str, Any]) -> None:
-    data["status"] = {"playing": "finished", "finished": "abandoned", "abandoned": "playing"}[data["status"]]
-
-
-def _duplicate_a_card(data: dict[str, Any]) -> None:
-    data["hands"][0] = sorted([*data["hands"][0], data["removed"][0]])
-
-
-# Each changes the position (or its history) for sure, so the saved game can no longer be the one its moves make.
-TAMPERING = [
-    _append_a_take,
-    _bump("seed"),
-    _bump("chips", 0),
-    _bump("chips", 5),
-    _bump("chips_on_card"),
-    _bump("departed_chips"),
-    _flip_left,
-    _next_turn,
-    _next_status,
-    _duplicate_a_card,
-]
+# Each breaks the log for sure at some move: the replay must say so.
+TAMPERING = [_a_stranger_moves, _somebody_else_moves, _a_leaver_moves_again, _a_pass_without_chips]
 
 
 @SETTINGS
-@given(plans, st.integers(0, MOST_MOVES), st.sampled_from(TAMPERING))
-def test_tampered_saves_are_rejected(plan: Plan, step: int, tamper: Callable[[dict[str, Any]], None]) -> None:
-    states = play(plan)
-    data = no_thanks.to_dict(states[step % len(states)])
-    tamper(data)
+@given(plans, st.integers(0, MOST_MOVES), st.sampled_from(TAMPERING), st.integers(0, 2**16))
+def test_a_log_that_breaks_the_rules_is_refused(
+    plan: Plan,
+    step: int,
+    tamper: Callable[[Game, int, random.Random], list[Move[no_thanks.Action]]],
+    seed: int,
+) -> None:
+    game = play(plan)
+    log = tamper(game, step % len(game.states), random.Random(seed))
 
-    with pytest.raises(CorruptState):
-        no_thanks.from_dict(data)
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-40, 40) | st.text(max_size=4),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
-    max_leaves=8,
-)
+    with pytest.raises(CorruptState, match=r"^Move \d+ of the saved game breaks the rules: "):
+        replay(no_thanks.GAME, setup_of(plan), saved(no_thanks.GAME, log))
 
 
 @SETTINGS
-@given(plans, st.integers(0, MOST_MOVES), st.data())
-def test_from_dict_refuses_or_loads_exactly_what_it_read(plan: Plan, step: int, data: st.DataObject) -> None:
-    states = play(plan)
-    saved = no_thanks.to_dict(states[step % len(states)])
-    key = data.draw(st.sampled_from(sorted(saved)))
-    if data.draw(st.booleans()):
-        del saved[key]
-    else:
-        saved[key] = data.draw(json_values)
-
-    try:
-        loaded = no_thanks.from_dict(saved)
-    except CorruptState:
-        return
-    assert no_thanks.to_dict(loaded) == saved
-
-
-@SETTINGS
-@given(json_values)
-def test_from_dict_raises_only_corrupt_state_on_junk(junk: Any) -> None:
-    with pytest.raises(CorruptState):
-        no_thanks.from_dict(junk)
+@given(plans, st.integers(-2, 4), st.sampled_from(["expert", "open", ""]))
+def test_a_setup_this_bot_cannot_play_is_refused(plan: Plan, rules_version: int, variant: str) -> None:
+    setup = setup_of(plan)
+    log = saved(no_thanks.GAME, play(plan).log)
+    for wrong in (
+        replace(setup, rules_version=rules_version + (rules_version >= 1)),
+        replace(setup, variants=setup.variants | {variant}),
+    ):
+        with pytest.raises(CorruptState, match=r"^This game (was started under rules version|uses a variant)"):
+            replay(no_thanks.GAME, wrong, log)
 
 
 # --- scoring and secrets --------------------------------------------------------------------------------------------
@@ -255,7 +239,7 @@ def test_runs_agree_with_a_brute_force_count(cards: set[int]) -> None:
 @SETTINGS
 @given(plans.filter(lambda plan: plan.leave_chance < 0.1))
 def test_final_scores_agree_with_a_brute_force_count(plan: Plan) -> None:
-    end = play(plan)[-1]
+    end = play(plan).states[-1]
     if end.status != "finished":
         return
     remaining = [p for p, gone in zip(end.players, end.left, strict=True) if not gone]
@@ -277,7 +261,7 @@ def test_final_scores_agree_with_a_brute_force_count(plan: Plan) -> None:
 @SETTINGS
 @given(plans)
 def test_the_public_view_keeps_the_secrets(plan: Plan) -> None:
-    for state in play(plan):
+    for state in play(plan).states:
         view = no_thanks.public_view(state)
         shown = {view.face_up_card, *(card for seat in view.players for card in seat.cards)}
         assert not shown & set(state.removed)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from engine import the_game as tg
 from engine.errors import CorruptState
-from engine.the_game import EndTurn, Leave, Play, State
+from engine.game import Move, Setup, replay
+from engine.the_game import EndTurn, Leave, Play, Signal, State
+from tests.engine.test_game_contract import saved
 
-PLAYOUTS = settings(derandomize=True, deadline=None, max_examples=100, suppress_health_check=[HealthCheck.too_slow])
+PLAYOUTS = settings(derandomize=True, deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 QUICK = settings(derandomize=True, deadline=None, max_examples=300)
 
 UP = (True, True, False, False)
@@ -78,9 +80,18 @@ def check_end_detection(before: State, after: State, player: int, action: tg.Act
             event("lost part-way through a turn")
 
 
-def check_saving(state: State) -> None:
-    data = json.loads(json.dumps(tg.to_dict(state)))
-    assert tg.from_dict(data) == state  # from_dict also replays the moves
+def turns_in(log: Sequence[Move[tg.Action]]) -> int:
+    """Turns in which a card was laid, counted from the log alone: a card starts a turn unless the same player laid
+    the previous card with no EndTurn since (the turn passes only on EndTurn or when the mover leaves)."""
+    turns = 0
+    last_player: int | None = None
+    for move in log:
+        if isinstance(move.action, EndTurn):
+            last_player = None
+        elif isinstance(move.action, Play):
+            turns += move.player != last_player
+            last_player = move.player
+    return turns
 
 
 def choose(state: State, rng: random.Random, leave_rate: float, careful: float) -> tuple[int, tg.Action]:
@@ -117,46 +128,68 @@ game_setups = st.fixed_dictionaries(
 )
 
 
-def play_out(setup: dict[str, int | float | bool], check: bool) -> list[State]:
-    players = [1000 + 7 * i for i in range(int(setup["players"]))]
-    state = tg.new_game(
-        players, seed=int(setup["seed"]), expert=bool(setup["expert"]), smaller_hands=bool(setup["smaller_hands"])
-    )
+def setup_of(setup: dict[str, int | float | bool]) -> Setup:
+    variants = frozenset(name for name in ("expert", "smaller_hands") if setup[name])
+    return Setup(tuple(1000 + 7 * i for i in range(int(setup["players"]))), seed=int(setup["seed"]), variants=variants)
+
+
+def play_out(setup: dict[str, int | float | bool], check: bool) -> tuple[list[State], list[Move[tg.Action]]]:
+    """Every state of one game, and its log: ``states[i]`` is the state after the first ``i`` moves."""
+    state = tg.GAME.new_game(setup_of(setup))
     rng = random.Random(int(setup["chooser"]))
-    states = [state]
+    states, log = [state], []
     for _ in range(250):  # at most 98 plays, one EndTurn after each turn's plays, and 5 leaves
         if tg.is_over(state):
             break
         player, action = choose(state, rng, float(setup["leave_rate"]), float(setup["careful"]))
         after = tg.apply(state, player, action)
-        assert after.moves == (*state.moves, tg.Move(player, action))
+        log.append(Move(player, action))
+        assert after.move_count == state.move_count + 1 == len(log)
         if check:
             check_invariants(after)
             check_end_detection(state, after, player, action)
+            assert after.turns == turns_in(log)
         state = after
         states.append(state)
     assert tg.is_over(state), "the game did not terminate"
-    return states
+    return states, log
+
+
+def won_game(seed: int, players: int) -> dict[str, int | float | bool]:
+    """A careful game that is won: it runs out the draw pile, then lays every card."""
+    return dict(
+        seed=seed, players=players, expert=False, smaller_hands=False, chooser=seed, leave_rate=0.0, careful=1.0
+    )
+
+
+WON = [won_game(24, 5), won_game(45, 3), won_game(73, 1)]
+
+
+@pytest.mark.parametrize("setup", WON)
+def test_the_examples_of_long_games_are_won(setup: dict[str, int | float | bool]) -> None:
+    states, log = play_out(setup, check=False)
+    assert (states[-1].status, states[-1].draw_pile) == ("won", ())
+    assert len(log) > 98
 
 
 @PLAYOUTS
 @given(game_setups)
+@example(WON[0])
+@example(WON[1])
+@example(WON[2])
 def test_random_games_keep_every_rule(setup: dict[str, int | float | bool]) -> None:
-    states = play_out(setup, check=True)
+    states, log = play_out(setup, check=True)
     final = states[-1]
     event(f"game {final.status}")  # pytest --hypothesis-show-statistics shows what the examples covered
     event("the draw pile ran out" if not final.draw_pile else "the draw pile never ran out")
-    event(f"{len(final.moves) // 50 * 50}+ moves")
+    event(f"{final.move_count // 50 * 50}+ moves")
     assert final.status in ("won", "lost", "abandoned")
     assert (final.status == "abandoned") == all(final.left)
-    assert (
-        tg.replay(
-            final.players, seed=final.seed, expert=final.expert, smaller_hands=final.smaller_hands, moves=final.moves
-        )
-        == final
-    )
-    for state in states:
-        check_saving(state)
+    assert tg.summary(final).turns == turns_in(log)
+    loaded = saved(tg.GAME, log)
+    assert loaded == log
+    for moves in sorted({0, 1, len(log) // 3, len(log) // 2, len(log) - 1, len(log)}):
+        assert replay(tg.GAME, setup_of(setup), loaded[:moves]) == states[moves]
 
 
 @QUICK
@@ -186,53 +219,77 @@ def test_can_meet_minimum_agrees_with_brute_force_near_the_tops(
     assert tg.can_meet_minimum(hand, tops, needed) == brute_force(hand, tops, needed)
 
 
+def _trick_without_the_card(states: list[State], log: list[Move[tg.Action]], rng: random.Random) -> None:
+    at = rng.randrange(len(log))
+    state, player = states[at], log[at].player  # who moves next, so is seated and the game runs
+    held = tg.hand(state, player)
+    piles = [pile for pile in tg.PILES if tg.top(state, pile) + (-10 if pile in tg.ASCENDING else 10) not in held]
+    log.insert(at, Move(player, Signal("trick", rng.choice(piles))) if piles else Move(-1, Signal("trick", "A")))
+
+
+def _play_a_card_not_held(states: list[State], log: list[Move[tg.Action]], rng: random.Random) -> None:
+    plays = [i for i, move in enumerate(log) if isinstance(move.action, Play)]
+    at = rng.choice(plays) if plays else 0  # a log of leaves only: a play before them
+    player = log[at].player
+    card = rng.choice(sorted(set(tg.CARDS) - set(tg.hand(states[at], player))))
+    log[at : at + bool(plays)] = [Move(player, Play(card, rng.choice(tg.PILES)))]  # replace the play, or insert
+
+
+def _end_before_the_first_card(states: list[State], log: list[Move[tg.Action]], rng: random.Random) -> None:
+    log.insert(0, Move(rng.choice(states[0].players), EndTurn()))
+
+
+def _a_stranger_moves(states: list[State], log: list[Move[tg.Action]], rng: random.Random) -> None:
+    action = rng.choice([Leave(), EndTurn(), Signal("nearly_stuck"), Play(50, "A")])
+    log.insert(rng.randrange(len(log) + 1), Move(rng.choice([-1, 0, 1001, 2**40]), action))
+
+
+def _a_move_after_the_end(states: list[State], log: list[Move[tg.Action]], rng: random.Random) -> None:
+    player = rng.choice(states[-1].players)
+    log.append(Move(player, rng.choice([Leave(), EndTurn(), Signal("clear"), Play(50, "B")])))
+
+
+def _a_leaver_moves_again(states: list[State], log: list[Move[tg.Action]], rng: random.Random) -> None:
+    leaves = [i for i, move in enumerate(log) if isinstance(move.action, Leave)]
+    at = rng.choice(leaves) if leaves else len(log) - 1
+    log.insert(at + 1, Move(log[at].player, Leave() if leaves else EndTurn()))
+
+
+# Each breaks the log for sure: a move by nobody, a card not held, a move after the end, or out of turn.
 TAMPERING = [
-    lambda data, rng: data.update(v=rng.choice([0, 2, "1", None])),
-    lambda data, rng: data.update(kind="no_thanks"),
-    lambda data, rng: data.pop(rng.choice(sorted(set(data) - {"kind", "v"}))),
-    lambda data, rng: data.update({rng.choice(["seed", "laid", "minimum", "turn"]): rng.choice(["1", 1.5, [], True])}),
-    lambda data, rng: data.update({rng.choice(["expert", "smaller_hands"]): rng.choice([0, 1, "yes", None])}),
-    lambda data, rng: data.update(
-        players=[*data["players"][:-1], data["players"][0]] if len(data["players"]) > 1 else []
-    ),
-    lambda data, rng: data["draw_pile"].append(rng.randint(2, 99)),
-    lambda data, rng: data["draw_pile"].append(rng.choice([1, 100, -5, "7"])),
-    lambda data, rng: next(part for part in (data["draw_pile"], *data["hands"], *data["piles"].values()) if part).pop(),
-    lambda data, rng: data["piles"].update(A=data["piles"]["C"], C=data["piles"]["A"]),
-    lambda data, rng: data.update(turn=len(data["players"])),
-    lambda data, rng: data.update(minimum=rng.choice([0, 4, -1])),
-    lambda data, rng: data.update(status=rng.choice(["paused", "over", ""])),
-    lambda data, rng: data.update(laid=data["laid"] + rng.randint(1, 5)),
-    lambda data, rng: data["moves"].append(rng.choice([[1, "jump"], ["1", "end"], [1, "play", 2], [1, "end", 3], 5])),
-    lambda data, rng: data["moves"].append([rng.choice(data["players"]), "play", 1, "A"]),
-    lambda data, rng: data.update(moves=data["moves"][:-1]),
+    _trick_without_the_card,
+    _play_a_card_not_held,
+    _end_before_the_first_card,
+    _a_stranger_moves,
+    _a_move_after_the_end,
+    _a_leaver_moves_again,
 ]
 
 
-def swap_hand_and_draw_card(data: dict, rng: random.Random) -> None:
-    """Cards all there exactly once, every field well-formed: only the replay can tell it is wrong."""
-    holders = [cards for cards in data["hands"] if cards]
-    if not holders or not data["draw_pile"]:
-        data["v"] = 99
-        return
-    cards = rng.choice(holders)
-    i, j = rng.randrange(len(cards)), rng.randrange(len(data["draw_pile"]))
-    cards[i], data["draw_pile"][j] = data["draw_pile"][j], cards[i]
-    cards.sort()
-
-
 @settings(derandomize=True, deadline=None, max_examples=80)
-@given(setup=game_setups, when=st.floats(0, 1), how=st.integers(0, len(TAMPERING)), rng_seed=st.integers(0, 2**16))
-def test_from_dict_rejects_tampered_data(
-    setup: dict[str, int | float | bool], when: float, how: int, rng_seed: int
+@given(setup=game_setups, how=st.sampled_from(TAMPERING), rng_seed=st.integers(0, 2**16))
+def test_replay_refuses_a_log_that_breaks_the_rules(
+    setup: dict[str, int | float | bool],
+    how: Callable[[list[State], list[Move[tg.Action]], random.Random], None],
+    rng_seed: int,
 ) -> None:
-    states = play_out(setup, check=False)
-    state = states[int(when * (len(states) - 1))]
-    data = json.loads(json.dumps(tg.to_dict(state)))
-    original = json.loads(json.dumps(data))
-    tamper = TAMPERING[how] if how < len(TAMPERING) else swap_hand_and_draw_card
-    tamper(data, random.Random(rng_seed))
-    if data == original:
-        return  # the edit happened to change nothing
-    with pytest.raises(CorruptState, match=r"^The saved game is damaged \("):
-        tg.from_dict(data)
+    states, log = play_out(setup, check=False)
+    how(states, log, random.Random(rng_seed))
+    with pytest.raises(CorruptState, match=r"^Move \d+ of the saved game breaks the rules: "):
+        replay(tg.GAME, setup_of(setup), saved(tg.GAME, log))
+
+
+@settings(derandomize=True, deadline=None, max_examples=20)
+@given(setup=game_setups, rules_version=st.integers(-3, 5), variant=st.sampled_from(["open_chips", "", "Expert"]))
+def test_replay_refuses_a_setup_this_bot_cannot_play(
+    setup: dict[str, int | float | bool], rules_version: int, variant: str
+) -> None:
+    states, log = play_out(setup, check=False)
+    right = setup_of(setup)
+    assert replay(tg.GAME, right, log) == states[-1]
+    for wrong in (
+        replace(right, rules_version=rules_version + (rules_version >= 1)),
+        replace(right, variants=right.variants | {variant}),
+    ):
+        with pytest.raises(CorruptState, match=r"^This game (was started under rules version|uses a variant)"):
+            replay(tg.GAME, wrong, log)

@@ -1,0 +1,432 @@
+"""The one flow every game shares: find the channel's game, apply an action, append it to the log, answer.
+
+A running game's state is derived from its log by replay once per process (at first use), then kept in memory and
+advanced move by move. Correctness never rests on that cache or on the per-channel lock: appending move ``n + 1``
+fails if anybody (another click, another process) appended it first, and then the game is re-read and the action
+decided again against the newer position.
+
+Each game plugs in a ``Presenter``: pure functions from states to what people read. Private views (a hand, chips)
+reach players by one DM per game, edited in place; what each DM last showed is kept in the database, so a restart
+delivers whatever a kill interrupted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+
+import discord
+
+from cogs._ui import NO_GAME, USERS_ONLY, UserError, detached, mention, send
+from engine import GAMES
+from engine.errors import CorruptState
+from engine.game import NO_NUMBERS_IN_CHAT, Game, Move, Setup, decode_moves, replay
+from storage import Ending, GameRecord, Storage
+from storage.sqlite import now
+
+if TYPE_CHECKING:
+    from bot import Bot
+
+log = logging.getLogger(__name__)
+
+StateT = TypeVar("StateT")
+ActionT = TypeVar("ActionT")
+
+# Discord drops an interaction not acknowledged within 3 s; past this, defer first and answer with a followup.
+DEFER_AFTER_SECONDS = 2.0
+# Running games kept in memory; a game past this many is replayed again from its log when next used.
+LIVE_GAMES = 5000
+
+
+class Presenter(Protocol[StateT, ActionT]):
+    """How one game reads to people. Pure: no I/O, no interaction, the same answer for the same state."""
+
+    game: Game[StateT, ActionT]
+    rules_text: str
+    closed_dms_hint: str
+
+    def board(self, state: StateT) -> discord.Embed: ...
+    def board_view(self, record: GameRecord, state: StateT) -> discord.ui.View | None: ...
+    def headline(self, state: StateT) -> str | None: ...
+    def private_text(self, state: StateT, player: int) -> str: ...
+    def start_text(self, state: StateT) -> str: ...
+    def announce(self, before: StateT, after: StateT, player: int, action: ActionT) -> str: ...
+    def game_over_text(self, state: StateT) -> str: ...
+    def dm_due(self, before: StateT, after: StateT, player: int, action: ActionT) -> list[int]:
+        """Players whose DM must now show their private view again."""
+        ...
+
+    def show_after(self, before: StateT, after: StateT, player: int, action: ActionT) -> bool:
+        """Whether the mover also gets their private view as an ephemeral followup."""
+        ...
+
+
+class GameUnavailable(UserError):
+    """The channel's game cannot be loaded; only /endgame helps."""
+
+
+@dataclass
+class Live(Generic[StateT]):
+    """A running game in memory: its row, its state, and the private text each player's DM must show."""
+
+    record: GameRecord
+    state: StateT
+    dm_text: dict[int, str] = field(default_factory=dict)
+
+
+def setup_of(record: GameRecord) -> Setup:
+    return Setup(record.players, record.seed, frozenset(record.variants), record.rules_version)
+
+
+def unavailable(record: GameRecord, why: str) -> GameUnavailable:
+    log.error("Game %s in channel %s cannot be loaded: %s", record.id, record.channel_id, why)
+    return GameUnavailable(
+        f"The game in this channel can't be loaded ({why}). The host or a member with Manage Channels can clear it "
+        "with /endgame."
+    )
+
+
+class Tables:
+    """The bot's games: loading, acting, answering, and keeping DMs current."""
+
+    def __init__(self, bot: Bot, storage: Storage) -> None:
+        self.bot = bot
+        self.storage = storage
+        self.presenters: dict[str, Presenter[Any, Any]] = {}
+        self._live: OrderedDict[int, Live[Any]] = OrderedDict()
+        # The fast path that keeps one channel's actions in order within this process; the log's unique key, not
+        # this lock, is what keeps two writers from both acting at one position.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._delivery: dict[int, asyncio.Task[None]] = {}
+        self._told_closed_dms: set[tuple[int, int]] = set()
+        # Chat moderation asks for every message whether a game that forbids numbers runs in the channel; answer
+        # from memory. Kept by start, load and end (a channel's messages all reach the process that runs its game).
+        self._running: dict[int, str] = {}
+
+    def forbids_numbers(self, channel_id: int) -> bool:
+        kind = self._running.get(channel_id)
+        return kind is not None and NO_NUMBERS_IN_CHAT in GAMES[kind].info.capabilities
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    def presenter(self, record: GameRecord) -> Presenter[Any, Any]:
+        presenter = self.presenters.get(record.kind)
+        if presenter is None:
+            raise unavailable(record, f"this bot doesn't know the game {record.kind[:40]!r}")
+        return presenter
+
+    def title(self, kind: str) -> str:
+        game = GAMES.get(kind)
+        return game.info.title if game else "this game"
+
+    # ---- loading ----------------------------------------------------------------------------------------------
+
+    async def open_record(self, channel_id: int) -> GameRecord:
+        record = await self.storage.open_game(channel_id)
+        if record is None:
+            raise UserError(NO_GAME)
+        return record
+
+    async def live(self, record: GameRecord) -> Live[Any]:
+        """The running game of ``record`` in memory, brought up to the log's length."""
+        if record.damaged:
+            raise unavailable(record, record.damaged)
+        presenter = self.presenter(record)
+        live = self._live.get(record.id)
+        if live is None or presenter.game.move_count(live.state) > record.moves:
+            live = await self._replay(record, presenter)
+        else:
+            known = presenter.game.move_count(live.state)
+            if known < record.moves:
+                await self._catch_up(live, presenter, known)
+            live.record = record
+        self._live[record.id] = live
+        self._live.move_to_end(record.id)
+        self._running[record.channel_id] = record.kind
+        while len(self._live) > LIVE_GAMES:
+            self._live.popitem(last=False)
+        return live
+
+    async def _replay(self, record: GameRecord, presenter: Presenter[Any, Any]) -> Live[Any]:
+        game = presenter.game
+        logged = await self.storage.moves(record.id)
+        try:
+            moves = decode_moves(game, [(m.player, m.action) for m in logged])
+            live: Live[Any] = Live(record, replay(game, setup_of(record), ()))
+            for player in record.players:
+                live.dm_text[player] = presenter.private_text(live.state, player)
+            self._advance(live, presenter, moves)
+        except CorruptState as error:
+            raise unavailable(record, str(error).rstrip(".")) from error
+        return live
+
+    async def _catch_up(self, live: Live[Any], presenter: Presenter[Any, Any], known: int) -> None:
+        logged = await self.storage.moves(live.record.id, after=known)
+        try:
+            self._advance(live, presenter, decode_moves(presenter.game, [(m.player, m.action) for m in logged]))
+        except CorruptState as error:
+            self.forget(live.record)
+            raise unavailable(live.record, str(error).rstrip(".")) from error
+
+    def _advance(self, live: Live[Any], presenter: Presenter[Any, Any], moves: list[Move[Any]]) -> None:
+        """Apply logged moves, keeping track of what each DM should show (raises CorruptState for a bad log)."""
+        game = presenter.game
+        for number, move in enumerate(moves, start=game.move_count(live.state) + 1):
+            try:
+                after = game.apply(live.state, move.player, move.action)
+            except Exception as error:
+                raise CorruptState(f"move {number} breaks the rules: {error}") from error
+            for player in presenter.dm_due(live.state, after, move.player, move.action):
+                live.dm_text[player] = presenter.private_text(after, player)
+            live.state = after
+
+    async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live[Any], Presenter[Any, Any]]:
+        """The channel's running game (of ``kind``, if given), or a friendly refusal."""
+        record = await self.open_record(channel_id)
+        if record.status == "lobby":
+            raise UserError("The game hasn't started yet: the host starts it with /start once everybody has joined.")
+        presenter = self.presenter(record)
+        if kind is not None and record.kind != kind:
+            raise UserError(
+                f"This channel is playing {self.title(record.kind)}; {self.title(kind)} commands don't work here."
+            )
+        return await self.live(record), presenter
+
+    # ---- acting -----------------------------------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def in_time(self, interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+        """Defer the interaction if the work inside takes long (a busy database), so Discord never drops it."""
+        deferral: list[asyncio.Future[Any]] = []
+
+        def defer() -> None:
+            if not interaction.response.is_done():
+                deferral.append(asyncio.ensure_future(interaction.response.defer(thinking=True)))
+
+        handle = asyncio.get_running_loop().call_later(DEFER_AFTER_SECONDS, defer)
+        try:
+            yield
+        finally:
+            handle.cancel()
+            for task in deferral:
+                with suppress(discord.HTTPException):
+                    await task
+
+    async def act(
+        self,
+        interaction: discord.Interaction[Any],
+        action: Any,
+        *,
+        kind: str | None = None,
+        board: tuple[int, int] | None = None,
+    ) -> None:
+        """Apply ``action`` by the interaction's user to the channel's game, append it to the log, then answer.
+
+        ``board`` is (game id, move count) of the board whose button was pressed: the click is refused unless that
+        board shows the current position of the current game."""
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        player = interaction.user.id
+        async with self.in_time(interaction), self.lock(channel_id):
+            for attempt in range(3):
+                live, presenter = await self.running(channel_id, kind)
+                game = presenter.game
+                before = live.state
+                if board is not None and board != (live.record.id, game.move_count(before)):
+                    raise UserError("That board is out of date: use the buttons on the newest board below.")
+                after = game.apply(before, player, action)
+                if await self._append(live, presenter, player, action, after):
+                    break
+                # Somebody else appended first: the next round re-reads the log and decides again.
+                log.info("Move %d of game %s was taken; retrying", game.move_count(after), live.record.id)
+                await asyncio.sleep(0.01 * (attempt + 1))
+            else:
+                raise UserError("Several moves arrived at once; yours was not made. Please try again.")
+        await self.answer(interaction, live, presenter, before, after, player, action)
+
+    async def _append(
+        self, live: Live[Any], presenter: Presenter[Any, Any], player: int, action: Any, after: Any
+    ) -> bool:
+        game = presenter.game
+        outcome = game.outcome(after)
+        ending = None
+        if outcome is not None:
+            status = "abandoned" if outcome.abandoned else "finished"
+            ending = Ending(status, None if outcome.abandoned else dict(outcome.result))
+        seq = game.move_count(after)
+        if not await self.storage.append_move(live.record.id, seq, player, game.encode_action(action), ending):
+            self._live.pop(live.record.id, None)  # re-read from the log on the next round
+            return False
+        for upcoming in presenter.dm_due(live.state, after, player, action):
+            live.dm_text[upcoming] = presenter.private_text(after, upcoming)
+        live.state = after
+        if ending is not None:
+            log.info("%s in channel %s ended: %s", live.record.kind, live.record.channel_id, ending.status)
+            live.record = replace(live.record, status=ending.status, ended_at=now())
+            self.forget(live.record)
+        return True
+
+    async def answer(
+        self,
+        interaction: discord.Interaction[Any],
+        live: Live[Any],
+        presenter: Presenter[Any, Any],
+        before: Any,
+        after: Any,
+        player: int,
+        action: Any,
+    ) -> None:
+        """Tell the table what happened. The move is already in the log, so a failure here never says otherwise."""
+        game = presenter.game
+        text = presenter.announce(before, after, player, action)
+        if game.is_over(after):
+            text = f"{text}\n\n{presenter.game_over_text(after)}"
+        # Mentions name everybody, but only the player whose turn it now is gets pinged.
+        upcoming = game.current_player(after)
+        pings = [discord.Object(upcoming)] if upcoming not in (None, player) else []
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=pings)
+        try:
+            await send(interaction, allowed_mentions=mentions, **self.public(live.record, presenter, after, text))
+            if presenter.show_after(before, after, player, action):
+                await interaction.followup.send(presenter.private_text(after, player), ephemeral=True)
+        except Exception:
+            # Never let the error handler say "nothing was changed": the move is made.
+            log.exception("Move made in channel %s but the answer failed", live.record.channel_id)
+            with suppress(discord.HTTPException):
+                await send(
+                    interaction, content="Your move was made, but showing it failed: see /board.", ephemeral=True
+                )
+        self.deliver_later(live)
+
+    def public(
+        self, record: GameRecord, presenter: Presenter[Any, Any], state: Any, text: str | None
+    ) -> dict[str, Any]:
+        """A public message: ``text``, the headline, the board and its buttons (none once the game is over)."""
+        lines = [line for line in (text, presenter.headline(state)) if line]
+        message: dict[str, Any] = {"embed": presenter.board(state)}
+        if lines:
+            message["content"] = "\n".join(lines)
+        view = None if presenter.game.is_over(state) else presenter.board_view(record, state)
+        if view is not None:
+            message["view"] = detached(view)
+        return message
+
+    # ---- starting and ending ------------------------------------------------------------------------------------
+
+    async def start(self, interaction: discord.Interaction[Any], record: GameRecord, extra: str = "") -> None:
+        """Deal the game in the lobby ``record`` (the caller holds the channel's lock)."""
+        presenter = self.presenter(record)
+        try:
+            state = replay(presenter.game, setup_of(record), ())
+        except CorruptState as error:
+            raise unavailable(record, str(error).rstrip(".")) from error
+        record = await self.storage.update_game(record, status="running", started_at=now())
+        live: Live[Any] = Live(record, state, {p: presenter.private_text(state, p) for p in record.players})
+        self._live[record.id] = live
+        self._running[record.channel_id] = record.kind
+        log.info("%s started in channel %s with %d players", record.kind, record.channel_id, len(record.players))
+        text = presenter.start_text(state) + extra
+        try:
+            await send(interaction, **self.public(record, presenter, state, text))
+        except Exception:
+            log.exception("Game started in channel %s but the answer failed", record.channel_id)
+        self.deliver_later(live, interaction)
+
+    async def abandon(self, record: GameRecord) -> GameRecord:
+        """End an open game without a score (the caller holds the channel's lock)."""
+        self.forget(record)
+        return await self.storage.update_game(record, status="abandoned", ended_at=now())
+
+    async def show_private(self, interaction: discord.Interaction[Any], kind: str | None = None) -> None:
+        live, presenter = await self.running(interaction.channel_id or 0, kind)
+        if interaction.user.id not in live.record.players:
+            raise UserError("You're not playing in this game.")
+        await send(interaction, content=presenter.private_text(live.state, interaction.user.id), ephemeral=True)
+
+    async def show_board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        live = await self.live(record)
+        presenter = self.presenter(record)
+        await send(interaction, **self.public(live.record, presenter, live.state, None))
+
+    # ---- private messages ---------------------------------------------------------------------------------------
+
+    def deliver_later(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
+        """Bring the game's DMs up to date in the background: a slow DM never holds up the channel."""
+        task = self._delivery.get(live.record.id)
+        if task is not None and not task.done():
+            task.add_done_callback(lambda _: self.deliver_later(live, interaction))
+            return
+        self._delivery[live.record.id] = asyncio.ensure_future(self._deliver(live, interaction))
+
+    async def _deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None) -> None:
+        try:
+            await self.deliver(live, interaction)
+        except Exception:
+            log.exception("Delivering DMs of game %s failed", live.record.id)
+        finally:
+            self._delivery.pop(live.record.id, None)
+
+    async def close(self) -> None:
+        """Let DMs under way finish (briefly) before the database closes."""
+        pending = [task for task in self._delivery.values() if not task.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=2)
+        for task in pending:
+            task.cancel()
+
+    async def deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
+        """Make every player's DM show the private text it should; tell the table once about closed DMs (as a
+        followup to the action, which keeps the board the newest message and costs no rate-limited request)."""
+        record = live.record
+        sent = await self.storage.private_messages(record.id)
+        closed = []
+        for player, text in list(live.dm_text.items()):
+            message_id, shown = sent.get(player, (None, ""))
+            if shown == text:
+                continue
+            delivered = await self.bot.deliver_dm(player, text, message_id)
+            if delivered is None:
+                closed.append(player)
+                continue
+            await self.storage.set_private_message(record.id, player, delivered, text)
+        untold = [p for p in closed if (record.id, p) not in self._told_closed_dms]
+        presenter = self.presenters.get(record.kind)
+        if untold and presenter is not None and record.status == "running":
+            self._told_closed_dms.update((record.id, p) for p in untold)
+            who = ", ".join(mention(p) for p in untold)
+            notice = f"{who}: I can't send you direct messages. {presenter.closed_dms_hint}"
+            with suppress(discord.HTTPException):
+                if interaction is not None:
+                    message = self.public(record, presenter, live.state, notice)
+                    await interaction.followup.send(allowed_mentions=USERS_ONLY, **message)
+                else:
+                    channel = self.bot.get_partial_messageable(record.channel_id)
+                    await channel.send(notice, allowed_mentions=USERS_ONLY)
+
+    async def resume(self) -> None:
+        """At start: load every running game once, and deliver the DMs a stop interrupted."""
+        for record in await self.storage.open_games():
+            if record.status != "running":
+                continue
+            try:
+                live = await self.live(record)
+            except UserError as error:
+                log.error("Channel %s: %s", record.channel_id, error)
+                continue
+            self.deliver_later(live)
+
+    def forget(self, record: GameRecord) -> None:
+        """Drop a game that ended (or whose log another writer moved on) from memory."""
+        self._live.pop(record.id, None)
+        if self._running.get(record.channel_id) == record.kind:
+            del self._running[record.channel_id]

@@ -1,0 +1,52 @@
+"""Computer players: ``PLAYERS`` maps a game's kind to its AI player.
+
+An AI player decides from a seat's observation (``GAME.observation(state, player)``) and never from the state, so it
+sees exactly what that seat may see. It is pure and keeps no memory: the same observation and random state give the
+same action, before and after a restart.
+
+- ``act(observation, rng)``: the next action of the seat to move (in The Game also the first card of the game, when
+  nobody has laid yet; called again after each of its own plays until it returns ``EndTurn``). Always legal.
+- ``signals(observation)``: the signal actions (raise or clear) the seat wants now; [] when the table already shows
+  them, so calling it after every move never flip-flops. No Thanks! has none.
+- ``fallback(legal_actions, observation=None)``: a safe legal action without planning, for when ``act`` failed. The
+  Game: end the turn when allowed, else the play that takes the least room (needs the observation, else the first
+  play); No Thanks!: "no thanks" when the seat has a chip, else take. Never Leave while anything else is legal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from engine import no_thanks as no_thanks_rules
+from engine import the_game as the_game_rules
+from engine.ai import no_thanks as no_thanks_ai
+from engine.ai import the_game as the_game_ai
+
+ObservationT = TypeVar("ObservationT")
+ActionT = TypeVar("ActionT")
+
+
+@dataclass(frozen=True, slots=True)
+class AIPlayer(Generic[ObservationT, ActionT]):
+    kind: str
+    act: Callable[[ObservationT, random.Random], ActionT]
+    signals: Callable[[ObservationT], list[ActionT]]
+    fallback: Callable[[Sequence[ActionT], ObservationT | None], ActionT]
+
+
+THE_GAME: AIPlayer[the_game_rules.Observation, the_game_rules.Action] = AIPlayer(
+    kind="the_game", act=the_game_ai.act, signals=the_game_ai.signals, fallback=the_game_ai.fallback
+)
+NO_THANKS: AIPlayer[no_thanks_rules.Observation, no_thanks_rules.Action] = AIPlayer(
+    kind="no_thanks", act=no_thanks_ai.act, signals=no_thanks_ai.signals, fallback=no_thanks_ai.fallback
+)
+
+PLAYERS: dict[str, AIPlayer[Any, Any]] = {player.kind: player for player in (THE_GAME, NO_THANKS)}
+
+
+def fallback(game_kind: str, legal_actions: Sequence[Any], observation: Any | None = None) -> Any:
+    """A safe legal action of ``legal_actions`` for a seat of a ``game_kind`` game (see the module's docstring)."""
+    return PLAYERS[game_kind].fallback(legal_actions, observation)

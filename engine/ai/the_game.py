@@ -1,0 +1,316 @@
+"""A computer player for The Game: a card-counting turn planner that reads and sets the pile signals.
+
+It decides from one seat's ``Observation`` alone: its own hand and the public board. The board shows each pile's top
+and size but not the cards beneath, so which unseen cards are still to come is estimated: a card not in the hand that
+no pile has passed yet must still be in a hand or the draw pile; the rest of the cards still to come are spread evenly
+over the cards the piles have passed.
+
+A turn is planned whole: every order of the cards still needed this turn is tried (backwards tricks that an earlier
+card of the same turn opens included), and each end position is scored by the room left on the piles for the cards
+still to come, the cards that no pile would take any more, and how easily the rest of the hand can be laid later.
+Once the minimum is laid, more cards are laid only while they are nearly free. The plan is recomputed at every call,
+so the caller keeps no memory of the AI and a restart changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.the_game import (
+    BACKWARDS_STEP,
+    PILES,
+    Action,
+    EndTurn,
+    Mark,
+    Observation,
+    Play,
+    Signal,
+)
+
+_UP = (True, True, False, False)
+_FIRST, _LAST = 2, 99
+_HIGHEST = 101  # the prefix sums run over 0..101 so that the row cards 1 and 100 index safely
+
+# What the plan weighs, in expected cards still to come. Tuned on seeded all-AI games (benchmarks/ai.py).
+DEAD_CARD = 2.0  # a card still to come that no pile takes any more, on top of the room it took
+DEAD_IN_HAND = 12.0  # a card of our own hand that no pile takes any more
+HAND_GAP = 0.1  # for each card left in the hand, the room it will cost to lay it later
+TRICK_IN_HAND = -1.5  # a card left in the hand that fits a pile as a backwards trick
+PAIR_IN_HAND = 1.0  # two cards ten apart in the hand: a backwards trick for later
+EXTRA_CARD = 0.9  # the value of laying one card more than the minimum
+EXTRA_CARD_LAST = 3.0  # likewise once the draw pile is empty: every card must be laid in the end
+# Laying a card (other than a backwards trick) on a pile where another seat asks for something.
+SIGNAL_COST = {"trick": 6.0, "dont_lay": 4.0, "small_steps": 1.5}
+SMALL_STEPS_GAP = 1.0  # "small steps" also weighs the room a big step takes once more
+# When this seat raises a signal on a pile: the room (expected cards to come) its card needs at most.
+DONT_LAY_ROOM = 1.0
+SMALL_STEPS_ROOM = 3.0
+EXTRA_ROOM = 2.0  # a card beyond the minimum is considered only if it takes at most this much room
+MAX_EXTRA = 2  # cards beyond the minimum that one plan may hold (the rest are planned at the next call)
+
+
+@dataclass(frozen=True, slots=True)
+class _Board:
+    """One seat's reading of the table: the tops, the hand, and how likely each card is still to come."""
+
+    tops: tuple[int, int, int, int]
+    hand: tuple[int, ...]
+    prefix: tuple[float, ...]  # prefix[k]: expected cards still to come among 2..k (not counting the hand)
+    asked: tuple[tuple[str, ...], ...]  # per pile: the signals other seats raise there
+    needed: int  # cards still to lay this turn before it may end
+    extra: float  # the value of laying a card beyond the minimum
+
+    def between(self, low: int, high: int) -> float:
+        """Expected cards still to come strictly between ``low`` and ``high``."""
+        return self.prefix[high - 1] - self.prefix[low] if high > low + 1 else 0.0
+
+
+def _board(observation: Observation) -> _Board:
+    view = observation.view
+    tops = tuple(pile.top for pile in view.piles)
+    assert len(tops) == 4
+    hand = observation.hand
+    known = set(hand)
+    known.update(pile.top for pile in view.piles if pile.size)
+    to_come = view.draw_pile + sum(seat.cards for seat in view.seats if seat.player != observation.player)
+    a, b, c, d = tops
+    chance = _chances(tops, [pile.size for pile in view.piles], known, to_come)
+    prefix = [0.0] * (_HIGHEST + 1)
+    total = 0.0
+    for card in range(_HIGHEST + 1):
+        total += chance[card]
+        prefix[card] = total
+    asked = tuple(
+        tuple(mark.kind for mark in view.signals if mark.pile == name and mark.player != observation.player)
+        for name in PILES
+    )
+    extra = EXTRA_CARD if view.draw_pile else EXTRA_CARD_LAST
+    return _Board(
+        tops=(a, b, c, d),
+        hand=hand,
+        prefix=tuple(prefix),
+        asked=asked,
+        needed=max(0, view.minimum - view.laid),
+        extra=extra,
+    )
+
+
+def _chances(tops: Sequence[int], sizes: Sequence[int], known: set[int], to_come: int) -> list[float]:
+    """For each card 0..101, how likely it is still to come: in another hand or the draw pile.
+
+    A pile of ``size`` cards holds, besides its top, ``size - 1`` cards from the range it has passed (below the top of
+    an ascending pile, above the top of a descending one); each card is taken to lie in each pile that has passed it
+    with that pile's share of its range. The chances are then scaled to add up to the cards known to be still to come.
+    """
+    unseen = [card for card in range(_FIRST, _LAST + 1) if card not in known]
+    passed = [
+        [card for card in unseen if (card < top if _UP[pile] else card > top)] for pile, top in enumerate(tops)
+    ]
+    laid = dict.fromkeys(unseen, 0.0)
+    for pile, cards in enumerate(passed):
+        if cards and sizes[pile] > 1:
+            share = (sizes[pile] - 1) / len(cards)
+            for card in cards:
+                laid[card] += share
+    chance = [0.0] * (_HIGHEST + 1)
+    for card in unseen:
+        chance[card] = max(0.0, 1.0 - laid[card])
+    total = sum(chance)
+    if total > 0:
+        scale = to_come / total
+        for card in unseen:
+            chance[card] = min(1.0, chance[card] * scale)
+    return chance
+
+
+def _fits(pile: int, top: int, card: int) -> bool:
+    if _UP[pile]:
+        return card > top or card == top - BACKWARDS_STEP
+    return card < top or card == top + BACKWARDS_STEP
+
+
+def _room_taken(board: _Board, pile: int, top: int, card: int) -> float:
+    """Expected cards still to come that laying ``card`` on ``pile`` at ``top`` shuts out (negative: lets back in)."""
+    if _UP[pile]:
+        return board.between(top, card) if card > top else -board.between(card, top)
+    return board.between(card, top) if card < top else -board.between(top, card)
+
+
+def _position(board: _Board, tops: Sequence[int], hand: Sequence[int]) -> float:
+    """How bad the position is beyond the room already taken: dead cards, and what the rest of the hand will cost."""
+    a, b, c, d = tops
+    cost = 0.0
+    high, low = min(a, b), max(c, d)
+    if low <= high:
+        # No pile takes these any more; only a backwards trick could save them.
+        cost += DEAD_CARD * (board.prefix[high] - board.prefix[low - 1])
+    for card in hand:
+        best = DEAD_IN_HAND
+        for pile in range(4):
+            top = tops[pile]
+            if _UP[pile]:
+                if card > top:
+                    gap = HAND_GAP * board.between(top, card)
+                elif card == top - BACKWARDS_STEP:
+                    gap = TRICK_IN_HAND
+                else:
+                    continue
+            elif card < top:
+                gap = HAND_GAP * board.between(card, top)
+            elif card == top + BACKWARDS_STEP:
+                gap = TRICK_IN_HAND
+            else:
+                continue
+            best = min(best, gap)
+        cost += best
+        if card + BACKWARDS_STEP in hand:
+            cost -= PAIR_IN_HAND
+    return cost
+
+
+def _signal_cost(board: _Board, pile: int, top: int, card: int) -> float:
+    asked = board.asked[pile]
+    if not asked or card == top + (-BACKWARDS_STEP if _UP[pile] else BACKWARDS_STEP):
+        return 0.0  # a backwards trick only widens the pile, which every signal welcomes
+    cost = sum(SIGNAL_COST.get(kind, 0.0) for kind in asked)
+    if "small_steps" in asked:
+        cost += SMALL_STEPS_GAP * max(0.0, _room_taken(board, pile, top, card))
+    return cost
+
+
+@dataclass(slots=True)
+class _Best:
+    cost: float
+    first: Play | None
+
+
+def _plan(board: _Board, longest: int) -> _Best:
+    """The best first card of a turn of ``board.needed`` to ``longest`` more cards (None: end the turn now).
+
+    Plays on different piles do not affect one another, so only sequences whose piles never go back to an earlier
+    pile are tried: every turn is one of them, reordered.
+    """
+    best = _Best(float("inf"), None)
+    if board.needed == 0:
+        best.cost = _position(board, board.tops, board.hand)
+    tops = list(board.tops)
+
+    def search(hand: tuple[int, ...], first_pile: int, laid: int, cost: float, first: Play | None) -> None:
+        for pile in range(first_pile, 4):
+            top = tops[pile]
+            for index, card in enumerate(hand):
+                if not _fits(pile, top, card):
+                    continue
+                step = _room_taken(board, pile, top, card) + _signal_cost(board, pile, top, card)
+                if laid >= board.needed:
+                    if step > EXTRA_ROOM:
+                        continue  # only nearly free cards are worth laying beyond the minimum
+                    step -= board.extra
+                rest = hand[:index] + hand[index + 1 :]
+                play = first or Play(card, PILES[pile])
+                tops[pile] = card
+                if laid + 1 >= board.needed:
+                    total = cost + step + _position(board, tops, rest)
+                    if total < best.cost - 1e-9:
+                        best.cost, best.first = total, play
+                if laid + 1 < longest:
+                    search(rest, pile, laid + 1, cost + step, play)
+                tops[pile] = top
+
+    search(board.hand, 0, 0, 0.0, None)
+    return best
+
+
+def act(observation: Observation, rng: random.Random) -> Action:
+    """The next action of the seat to move: a card of the planned turn, or EndTurn once the rest is not worth it."""
+    del rng  # the plan is deterministic; the parameter is part of every AI player's contract
+    board = _board(observation)
+    best = _plan(board, board.needed + MAX_EXTRA if board.needed else MAX_EXTRA)
+    if best.first is not None:
+        return best.first
+    if board.needed == 0:
+        return EndTurn()
+    # No sequence lays the minimum: the game is lost whatever we do, so lay the cheapest card that fits.
+    return fallback_play(observation) or EndTurn()
+
+
+def fallback_play(observation: Observation) -> Play | None:
+    """The legal play that takes the least room on its pile (by plain distance), or None if no card fits."""
+    best: tuple[int, Play] | None = None
+    for pile in observation.view.piles:
+        index = PILES.index(pile.name)
+        for card in observation.hand:
+            if _fits(index, pile.top, card):
+                distance = card - pile.top if _UP[index] else pile.top - card
+                if best is None or distance < best[0]:
+                    best = (distance, Play(card, pile.name))
+    return best[1] if best else None
+
+
+# --- signals --------------------------------------------------------------------------------------------------------
+
+
+def wanted_signals(observation: Observation) -> dict[str, str]:
+    """The signal this seat wants on each pile (pile name -> kind), from its hand and the tops alone.
+
+    Never from the other seats' signals: two computer players reacting to each other could then flip-flop.
+    """
+    board = _board(observation)
+    wanted: dict[str, str] = {}
+    for pile, name in enumerate(PILES):
+        top = board.tops[pile]
+        trick = top - BACKWARDS_STEP if _UP[pile] else top + BACKWARDS_STEP
+        if trick in board.hand:
+            wanted[name] = "trick"
+            continue
+        room = min(
+            (_room_taken(board, pile, top, card) for card in board.hand if _fits(pile, top, card)),
+            default=None,
+        )
+        if room is None:
+            continue
+        if room <= DONT_LAY_ROOM:
+            wanted[name] = "dont_lay"
+        elif room <= SMALL_STEPS_ROOM:
+            wanted[name] = "small_steps"
+    return wanted
+
+
+def signals(observation: Observation) -> list[Signal]:
+    """The signals to raise or clear now so that the table shows what this seat wants; [] when it already does."""
+    view = observation.view
+    if view.over:
+        return []
+    mine: dict[str | None, Mark] = {mark.pile: mark for mark in view.signals if mark.player == observation.player}
+    wanted = wanted_signals(observation)
+    actions: list[Signal] = []
+    for name in PILES:
+        kind = wanted.get(name)
+        current = mine.get(name)
+        if kind is not None and (current is None or current.kind != kind):
+            actions.append(Signal(kind, name))
+        elif kind is None and current is not None:
+            actions.append(Signal("clear", name))
+    return actions
+
+
+def fallback(legal_actions: Sequence[Action], observation: Observation | None = None) -> Action:
+    """A safe legal action without planning: end the turn if allowed, else the play that takes the least room."""
+    plays = [action for action in legal_actions if isinstance(action, Play)]
+    if any(isinstance(action, EndTurn) for action in legal_actions) or not plays:
+        return next((action for action in legal_actions if isinstance(action, EndTurn)), legal_actions[0])
+    if observation is not None:
+        tops = {pile.name: pile.top for pile in observation.view.piles}
+
+        def distance(play: Play) -> int:
+            top = tops[play.pile]
+            return abs(play.card - top) if is_forward(play.pile, top, play.card) else 0
+
+        return min(plays, key=distance)
+    return plays[0]
+
+
+def is_forward(pile: str, top: int, card: int) -> bool:
+    return card > top if _UP[PILES.index(pile)] else card < top

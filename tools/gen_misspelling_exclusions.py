@@ -1,0 +1,124 @@
+"""Regenerate engine/_misspellings_ordinary.json: the ordinary words W2's misspelling rules must leave alone.
+
+``engine._misspellings.reads_as_number`` reads a token one edit (or one phonetic respelling) away from a number
+word as that number word. Policy W2 excepts results that are "themselves an ordinary word of English, German,
+French or Spanish" (``forth``, ``weight``, ``threw``, ``dose``). This script finds every such word:
+
+1. candidates: every word of the wordfreq "large" lists of the four languages (each down to about one use per
+   hundred million words) and every stem of the Hunspell dictionaries, cut into tokens and casefolded and
+   accent-stripped exactly as the filter does;
+2. the candidates that ``reads_as_number`` takes for a number word (and that are not number words already);
+3. of those, the ordinary words: accepted by a Hunspell dictionary of en_US, en_GB, de_DE, fr_FR or es_ES (as
+   written, lower-case or capitalized), or common in wordfreq (Zipf >= ``COMMON_ZIPF`` in one of the four
+   languages: chat words, names and loans that dictionaries lack), minus the known misspellings of
+   ``MISSPELLINGS`` that frequency lists pick up from the web, plus the few words of ``EXTRA_ORDINARY``.
+
+Only the resulting list (a few thousand short words) is shipped; the dictionaries and wordfreq are developer
+tools, never runtime dependencies. Run after any change to the number-word tables or the rules:
+
+    apt-get install hunspell hunspell-en-us hunspell-en-gb hunspell-de-de hunspell-fr hunspell-es
+    python -m venv /tmp/gen && /tmp/gen/bin/pip install wordfreq
+    /tmp/gen/bin/python tools/gen_misspelling_exclusions.py
+
+(The script puts the repository on ``sys.path`` itself, so that venv needs only wordfreq.)
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import unicodedata
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from engine._misspellings import reads_as_number  # noqa: E402
+from engine._number_words import FORMS  # noqa: E402
+
+OUT = ROOT / "engine" / "_misspellings_ordinary.json"
+LANGS = ("en", "de", "fr", "es")
+DICTIONARIES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES")
+HUNSPELL_DIR = pathlib.Path("/usr/share/hunspell")
+COMMON_ZIPF = 2.5
+SOURCES = (
+    "Hunspell dictionaries en_US, en_GB (SCOWL), de_DE (igerman98), fr_FR (Dicollecte), es_ES (RLA-ES)"
+    " as packaged by Debian; wordfreq 3.1 'large' lists (Robyn Speer et al., data CC BY-SA 4.0)"
+)
+
+# Web misspellings of number words common enough for the frequency lists; a reader takes them for the number.
+MISSPELLINGS = frozenset(
+    (
+        *("fourty", "ninty", "nintey", "eigth", "nien", "seben", "sinco", "trenta", "treinte", "fiddy", "fitty"),
+        *("tweny", "twenny", "ninteen", "fiveteen", "fourten", "forteen", "elevan", "minety", "vierzehen"),
+    )
+)
+# Ordinary words the sources miss (chat words, or spellings the tokenizer cuts out of a longer word).
+EXTRA_ORDINARY = frozenset(("aight", "ight", "iight", "enuf", "tweety", "viber"))
+
+_TOKEN_RE = re.compile(r"[^\W\d_]+")
+
+
+def fold(word: str) -> str:
+    """Casefold and strip accents as the filter does (NFD, drop combining marks)."""
+    folded = unicodedata.normalize("NFD", word.casefold())
+    return "".join(c for c in folded if not unicodedata.combining(c)).replace("ø", "o").replace("ł", "l")
+
+
+def hunspell_stems() -> set[str]:
+    stems: set[str] = set()
+    for name in DICTIONARIES:
+        path = HUNSPELL_DIR / f"{name}.dic"
+        lines = path.read_bytes().decode("utf-8", errors="replace").splitlines()[1:]
+        stems.update(line.split("/")[0].strip() for line in lines if line.strip())
+    return stems
+
+
+def rejected_by(dictionary: str, words: list[str]) -> set[str]:
+    """The words a Hunspell dictionary does not accept."""
+    result = subprocess.run(
+        ["hunspell", "-i", "utf-8", "-d", str(HUNSPELL_DIR / dictionary), "-l"],
+        input="\n".join(words) + "\n",
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=True,
+    )
+    return set(result.stdout.split("\n"))
+
+
+def main() -> None:
+    from wordfreq import iter_wordlist, zipf_frequency  # developer tool only
+
+    originals: dict[str, set[str]] = {}
+    sources = [w for lang in LANGS for w in iter_wordlist(lang, "large")]
+    for word in [*sources, *sorted(hunspell_stems())]:
+        for token in _TOKEN_RE.findall(fold(word)):
+            if len(token) >= 3 and token not in FORMS:
+                originals.setdefault(token, set()).add(word)
+    hits = {t: ws for t, ws in originals.items() if reads_as_number(t)}
+    spellings = sorted({v for ws in hits.values() for w in ws for v in (w, w.lower(), w.capitalize())})
+    rejected_everywhere = set(spellings)
+    for dictionary in DICTIONARIES:
+        rejected_everywhere &= rejected_by(dictionary, spellings)
+    ordinary: set[str] = set(EXTRA_ORDINARY)
+    for token, words in hits.items():
+        if token in MISSPELLINGS:
+            continue
+        in_dictionary = any(v not in rejected_everywhere for w in words for v in (w, w.lower(), w.capitalize()))
+        common = any(zipf_frequency(w, lang) >= COMMON_ZIPF for w in words for lang in LANGS)
+        if in_dictionary or common:
+            ordinary.add(token)
+    table = {"generated_by": "tools/gen_misspelling_exclusions.py", "sources": SOURCES, "words": sorted(ordinary)}
+    OUT.write_text(json.dumps(table, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
+    print(f"{len(hits)} candidates read as numbers, {len(ordinary)} ordinary words written to {OUT}")
+    if "--show" in sys.argv:
+        for token in sorted(set(hits) - ordinary):
+            zipf = max(zipf_frequency(w, lang) for w in hits[token] for lang in LANGS)
+            print(f"counts\t{token}\t{zipf:.1f}\t{' '.join(sorted(hits[token])[:3])}")
+
+
+if __name__ == "__main__":
+    main()
