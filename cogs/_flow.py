@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 import discord
 
@@ -65,6 +65,17 @@ class Presenter(Protocol[StateT, ActionT]):
     def show_after(self, before: StateT, after: StateT, player: int, action: ActionT) -> bool:
         """Whether the mover also gets their private view as an ephemeral followup."""
         ...
+
+
+class Played(NamedTuple):
+    """An action that was appended to the log, with the positions around it."""
+
+    live: Live[Any]
+    presenter: Presenter[Any, Any]
+    before: Any
+    after: Any
+    player: int
+    action: Any
 
 
 class GameUnavailable(UserError):
@@ -230,14 +241,29 @@ class Tables:
         kind: str | None = None,
         board: tuple[int, int] | None = None,
     ) -> None:
-        """Apply ``action`` by the interaction's user to the channel's game, append it to the log, then answer.
-
-        ``board`` is (game id, move count) of the board whose button was pressed: the click is refused unless that
-        board shows the current position of the current game."""
+        """Apply ``action`` by the interaction's user to the channel's game, append it to the log, then answer."""
         channel_id = interaction.channel_id
         assert channel_id is not None
-        player = interaction.user.id
-        async with self.in_time(interaction), self.lock(channel_id):
+        async with self.in_time(interaction):
+            played = await self.play(channel_id, interaction.user.id, action, kind=kind, board=board)
+        await self.answer(interaction, played)
+
+    async def play(
+        self,
+        channel_id: int,
+        player: int,
+        action: Any,
+        *,
+        kind: str | None = None,
+        board: tuple[int, int] | None = None,
+    ) -> Played:
+        """Apply ``action`` by ``player`` to the channel's running game and append it to the log.
+
+        ``board`` is (game id, move count) of the board whose button was pressed: the action is refused unless that
+        board shows the current position of the current game. Raises GameError or UserError, changing nothing, when
+        the action is refused; if another writer appended first, the action is decided again on the newer position.
+        """
+        async with self.lock(channel_id):
             for attempt in range(3):
                 live, presenter = await self.running(channel_id, kind)
                 game = presenter.game
@@ -246,13 +272,10 @@ class Tables:
                     raise UserError("That board is out of date: use the buttons on the newest board below.")
                 after = game.apply(before, player, action)
                 if await self._append(live, presenter, player, action, after):
-                    break
-                # Somebody else appended first: the next round re-reads the log and decides again.
-                log.info("Move %d of game %s was taken; retrying", game.move_count(after), live.record.id)
+                    return Played(live, presenter, before, after, player, action)
+                log.info("Move %d of game %s was taken; deciding again", game.move_count(after), live.record.id)
                 await asyncio.sleep(0.01 * (attempt + 1))
-            else:
-                raise UserError("Several moves arrived at once; yours was not made. Please try again.")
-        await self.answer(interaction, live, presenter, before, after, player, action)
+        raise UserError("Several moves arrived at once; yours was not made. Please try again.")
 
     async def _append(
         self, live: Live[Any], presenter: Presenter[Any, Any], player: int, action: Any, after: Any
@@ -276,17 +299,9 @@ class Tables:
             self.forget(live.record)
         return True
 
-    async def answer(
-        self,
-        interaction: discord.Interaction[Any],
-        live: Live[Any],
-        presenter: Presenter[Any, Any],
-        before: Any,
-        after: Any,
-        player: int,
-        action: Any,
-    ) -> None:
+    async def answer(self, interaction: discord.Interaction[Any], played: Played) -> None:
         """Tell the table what happened. The move is already in the log, so a failure here never says otherwise."""
+        live, presenter, before, after, player, action = played
         game = presenter.game
         text = presenter.announce(before, after, player, action)
         if game.is_over(after):

@@ -6,7 +6,8 @@ language glues them together), instead of shipping a flat list produced by a lib
 * the filter needs far more than the 98 dictionary spellings per language: glued compounds (``thirtyseven``,
   ``dixsept``), accent-less and transliterated spellings (``funf``/``fuenf``, ``dreissig``, ``veintitres``),
   plurals and decades (``sixes``, ``thirties``, ``Dreißigern``), approximations (``trentaine``), German
-  number nouns (``Zehner``) and a few common misspellings (``fourty``). Those are rules over the tables, so
+  number nouns (``Zehner``), inflected and dialect forms (``viere``, ``zwoa``) and a few common misspellings
+  (``fourty``; ``engine._misspellings`` reads the rest from :data:`CARDINALS`). Those are rules over the tables, so
   the tables plus the rules are shorter and easier to review than the thousands of strings they expand to;
 * nothing is needed at run time beyond the standard library.
 

@@ -601,7 +601,7 @@ def decode_action(raw: Any) -> Action:
         return _END_TURN
     if raw == ["leave"]:
         return _LEAVE
-    if isinstance(raw, list) and len(raw) == 3 and raw[0] == "play" and is_int(raw[1]):
+    if isinstance(raw, list) and len(raw) == 3 and raw[0] == "play" and is_int(raw[1]) and raw[2] in PILES:
         play = _PLAYS.get((raw[1], raw[2]))
         if play is not None:
             return play

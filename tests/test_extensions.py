@@ -5,6 +5,9 @@ from pathlib import Path
 import discord
 
 from bot import EXTENSIONS, Bot, Settings
+from cogs._flow import Tables
+from engine import GAMES
+from storage.sqlite import SQLiteStorage
 
 PROMISED = {
     "newgame",
@@ -24,16 +27,15 @@ PROMISED = {
 
 async def test_every_extension_loads_and_command_names_are_unique(tmp_path: Path) -> None:
     bot = Bot(Settings(token="x", database_path=str(tmp_path / "bot.sqlite3")))
-    from cogs._storage import Storage
-
-    bot.storage = await Storage.open(bot.settings.database_path)
+    bot.storage = await SQLiteStorage.open(bot.settings.database_path)
+    bot.tables = Tables(bot, bot.storage)
     try:
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
         names = [command.name for command in bot.tree.get_commands()]
         assert len(names) == len(set(names))
         assert set(names) == PROMISED
-        assert set(bot.games) == {"the_game", "no_thanks"}
+        assert set(bot.tables.presenters) == set(GAMES) == {"the_game", "no_thanks"}
         # Every command has a description, and every option one too (Discord shows them to players).
         for command in bot.tree.get_commands():
             assert isinstance(command, discord.app_commands.Command)

@@ -7,7 +7,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from cogs._ui import APOLOGY, UserError, error_message, in_text_channel, reply_error
+from cogs._ui import APOLOGY, UserError, WrongChannel, error_message, in_text_channel, reply_error
 from engine.errors import IllegalAction, NotYourTurn
 
 
@@ -98,7 +98,7 @@ def test_commands_refuse_direct_messages_and_odd_channels() -> None:
         in_text_channel(dm)
     assert error_message(refused.value) == "This command works in a server's text channel, not in direct messages."
     voice: Any = SimpleNamespace(guild_id=1, channel=SimpleNamespace(type=discord.ChannelType.voice))
-    with pytest.raises(UserError, match="text channels"):
+    with pytest.raises(WrongChannel, match="text channels"):
         in_text_channel(voice)
     text: Any = SimpleNamespace(guild_id=1, channel=SimpleNamespace(type=discord.ChannelType.text))
     assert in_text_channel(text)

@@ -456,11 +456,7 @@ def damaged(draw: st.DrawFn, kind: str) -> Any:
     return raw
 
 
-# The Game's decode_action lets a TypeError out for a list or dict where the pile goes, e.g. ["play", 50, ["A"]].
-KNOWN_DECODE_BUGS = {"the_game": pytest.mark.xfail(raises=TypeError, strict=True, reason="engine bug: unhashable pile")}
-
-
-@pytest.mark.parametrize("kind", [pytest.param(kind, marks=KNOWN_DECODE_BUGS.get(kind, ())) for kind in KINDS])
+@pytest.mark.parametrize("kind", KINDS)
 @QUICK
 @given(data=st.data())
 def test_decode_refuses_whatever_encode_cannot_produce(kind: str, data: st.DataObject) -> None:

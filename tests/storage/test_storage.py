@@ -1,0 +1,238 @@
+"""The storage interface against a real database: migrations, one open game per channel, the move log as a
+compare-and-swap, row changes as compare-and-swap, durability. Written against ``storage.Storage`` so that every
+driver runs the same tests (the ``storage`` fixture says which)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from engine import GAMES
+from engine.game import Setup, decode_moves, replay
+from storage import ChannelBusy, Conflict, Ending, NewGame, Storage, StorageBusy, StorageUnavailable
+from storage.sqlite import MIGRATIONS, SQLiteStorage
+
+FIXTURES = Path(__file__).parent
+
+
+def lobby(channel_id: int = 10, kind: str = "the_game", players: tuple[int, ...] = (7,)) -> NewGame:
+    return NewGame(
+        channel_id=channel_id,
+        guild_id=1,
+        kind=kind,
+        host_id=players[0],
+        players=players,
+        variants=(),
+        seed=42,
+        rules_version=1,
+    )
+
+
+@pytest.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await SQLiteStorage.open(str(tmp_path / "sub" / "bot.sqlite3"))
+    yield opened
+    await opened.close()
+
+
+async def running(storage: Storage, channel_id: int = 10) -> int:
+    record = await storage.create_game(lobby(channel_id))
+    started = await storage.update_game(record, status="running", started_at="now")
+    return started.id
+
+
+async def test_open_creates_the_folder_and_migrates(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "bot.sqlite3"
+    storage = await SQLiteStorage.open(str(path))
+    await storage.close()
+    assert path.exists()
+    async with aiosqlite.connect(path) as db, db.execute("PRAGMA user_version") as cursor:
+        assert (await cursor.fetchone())[0] == len(MIGRATIONS)  # type: ignore[index]
+    async with aiosqlite.connect(path) as db, db.execute("PRAGMA journal_mode") as cursor:
+        assert (await cursor.fetchone())[0] == "wal"  # type: ignore[index]
+
+
+async def test_migrating_twice_is_a_no_op(tmp_path: Path) -> None:
+    path = str(tmp_path / "bot.sqlite3")
+    first = await SQLiteStorage.open(path)
+    created = await first.create_game(lobby())
+    await first.close()
+    second = await SQLiteStorage.open(path)
+    assert await second.migrate() == len(MIGRATIONS)
+    assert await second.open_game(10) == created
+    await second.close()
+
+
+async def test_a_newer_database_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    async with aiosqlite.connect(path) as db:
+        await db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+        await db.commit()
+    with pytest.raises(StorageUnavailable, match="newer than this bot knows"):
+        await SQLiteStorage.open(str(path))
+
+
+async def test_an_unopenable_path_is_named(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(StorageUnavailable, match=str(blocker / "bot.sqlite3")):
+        await SQLiteStorage.open(str(blocker / "bot.sqlite3"))
+
+
+async def test_one_open_game_per_channel(storage: Storage) -> None:
+    await storage.create_game(lobby())
+    with pytest.raises(ChannelBusy):
+        await storage.create_game(lobby(kind="no_thanks"))
+    await storage.create_game(lobby(channel_id=11))  # another channel is independent
+
+
+async def test_a_game_ends_and_frees_the_channel(storage: Storage) -> None:
+    game_id = await running(storage)
+    assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", {"score": 3}))
+    assert await storage.open_game(10) is None
+    ended = await storage.game(game_id)
+    assert ended is not None
+    assert (ended.status, ended.result, ended.moves) == ("finished", {"score": 3}, 1)
+    assert ended.ended_at
+    again = await storage.create_game(lobby())
+    assert [g.id for g in await storage.channel_games(10)] == [again.id, game_id]  # newest first
+
+
+async def test_row_changes_are_compare_and_swap(storage: Storage) -> None:
+    record = await storage.create_game(lobby())
+    joined = await storage.update_game(record, players=(7, 8))
+    assert joined.players == (7, 8)
+    assert joined.revision == record.revision + 1
+    with pytest.raises(Conflict):
+        await storage.update_game(record, players=(7, 9))  # read before the join: refused
+    assert (await storage.open_game(10)).players == (7, 8)  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="cannot change"):
+        await storage.update_game(joined, seed=1)
+
+
+async def test_the_move_log_appends_in_order_and_refuses_a_taken_seq(storage: Storage) -> None:
+    game_id = await running(storage)
+    assert await storage.append_move(game_id, 1, 7, ["play", 50, "A"])
+    assert not await storage.append_move(game_id, 1, 7, ["play", 60, "A"])  # somebody else was first
+    assert await storage.append_move(game_id, 2, 7, ["end"])
+    assert [(m.seq, m.player, m.action) for m in await storage.moves(game_id)] == [
+        (1, 7, ["play", 50, "A"]),
+        (2, 7, ["end"]),
+    ]
+    assert [m.seq for m in await storage.moves(game_id, after=1)] == [2]
+    assert (await storage.game(game_id)).moves == 2  # type: ignore[union-attr]
+
+
+async def test_no_move_is_appended_to_a_game_that_does_not_run(storage: Storage) -> None:
+    record = await storage.create_game(lobby())
+    assert not await storage.append_move(record.id, 1, 7, ["end"])  # still a lobby
+    game_id = await running(storage, channel_id=11)
+    assert await storage.append_move(game_id, 1, 7, ["leave"], Ending("abandoned", None))
+    assert not await storage.append_move(game_id, 2, 7, ["end"])  # over
+    assert (await storage.game(game_id)).moves == 1  # type: ignore[union-attr]
+
+
+async def test_two_connections_racing_for_one_seq_never_both_win(tmp_path: Path) -> None:
+    path = str(tmp_path / "bot.sqlite3")
+    first, second = await SQLiteStorage.open(path), await SQLiteStorage.open(path)
+    try:
+        game_id = await running(first)
+        for seq in range(1, 41):
+            results = await asyncio.gather(
+                first.append_move(game_id, seq, 1, ["take"]), second.append_move(game_id, seq, 2, ["take"])
+            )
+            assert sorted(results) == [False, True], (seq, results)
+        assert [m.seq for m in await second.moves(game_id)] == list(range(1, 41))
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_private_messages_and_small_things_round_trip(storage: Storage) -> None:
+    game_id = await running(storage)
+    assert await storage.private_messages(game_id) == {}
+    await storage.set_private_message(game_id, 7, None, "Your hand: 3")
+    await storage.set_private_message(game_id, 7, 70, "Your hand: 3, 4")
+    assert await storage.private_messages(game_id) == {7: (70, "Your hand: 3, 4")}
+    assert await storage.get_meta("command_hash") is None
+    await storage.set_meta("command_hash", "abc")
+    await storage.set_meta("command_hash", "def")
+    assert await storage.get_meta("command_hash") == "def"
+    await storage.set_dm_channel(7, 70)
+    await storage.set_dm_channel(7, 71)
+    assert await storage.dm_channel(7) == 71
+
+
+async def test_a_damaged_row_is_flagged_not_fatal(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    storage = await SQLiteStorage.open(str(path))
+    game_id = await running(storage)
+    await running(storage, channel_id=11)
+    await storage.close()
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET players = '[not json' WHERE id = ?", (game_id,))
+    storage = await SQLiteStorage.open(str(path))
+    try:
+        records = {r.channel_id: r for r in await storage.open_games()}
+        assert records[10].damaged == "its players or options could not be read"
+        assert records[11].damaged is None
+    finally:
+        await storage.close()
+
+
+async def test_a_failed_transaction_leaves_the_connection_usable(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    storage = await SQLiteStorage.open(str(path))
+    try:
+        game_id = await running(storage)
+        with sqlite3.connect(path, timeout=0, isolation_level=None) as other:
+            other.execute("BEGIN IMMEDIATE")  # another process holds the write lock for longer than we wait
+            with pytest.raises(StorageBusy):
+                await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", {}))
+            other.execute("ROLLBACK")
+        assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", {}))
+    finally:
+        await storage.close()
+
+
+async def test_a_database_written_before_the_move_log_carries_over(tmp_path: Path) -> None:
+    """tests/storage/v1.sqlite3 was written by the bot of schema version 1 (tools/gen_v1_database.py)."""
+    path = tmp_path / "bot.sqlite3"
+    shutil.copy(FIXTURES / "v1.sqlite3", path)
+    expected = json.loads((FIXTURES / "v1.json").read_text())
+    storage = await SQLiteStorage.open(str(path))
+    try:
+        records = {r.channel_id: r for r in await storage.open_games()}
+        assert {c: r.status for c, r in records.items()} == {1: "running", 3: "lobby", 4: "running"}
+        assert records[4].damaged == "its saved moves could not be read"
+        running_game = records[1]
+        assert running_game.moves == expected["1"]["moves"]
+        state = await _replayed(storage, running_game.id)
+        assert [list(h) for h in state.hands] == expected["1"]["hands"]
+        assert [list(p) for p in state.piles] == expected["1"]["piles"]
+        finished = (await storage.channel_games(2))[0]
+        assert finished.status == "finished"
+        assert finished.result is not None
+        assert "winner" in finished.result
+        state = await _replayed(storage, finished.id)
+        assert [list(h) for h in state.hands] == expected["2"]["hands"]
+        assert list(state.chips) == expected["2"]["chips"]
+        assert finished.moves == expected["2"]["moves"]
+    finally:
+        await storage.close()
+
+
+async def _replayed(storage: Storage, game_id: int) -> Any:
+    record = await storage.game(game_id)
+    assert record is not None
+    game = GAMES[record.kind]
+    moves = decode_moves(game, [(m.player, m.action) for m in await storage.moves(game_id)])
+    return replay(game, Setup(record.players, record.seed, frozenset(record.variants), record.rules_version), moves)
