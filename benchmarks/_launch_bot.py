@@ -99,7 +99,7 @@ def cache_stats() -> dict[str, Any]:
     client = _running[-1]
     state: Any = client._connection
     store = state._view_store
-    storage = client.__dict__.get("storage")
+    tables = client.__dict__.get("tables")
     return {
         "messages_cached": len(state._messages) if state._messages is not None else None,
         "max_messages": state.max_messages,
@@ -108,8 +108,8 @@ def cache_stats() -> dict[str, Any]:
         "guild_channels": sum(len(guild.channels) for guild in client.guilds),
         "view_store_message_views": len(store._synced_message_views),
         "view_store_dispatch_keys": len(store._views),
-        "storage_locks": len(storage._locks) if storage is not None else None,
-        "storage_running": len(storage._running) if storage is not None else None,
+        "channel_locks": len(tables._locks) if tables is not None else None,
+        "live_games": len(tables._live) if tables is not None else None,
         "gc_tracked_objects": len(gc.get_objects()),
         **GC_TIMER.stats(),
     }

@@ -7,6 +7,7 @@ failing when it meets a reader, and a failed transaction is always rolled back.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sqlite3
@@ -198,6 +199,9 @@ class SQLiteStorage:
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
         self.path = path
+        # One connection is one session: a statement sent while another coroutine's transaction is open would
+        # silently join it. The connection is taken in turn (this guards the session, not any game).
+        self._turn = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str) -> SQLiteStorage:
@@ -261,32 +265,33 @@ class SQLiteStorage:
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
         """BEGIN IMMEDIATE ... COMMIT, rolled back on any failure so the connection is never left mid-transaction."""
-        try:
-            await self._db.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as error:
-            raise _translate(error, self.path) from error
-        try:
-            yield
-            await self._db.execute("COMMIT")
-        except BaseException as error:
-            if self._db.in_transaction:
-                await self._db.execute("ROLLBACK")
-            if isinstance(error, sqlite3.Error):
+        async with self._turn:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
                 raise _translate(error, self.path) from error
-            raise
+            try:
+                yield
+                await self._db.execute("COMMIT")
+            except BaseException as error:
+                if self._db.in_transaction:
+                    await self._db.execute("ROLLBACK")
+                if isinstance(error, sqlite3.Error) and not isinstance(error, sqlite3.IntegrityError):
+                    raise _translate(error, self.path) from error
+                raise
 
     async def _rows(self, query: str, args: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
         try:
-            async with self._db.execute(query, args) as cursor:
+            async with self._turn, self._db.execute(query, args) as cursor:
                 return list(await cursor.fetchall())
         except sqlite3.Error as error:
             raise _translate(error, self.path) from error
 
-    async def _write(self, query: str, args: tuple[Any, ...] = ()) -> int:
-        """One statement as its own transaction; returns the rows it changed."""
+    async def _write(self, query: str, args: tuple[Any, ...] = ()) -> tuple[int, int | None]:
+        """One statement as its own transaction; returns the rows it changed and the last row id."""
         try:
-            async with self._db.execute(query, args) as cursor:
-                return cursor.rowcount
+            async with self._turn, self._db.execute(query, args) as cursor:
+                return cursor.rowcount, cursor.lastrowid
         except sqlite3.IntegrityError:
             raise
         except sqlite3.Error as error:
@@ -313,27 +318,23 @@ class SQLiteStorage:
     async def create_game(self, game: NewGame) -> GameRecord:
         stamp = now()
         try:
-            async with (
-                self._transaction(),
-                self._db.execute(
-                    "INSERT INTO games (channel_id, guild_id, kind, host_id, players, variants, seed, rules_version, "
-                    "status, options, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
-                    (
-                        game.channel_id,
-                        game.guild_id,
-                        game.kind,
-                        game.host_id,
-                        _dump(list(game.players)),
-                        _dump(list(game.variants)),
-                        game.seed,
-                        game.rules_version,
-                        _dump(dict(game.options)),
-                        stamp,
-                        stamp,
-                    ),
-                ) as cursor,
-            ):
-                game_id = cursor.lastrowid
+            _, game_id = await self._write(
+                "INSERT INTO games (channel_id, guild_id, kind, host_id, players, variants, seed, rules_version, "
+                "status, options, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?)",
+                (
+                    game.channel_id,
+                    game.guild_id,
+                    game.kind,
+                    game.host_id,
+                    _dump(list(game.players)),
+                    _dump(list(game.variants)),
+                    game.seed,
+                    game.rules_version,
+                    _dump(dict(game.options)),
+                    stamp,
+                    stamp,
+                ),
+            )
         except sqlite3.IntegrityError as error:
             raise ChannelBusy(game.channel_id) from error
         record = await self.game(int(game_id or 0))
@@ -347,7 +348,7 @@ class SQLiteStorage:
         columns = list(changes)
         assignments = "".join(f"{column} = ?, " for column in columns)
         values = tuple(_WRITABLE[column](changes[column]) for column in columns)
-        changed = await self._write(
+        changed, _ = await self._write(
             f"UPDATE games SET {assignments}revision = revision + 1, updated_at = ? WHERE id = ? AND revision = ?",
             (*values, now(), game.id, game.revision),
         )
@@ -381,7 +382,8 @@ class SQLiteStorage:
         args = (game_id, seq, player, _dump(action), stamp, game_id)
         if ending is None:
             # One statement is one transaction: the common move costs a single round trip.
-            return await self._write(insert, args) == 1
+            changed, _ = await self._write(insert, args)
+            return changed == 1
         async with self._transaction():
             async with self._db.execute(insert, args) as cursor:
                 if cursor.rowcount != 1:

@@ -59,6 +59,7 @@ __all__ = [
     "DEFAULT_EVERYONE_PERMISSIONS",
     "Channel",
     "CommandSync",
+    "FailureRule",
     "FakeDiscord",
     "FakeDiscordError",
     "Guild",
@@ -168,6 +169,12 @@ PRIVILEGED_INTENTS = int(Intent.GUILD_MEMBERS | Intent.GUILD_PRESENCES | Intent.
 # Channel types.
 GUILD_TEXT = 0
 DM = 1
+GUILD_VOICE = 2
+GUILD_CATEGORY = 4
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+GUILD_FORUM = 15
+THREAD_TYPES = frozenset({10, PUBLIC_THREAD, PRIVATE_THREAD})
 # Interaction types.
 APPLICATION_COMMAND = 2
 MESSAGE_COMPONENT = 3
@@ -387,7 +394,8 @@ class Overwrite:
 
 @dataclass(eq=False)
 class Channel:
-    """A guild text channel (``type`` 0) or the DM channel between the bot and one user (``type`` 1)."""
+    """A guild text channel (``type`` 0), the DM channel between the bot and one user (``type`` 1), or another kind
+    of guild channel (see :meth:`FakeDiscord.add_channel`): voice, category, forum, or a thread under ``parent_id``."""
 
     id: int
     name: str
@@ -399,6 +407,9 @@ class Channel:
     overwrites: dict[int, Overwrite] = field(default_factory=dict)
     recipient: User | None = None
     message_ids: list[int] = field(default_factory=list)
+    parent_id: int | None = None
+    owner_id: int | None = None  # a thread's creator
+    deleted: bool = False
 
     def __repr__(self) -> str:
         if self.type == DM:
@@ -413,6 +424,10 @@ class Channel:
     def is_dm(self) -> bool:
         return self.type == DM
 
+    @property
+    def is_thread(self) -> bool:
+        return self.type in THREAD_TYPES
+
     def payload(self) -> JSON:
         last = str(self.message_ids[-1]) if self.message_ids else None
         if self.type == DM:
@@ -424,7 +439,7 @@ class Channel:
                 "recipients": [self.recipient.payload()],
                 "flags": 0,
             }
-        return {
+        data: JSON = {
             "id": str(self.id),
             "type": self.type,
             "guild_id": str(self.guild_id),
@@ -435,9 +450,26 @@ class Channel:
             "nsfw": self.nsfw,
             "last_message_id": last,
             "rate_limit_per_user": 0,
-            "parent_id": None,
+            "parent_id": None if self.parent_id is None else str(self.parent_id),
             "flags": 0,
         }
+        if self.is_thread:
+            data.update(
+                owner_id=None if self.owner_id is None else str(self.owner_id),
+                message_count=len(self.message_ids),
+                member_count=1,
+                thread_metadata={
+                    "archived": False,
+                    "auto_archive_duration": 1440,
+                    "archive_timestamp": _now_iso(),
+                    "locked": False,
+                },
+            )
+        elif self.type == GUILD_VOICE:
+            data.update(bitrate=64000, user_limit=0, rtc_region=None)
+        elif self.type == GUILD_FORUM:
+            data.update(available_tags=[], default_reaction_emoji=None, default_thread_rate_limit_per_user=0)
+        return data
 
 
 @dataclass(eq=False)
@@ -469,7 +501,11 @@ class Guild:
         return ALL_PERMISSIONS if perms & Perm.ADMINISTRATOR else perms
 
     def permissions_in(self, channel: Channel, user_id: int) -> int:
-        """Discord's documented algorithm: base, @everyone overwrite, role overwrites, member overwrite."""
+        """Discord's documented algorithm: base, @everyone overwrite, role overwrites, member overwrite.
+
+        A thread has the permissions of its parent channel."""
+        if channel.parent_id is not None and channel.parent_id in self.channels:
+            channel = self.channels[channel.parent_id]
         perms = self.base_permissions(user_id)
         if perms == ALL_PERMISSIONS or user_id not in self.members:
             return perms
@@ -843,15 +879,11 @@ class RequestRecord:
 
 
 @dataclass
-class RateLimitRule:
-    """Answer the next ``times`` matching requests with 429 (see :meth:`FakeDiscord.rate_limit`)."""
-
+class _RouteRule:
     method: str
     path: str
     times: int
-    retry_after: float
-    is_global: bool = False
-    hits: int = 0
+    hits: int = field(default=0, kw_only=True)
 
     def matches(self, method: str, path: str) -> bool:
         if self.hits >= self.times or method != self.method:
@@ -861,6 +893,23 @@ class RateLimitRule:
         return len(want) == len(got) and all(
             w == g or (w.startswith("{") and w.endswith("}")) for w, g in zip(want, got, strict=True)
         )
+
+
+@dataclass
+class RateLimitRule(_RouteRule):
+    """Answer the next ``times`` matching requests with 429 (see :meth:`FakeDiscord.rate_limit`)."""
+
+    retry_after: float
+    is_global: bool = False
+
+
+@dataclass
+class FailureRule(_RouteRule):
+    """Answer the next ``times`` matching requests with an error (see :meth:`FakeDiscord.fail`)."""
+
+    status: int
+    code: int = 0
+    message: str = ""
 
 
 # --------------------------------------------------------------------------------------
@@ -1151,6 +1200,7 @@ class FakeDiscord:
         #: exclude, or that happen while no bot session exists, are not included.
         self.dispatched: list[tuple[str, JSON]] = []
         self.rate_limits: list[RateLimitRule] = []
+        self.failures: list[FailureRule] = []
         self.heartbeats = 0
         self.identifies = 0
         self.resumes = 0
@@ -1413,6 +1463,56 @@ class FakeDiscord:
         self._dispatch("CHANNEL_CREATE", chan.payload(), intent=Intent.GUILDS)
         return chan
 
+    def add_channel(
+        self, guild: Any, name: str, *, type: int, parent: Any = None, owner: Any = None, channel_id: int | None = None
+    ) -> Channel:
+        """A guild channel of another kind than text: ``GUILD_VOICE`` (its text chat takes commands too),
+        ``GUILD_CATEGORY``, ``GUILD_FORUM``, or a thread (``PUBLIC_THREAD``, ``PRIVATE_THREAD``) under ``parent``; a
+        forum post is a public thread whose parent is a forum. Threads arrive as THREAD_CREATE, others as
+        CHANNEL_CREATE; a thread has its parent's permissions."""
+        g = self._guild(guild)
+        parent_id = None if parent is None else _id_of(parent)
+        if (type in THREAD_TYPES) != (parent_id is not None):
+            raise FakeDiscordError("threads, and only threads, need a parent channel")
+        chan = Channel(channel_id or new_snowflake(), name, type, g.id, len(g.channels), parent_id=parent_id)
+        if chan.is_thread:
+            chan.owner_id = self.bot.id if owner is None else _id_of(owner)
+        g.channels[chan.id] = chan
+        self.channels[chan.id] = chan
+        if chan.is_thread:
+            self._dispatch("THREAD_CREATE", {**chan.payload(), "newly_created": True}, intent=Intent.GUILDS)
+        else:
+            self._dispatch("CHANNEL_CREATE", chan.payload(), intent=Intent.GUILDS)
+        return chan
+
+    async def delete_channel(self, channel: Any) -> None:
+        """Delete a guild channel or thread, as a moderator would: CHANNEL_DELETE (THREAD_DELETE for a thread).
+
+        The channel's record stays readable here (``channel_messages``), but the bot gets 404 Unknown Channel for it
+        and no interaction can come from it any more."""
+        chan = self._channel(channel)
+        if chan.guild_id is None:
+            raise FakeDiscordError("DM channels can't be deleted")
+        chan.deleted = True
+        self.guilds[chan.guild_id].channels.pop(chan.id, None)
+        if chan.is_thread:
+            data = {"id": str(chan.id), "guild_id": str(chan.guild_id), "parent_id": str(chan.parent_id)}
+            seq = self._dispatch("THREAD_DELETE", {**data, "type": chan.type}, intent=Intent.GUILDS)
+        else:
+            seq = self._dispatch("CHANNEL_DELETE", chan.payload(), intent=Intent.GUILDS)
+        await self._delivered(seq)
+        self._notify()
+
+    def add_bot_message(self, channel: Any, content: str = "", *, components: Sequence[JSON] = ()) -> Message:
+        """A message the bot posted before this test began, e.g. a board of an older version with buttons whose
+        custom ids no handler of today's bot knows. No event is sent (the bot posted it long ago)."""
+        chan = self._channel(channel)
+        body: JSON = {"content": content, "components": copy.deepcopy(list(components))}
+        msg = self._new_message(chan, self.bot, body, [])
+        self._store(msg)
+        self._notify()
+        return msg
+
     def add_role(self, guild: Any, name: str, permissions: int = 0, *, role_id: int | None = None) -> Role:
         g = self._guild(guild)
         role = Role(role_id or new_snowflake(), g.id, name, int(permissions), len(g.roles))
@@ -1497,6 +1597,19 @@ class FakeDiscord:
         """
         rule = RateLimitRule(method.upper(), path, times, retry_after, is_global)
         self.rate_limits.append(rule)
+        return rule
+
+    def fail(
+        self, method: str, path: str, *, status: int = 500, code: int = 0, message: str = "", times: int = 1
+    ) -> FailureRule:
+        """Answer the next ``times`` requests to ``path`` with ``status`` (and Discord's JSON error ``code``).
+
+        ``path`` is as for :meth:`rate_limit`; interaction endpoints fail too, e.g.
+        ``fake.fail("POST", "/interactions/{interaction_id}/{token}/callback", status=400)``. Nothing the request
+        asked for happens. Note that discord.py itself retries 500, 502, 504 and 524 (not 503) a few times.
+        """
+        rule = FailureRule(method.upper(), path, times, status, code, message or f"{status}: injected failure")
+        self.failures.append(rule)
         return rule
 
     def permissions(self, channel: Any, user: Any) -> int:
@@ -1612,8 +1725,8 @@ class FakeDiscord:
                 # member_count == len(members) makes discord.py consider the guild chunked.
                 "member_count": len(guild.members),
                 "members": [m.payload() for m in guild.members.values()],
-                "channels": [c.payload() for c in guild.channels.values()],
-                "threads": [],
+                "channels": [c.payload() for c in guild.channels.values() if not c.is_thread],
+                "threads": [c.payload() for c in guild.channels.values() if c.is_thread],
                 "presences": [],
                 "voice_states": [],
                 "stage_instances": [],
@@ -1893,6 +2006,10 @@ class FakeDiscord:
                     record.status = 429
                     self._notify()
                     return self._too_many_requests(rule, headers)
+            for failure in self.failures:
+                if failure.matches(request.method, path):
+                    failure.hits += 1
+                    raise _ApiError(failure.status, failure.code, failure.message)
             if not spec.interaction_endpoint:
                 self._check_auth(request)
             handler: _Handler = getattr(type(self), spec.handler)
@@ -2138,7 +2255,7 @@ class FakeDiscord:
 
     @_route("GET", "/guilds/{guild_id}/channels")
     async def _get_guild_channels(self, req: _Request) -> tuple[int, Any]:
-        return 200, [c.payload() for c in self._rest_guild(req).channels.values()]
+        return 200, [c.payload() for c in self._rest_guild(req).channels.values() if not c.is_thread]
 
     @_route("GET", "/guilds/{guild_id}/roles")
     async def _get_roles(self, req: _Request) -> tuple[int, Any]:
@@ -2164,7 +2281,7 @@ class FakeDiscord:
 
     def _rest_channel(self, req: _Request, *, needed: int = int(Perm.VIEW_CHANNEL)) -> Channel:
         chan = self.channels.get(req.snowflake("channel_id", _ApiError(404, 10003, "Unknown Channel")))
-        if chan is None:
+        if chan is None or chan.deleted:
             raise _ApiError(404, 10003, "Unknown Channel")
         perms = self.permissions(chan, self.bot)
         if not perms & Perm.VIEW_CHANNEL:
@@ -2740,6 +2857,8 @@ class FakeDiscord:
     ) -> tuple[InteractionRecord, Member | None, Channel]:
         self._require_online()
         chan = self._channel(channel)
+        if chan.deleted:
+            raise InvalidInteraction(f"#{chan.name} was deleted")
         u, member = self._acting_member(user, chan)
         user_perms = self.permissions(chan, u)
         if not user_perms & Perm.VIEW_CHANNEL:
@@ -2838,6 +2957,7 @@ class FakeDiscord:
         locale: str = "en-US",
         wait: bool = True,
         timeout: float | None = None,
+        unchecked: bool = False,
     ) -> InteractionRecord:
         """Run a slash command as ``user`` in ``channel``, like the Discord client would.
 
@@ -2848,6 +2968,10 @@ class FakeDiscord:
         among the choices).  For a user/message context-menu command pass ``target``
         (a User/Member or a Message).  Waits until the bot acknowledged the interaction
         (``InteractionTimeout`` otherwise) unless ``wait=False``.
+
+        ``unchecked=True`` sends option values verbatim with the type the command declares, without checking their
+        type, length, range or choices: what a modified client or an out-of-date command list could send (say a
+        string for a boolean, or 6,000 characters where a choice was expected).
         """
         name, *path = command.split()
         ctype = 1
@@ -2861,7 +2985,9 @@ class FakeDiscord:
         if cmd.get("guild_id"):
             data["guild_id"] = cmd["guild_id"]
         if ctype == 1:
-            data["options"] = self._command_options(cmd, path, dict(options or {}), ctx, f"/{name}")
+            data["options"] = self._command_options(
+                cmd, path, dict(options or {}), ctx, f"/{name}", unchecked=unchecked
+            )
         elif ctype == 2:
             data["target_id"] = self._resolve_option(OPT_USER, target, ctx, f"{name} target")
         else:
@@ -2914,6 +3040,7 @@ class FakeDiscord:
         where: str,
         *,
         focused: str | None = None,
+        unchecked: bool = False,
     ) -> list[JSON]:
         specs: list[JSON] = list(parent.get("options") or [])
         subs = [o for o in specs if o["type"] in (OPT_SUB_COMMAND, OPT_SUB_COMMAND_GROUP)]
@@ -2921,7 +3048,9 @@ class FakeDiscord:
             sub = next((o for o in subs if o["name"] == path[0]), None)
             if sub is None:
                 raise InvalidInteraction(f"{where} has no subcommand {path[0]!r}; has {[o['name'] for o in subs]}")
-            inner = self._command_options(sub, path[1:], given, ctx, f"{where} {path[0]}", focused=focused)
+            inner = self._command_options(
+                sub, path[1:], given, ctx, f"{where} {path[0]}", focused=focused, unchecked=unchecked
+            )
             return [{"type": sub["type"], "name": sub["name"], "options": inner}]
         if subs:
             raise InvalidInteraction(f"{where} needs a subcommand: {[o['name'] for o in subs]}")
@@ -2944,7 +3073,7 @@ class FakeDiscord:
                 # Discord sends what has been typed so far, as a string.
                 result.append({"type": spec["type"], "name": spec["name"], "value": str(value), "focused": True})
                 continue
-            checked = self._option_value(spec, value, ctx, f"{where} {spec['name']}")
+            checked = value if unchecked else self._option_value(spec, value, ctx, f"{where} {spec['name']}")
             result.append({"type": spec["type"], "name": spec["name"], "value": checked})
         return result
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
+from unittest.mock import ANY
 
 import aiohttp
 import discord
@@ -16,8 +17,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from tests.fake_discord import (
+    GUILD_FORUM,
+    GUILD_VOICE,
+    PUBLIC_THREAD,
     Channel,
     FakeDiscord,
+    FakeDiscordError,
     Guild,
     InteractionTimeout,
     InvalidInteraction,
@@ -866,3 +871,108 @@ async def test_manual_start_and_wait_ready(world: World) -> None:
     finally:
         await bot.close()
         await task
+
+
+# ------------------------------------------------------------------ fault injection and other kinds of channel
+
+
+async def test_injected_failures_answer_the_next_matching_requests(world: World, running: Running) -> None:
+    fake = world.fake
+    rule = fake.fail("POST", "/channels/{channel_id}/messages", status=403, code=50001, message="Missing Access")
+    refused = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "first"})
+    assert refused.response is not None
+    assert refused.response.content == "forbidden (50001)"
+    said = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "second"})
+    assert said.response is not None
+    assert said.response.content == "said"
+    assert rule.hits == 1
+    posts = [r for r in fake.requests if r.route == "/channels/{channel_id}/messages" and r.method == "POST"]
+    assert [(r.status, r.response) for r in posts] == [(403, {"message": "Missing Access", "code": 50001}), (200, ANY)]
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["second"]
+
+
+async def test_an_interaction_callback_can_be_made_to_fail(world: World, running: Running) -> None:
+    fake = world.fake
+    fake.fail("POST", "/interactions/{interaction_id}/{token}/callback", status=400, code=40060)
+    inter = await fake.invoke("hand", user=world.ana, channel=world.chan, wait=False)
+    await fake.wait_for(lambda: running.probe.errors, what="the failed callback to reach the error handler")
+    error = running.probe.errors[0]
+    assert isinstance(error, app_commands.CommandInvokeError)
+    assert isinstance(error.original, discord.HTTPException)
+    assert error.original.status == 400
+    assert [e.status for e in inter.errors] == [400]
+    assert not inter.responded
+    assert (await fake.invoke("hand", user=world.ana, channel=world.chan)).responded
+
+
+async def test_threads_forum_posts_and_voice_channels(world: World, running: Running) -> None:
+    fake, bot = world.fake, running.bot
+    forum = fake.add_channel(world.guild, "ideas", type=GUILD_FORUM)
+    post = fake.add_channel(world.guild, "a post", type=PUBLIC_THREAD, parent=forum, owner=world.ana)
+    thread = fake.add_channel(world.guild, "side talk", type=PUBLIC_THREAD, parent=world.chan)
+    voice = fake.add_channel(world.guild, "Lounge", type=GUILD_VOICE)
+    with pytest.raises(FakeDiscordError):
+        fake.add_channel(world.guild, "orphan", type=PUBLIC_THREAD)
+    await fake.wait_for(lambda: all(bot.get_channel(c.id) for c in (forum, post, thread, voice)), what="the events")
+    assert isinstance(bot.get_channel(forum.id), discord.ForumChannel)
+    assert isinstance(bot.get_channel(voice.id), discord.VoiceChannel)
+    seen_post = bot.get_channel(post.id)
+    assert isinstance(seen_post, discord.Thread)
+    assert seen_post.parent_id == forum.id
+    assert seen_post.owner_id == world.ana.id
+    for chan, kind in ((post, 11), (thread, 11), (voice, 2)):
+        inter = await fake.invoke("hand", user=world.ana, channel=chan)
+        assert inter.payload["channel"]["type"] == kind
+        assert inter.response is not None
+        assert inter.response.ephemeral
+    # A thread has its parent's permissions.
+    fake.set_permissions(world.chan, world.ana, deny=Perm.USE_APPLICATION_COMMANDS)
+    with pytest.raises(InvalidInteraction, match="cannot use application commands"):
+        await fake.invoke("hand", user=world.ana, channel=thread)
+
+
+async def test_a_deleted_channel_is_gone_for_the_bot(world: World, running: Running) -> None:
+    fake, bot = world.fake, running.bot
+    thread = fake.add_channel(world.guild, "side talk", type=PUBLIC_THREAD, parent=world.chan)
+    await fake.wait_for(lambda: bot.get_channel(thread.id), what="THREAD_CREATE")
+    await fake.delete_channel(world.other)
+    await fake.delete_channel(thread)
+    gone = (world.other.id, thread.id)
+    await fake.wait_for(lambda: not any(map(bot.get_channel, gone)), what="the deletions to reach the bot")
+    assert [event for event, _ in fake.dispatched[-2:]] == ["CHANNEL_DELETE", "THREAD_DELETE"]
+    with pytest.raises(InvalidInteraction, match="was deleted"):
+        await fake.invoke("hand", user=world.ana, channel=world.other)
+    with pytest.raises(discord.NotFound) as info:
+        await bot.get_partial_messageable(world.other.id).send("anyone?")
+    assert info.value.code == 10003
+
+
+async def test_unchecked_options_are_sent_verbatim(world: World, running: Running) -> None:
+    fake = world.fake
+    with pytest.raises(InvalidInteraction):
+        await fake.invoke("table reset", user=world.ana, channel=world.chan, options={"confirm": "yes"})
+    inter = await fake.invoke(
+        "table reset", user=world.ana, channel=world.chan, options={"confirm": "yes"}, unchecked=True
+    )
+    assert inter.response is not None
+    assert inter.response.content == "reset confirmed=yes"  # discord.py passes a boolean option through as sent
+    assert inter.payload["data"]["options"][0]["options"] == [{"type": 5, "name": "confirm", "value": "yes"}]
+    long = "x" * 6000
+    sent = await fake.invoke("newgame", user=world.ana, channel=world.chan, options={"game": long}, unchecked=True)
+    assert sent.payload["data"]["options"] == [{"type": 3, "name": "game", "value": long}]
+
+
+async def test_a_message_from_an_older_bot_can_be_clicked(world: World, running: Running) -> None:
+    fake = world.fake
+    old = fake.add_bot_message(
+        world.chan,
+        "an old board",
+        components=[{"type": 1, "components": [{"type": 2, "style": 1, "label": "Old", "custom_id": "v0:draw"}]}],
+    )
+    assert fake.channel_messages(world.chan) == [old]
+    assert old.author is fake.bot
+    inter = await fake.click(old, label="Old", user=world.ana, wait=False)
+    assert inter.custom_id == "v0:draw"
+    assert inter.payload["data"]["custom_id"] == "v0:draw"
+    await fake.wait_idle(quiet=0.2)
+    assert not inter.responded  # discord.py itself ignores a custom id no view knows

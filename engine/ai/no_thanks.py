@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from engine.no_thanks import Action, NoThanks, Observation, Take, card_points
 
 # Tuned on seeded games against threshold players (benchmarks/ai.py).
-TAKE_AT = 6.0  # take when points added minus chips gained is at most this ...
-SHORT_OF_CHIPS = 4  # ... raised by one for every chip fewer than this that the seat holds
-RUN_BONUS = 3.0  # a card next to our own cards is worth more to us than its points say
-LATE_GAME = 1.0  # per card fewer than 10 left in the draw pile, the threshold rises this much
+SHARE_TAKEN = 0.4  # take once the chips on the card reach this share of the points it adds ...
+TAKE_AT = 3.0  # ... or once the points it adds, less the chips on it, are at most this
+SHORT_OF_CHIPS = 5  # below this many chips, each chip counts half a point more: without chips we must take
+CHIP_SCARCITY = 0.5
+MILK_ROUNDS = 1  # a card only we want may go round the table this many times to collect chips
 
 
 def points_added(cards: Sequence[int], card: int) -> int:
@@ -43,17 +44,16 @@ def act(observation: Observation, rng: random.Random) -> Action:
     if observation.chips == 0:
         return Take()
     mine = next((seat.cards for seat in view.players if seat.player == observation.player), ())
-    added = points_added(mine, card)
-    joins_run = card - 1 in mine or card + 1 in mine
-    price = added - view.chips_on_card
-    threshold = TAKE_AT + max(0, SHORT_OF_CHIPS - observation.chips) + LATE_GAME * max(0, 10 - view.cards_left)
-    if joins_run:
-        # Nobody else wants it: let it go round once more for its chips, while that is cheap for us.
+    chips = view.chips_on_card
+    if card - 1 in mine or card + 1 in mine:
+        # It costs us nothing; if nobody else wants it, let it go round once more for their chips.
         others = len(view.players) - 1
-        if not _wanted_by_others(observation, card) and observation.chips > 2 and view.chips_on_card < others * 2:
+        if observation.chips > 2 and chips < MILK_ROUNDS * others and not _wanted_by_others(observation, card):
             return NoThanks()
         return Take()
-    if price - RUN_BONUS * 0 <= threshold:
+    added = points_added(mine, card)
+    chip_value = 1 + CHIP_SCARCITY * max(0, SHORT_OF_CHIPS - observation.chips)
+    if added - chips * chip_value <= TAKE_AT or chips >= SHARE_TAKEN * added:
         return Take()
     return NoThanks()
 
