@@ -23,7 +23,7 @@ from discord.ext import commands
 from dotenv import find_dotenv, load_dotenv
 
 from cogs._flow import Tables
-from cogs._ui import USERS_ONLY, reply_error
+from cogs._ui import USERS_ONLY, DMsClosed, reply_error
 from engine import GAMES
 from storage import Storage, StorageUnavailable
 from storage.sqlite import SQLiteStorage
@@ -167,7 +167,8 @@ class Bot(commands.Bot):
 
     async def deliver_dm(self, user_id: int, text: str, message_id: int | None = None) -> int | None:
         """Show ``text`` in a DM to ``user_id``: edit ``message_id`` if given, else send a new message. Returns the
-        message's id, or None if the user does not accept DMs from the bot (or Discord kept failing).
+        message's id, or None if Discord kept failing (worth trying later); raises ``DMsClosed`` only when the user
+        does not accept DMs from the bot.
 
         The DM channel id is kept in the database so that each DM costs one request, even after a restart."""
         for attempt in range(DM_RETRIES):
@@ -179,7 +180,7 @@ class Bot(commands.Bot):
                     return await self._show_dm(await self._dm_channel(user_id, cached=False), text, None)
             except discord.Forbidden as error:
                 if error.code == 50007:  # "Cannot send messages to this user": their DMs are closed to us
-                    return None
+                    raise DMsClosed(user_id) from error
                 log.warning("DM to user %s refused: %s", user_id, error)
                 return None
             except discord.HTTPException as error:

@@ -23,6 +23,7 @@ engine's rule); the fair share is 1/N.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import sys
@@ -115,7 +116,7 @@ def play_no_thanks(players: int, seed: int, variants: frozenset[str], tally: Tal
     tally.won += no_thanks.winner(state)[0] == tested
 
 
-def play_games(game: str, players: int, seeds: Iterable[int], variants: frozenset[str]) -> Tally:
+def play_games(game: str, players: int, variants: frozenset[str], seeds: Iterable[int]) -> Tally:
     tally = Tally()
     play = play_the_game if game == "the_game" else play_no_thanks
     for seed in seeds:
@@ -171,7 +172,7 @@ def main() -> None:
             seeds = [args.seed * 1_000_003 + number for number in range(args.games)]
             chunks = [seeds[i : i + CHUNK] for i in range(0, len(seeds), CHUNK)]
             tally = Tally()
-            for part in pool.map(play_games, *zip(*((args.game, players, chunk, variants) for chunk in chunks))):
+            for part in pool.map(functools.partial(play_games, args.game, players, variants), chunks):
                 tally.add(part)
             print(report(args.game, players, tally), flush=True)
 

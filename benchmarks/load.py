@@ -229,10 +229,20 @@ class Player:
         self.dms = 0
         self.dm_at = 0.0
         self._dm_waiters: list[tuple[int, asyncio.Future[float]]] = []
+        # The bot keeps one DM per game and edits it; DMs come in the background, so a late edit of the previous
+        # game's DM must not pass for the new game's hand.
+        self.game_dm: int | None = None
 
-    def on_dm(self, content: str, at: float) -> None:
+    def new_game(self) -> None:
+        self.game_dm = None
+
+    def on_dm(self, content: str, at: float, message_id: int, created: bool) -> None:
         cards = parse_hand(content)
         if cards is None:
+            return
+        if created and self.game_dm is None:
+            self.game_dm = message_id
+        elif message_id != self.game_dm:
             return
         self.hand, self.dms, self.dm_at = cards, self.dms + 1, at
         for seen, waiter in self._dm_waiters:
@@ -296,7 +306,7 @@ class LoadFake(FakeDiscord):
         status, data = await super()._post_message(req)
         player = self.dm_owner.get(int(req.params["channel_id"]))
         if player is not None:
-            player.on_dm(str(data.get("content") or ""), self.now())
+            player.on_dm(str(data.get("content") or ""), self.now(), int(data["id"]), created=True)
         return status, data
 
     async def _patch_message(self, req: _Request) -> tuple[int, Any]:
@@ -304,7 +314,7 @@ class LoadFake(FakeDiscord):
         status, data = await super()._patch_message(req)
         player = self.dm_owner.get(int(req.params["channel_id"]))
         if player is not None and status == 200:
-            player.on_dm(str(data.get("content") or ""), self.now())
+            player.on_dm(str(data.get("content") or ""), self.now(), int(data["id"]), created=False)
         return status, data
 
     async def send(self, command: str, player: Player, channel: Channel, options: dict[str, Any] | None) -> Pending:
@@ -428,11 +438,12 @@ class Game:
     async def open(self) -> bool:
         """/newgame, /join for the others, /start, then every hand by DM. False if any of it failed."""
         host, *others = self.players
+        for player in self.players:
+            player.new_game()
         for command, player in [("newgame", host), *(("join", other) for other in others)]:
             if (await self.act(command, player)).status != "ok":
                 return False
-        # Counted only now: a DM the last action of the previous game brought was sent before /newgame was answered
-        # (the bot holds the channel's lock until the action's last message is out).
+        # Counted only now: the hand DM of this game is the first DM created after /newgame.
         seen = {player.id: player.dms for player in self.players}
         if (await self.act("start", host)).status != "ok":
             return False

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 import discord
 
-from cogs._ui import NO_GAME, USERS_ONLY, UserError, detached, mention, send
+from cogs._ui import NO_GAME, USERS_ONLY, DMsClosed, UserError, detached, mention, send
 from engine import GAMES
 from engine.errors import CorruptState
 from engine.game import NO_NUMBERS_IN_CHAT, Game, Move, Setup, decode_moves, replay
@@ -40,6 +40,8 @@ ActionT = TypeVar("ActionT")
 
 # Discord drops an interaction not acknowledged within 3 s; past this, defer first and answer with a followup.
 DEFER_AFTER_SECONDS = 2.0
+# A DM Discord kept failing is tried again after this long.
+RETRY_DM_SECONDS = 30.0
 # Running games kept in memory; a game past this many is replayed again from its log when next used.
 LIVE_GAMES = 5000
 
@@ -115,6 +117,7 @@ class Tables:
         # this lock, is what keeps two writers from both acting at one position.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._delivery: dict[int, asyncio.Task[None]] = {}
+        self._retries: set[asyncio.TimerHandle] = set()
         self._told_closed_dms: set[tuple[int, int]] = set()
         # Chat moderation asks for every message whether a game that forbids numbers runs in the channel; answer
         # from memory. Kept by start, load and end (a channel's messages all reach the process that runs its game).
@@ -393,6 +396,8 @@ class Tables:
 
     async def close(self) -> None:
         """Let DMs under way finish (briefly) before the database closes."""
+        for retry in self._retries:
+            retry.cancel()
         pending = [task for task in self._delivery.values() if not task.done()]
         if pending:
             await asyncio.wait(pending, timeout=2)
@@ -409,9 +414,15 @@ class Tables:
             message_id, shown = sent.get(player, (None, ""))
             if shown == text:
                 continue
-            delivered = await self.bot.deliver_dm(player, text, message_id)
-            if delivered is None:
+            try:
+                delivered = await self.bot.deliver_dm(player, text, message_id)
+            except DMsClosed:
                 closed.append(player)
+                continue
+            if delivered is None:
+                # Discord kept failing: nothing is recorded as shown, so a later delivery (or a restart) tries again.
+                retry = asyncio.get_running_loop().call_later(RETRY_DM_SECONDS, self.deliver_later, live)
+                self._retries.add(retry)
                 continue
             await self.storage.set_private_message(record.id, player, delivered, text)
         untold = [p for p in closed if (record.id, p) not in self._told_closed_dms]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from contextlib import suppress
 from typing import Any, TypeVar
 
 import discord
@@ -17,6 +18,7 @@ ViewT = TypeVar("ViewT", bound=discord.ui.View)
 
 NO_GAME = "There's no game in this channel: open one with /newgame."
 APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+MESSAGE_LIMIT = 2000  # characters Discord accepts in a message's content
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 
 
@@ -25,6 +27,10 @@ class UserError(Exception):
 
     Like ``GameError``, its message is the sentence the user sees.
     """
+
+
+class DMsClosed(Exception):
+    """The user does not accept direct messages from the bot (Discord's error 50007)."""
 
 
 class WrongChannel(app_commands.CheckFailure):
@@ -73,7 +79,13 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
         )
         message = APOLOGY
     try:
-        await send(interaction, content=message, ephemeral=True)
+        if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+            # A slow action was deferred with a public "thinking..." that the first followup would fill in: take it
+            # away, so that the refusal stays private like every other.
+            with suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+        # A refusal may quote what the user typed: never past Discord's limit, or the user hears nothing at all.
+        await send(interaction, content=shorten(message, MESSAGE_LIMIT), ephemeral=True)
     except discord.HTTPException:
         # The interaction token may have expired (15 min) or Discord is unreachable: the log is all we have.
         log.warning("Could not tell the user about an error in channel %s", interaction.channel_id)

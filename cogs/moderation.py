@@ -7,6 +7,7 @@ removal privately. Nothing happens in other channels, lobbies, No Thanks! games,
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from cogs._ui import USERS_ONLY, mention
+from cogs._ui import USERS_ONLY, DMsClosed, mention
 from engine.chat_filter import mentions_number
 
 if TYPE_CHECKING:
@@ -109,8 +110,9 @@ class Moderation(commands.Cog):
             return
         self.explained[author_id] = now
         rule = RULE.format(channel=f"<#{channel_id}>")
-        if await self.bot.deliver_dm(author_id, rule) is not None:
-            return
+        with contextlib.suppress(DMsClosed):
+            if await self.bot.deliver_dm(author_id, rule) is not None:
+                return
         channel = self.bot.get_partial_messageable(channel_id)
         try:
             await channel.send(

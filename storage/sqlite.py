@@ -213,9 +213,13 @@ class SQLiteStorage:
                 f"Can't create the folder for the database {path} ({error.strerror}): set DATABASE_PATH to a file "
                 "in a folder the bot's user may write."
             ) from error
+        connecting = aiosqlite.connect(path, isolation_level=None)
         try:
-            db = await aiosqlite.connect(path, isolation_level=None)
+            db = await connecting
         except sqlite3.Error as error:
+            # aiosqlite stops its worker thread without waiting for it; a thread that outlives the event loop prints
+            # a traceback at exit, under the one line the owner should see.
+            await asyncio.to_thread(connecting._thread.join, 5)
             raise _translate(error, path) from error
         db.row_factory = sqlite3.Row
         storage = cls(db, path)

@@ -2561,8 +2561,8 @@ class FakeDiscord:
             raise _ApiError(404, 10015, "Unknown Webhook")
         body = req.json_object()
         original = rec.original
-        if original is not None and original.loading and rec.response.type == 5:
-            # The first followup after a "thinking" defer fills in the deferred message.
+        if original is not None and original.loading and not original.deleted and rec.response.type == 5:
+            # The first followup after a "thinking" defer fills in the deferred message (unless it was deleted).
             self._apply_edit(original, body, req.files)
             self._dispatch_update(original)
             msg = original

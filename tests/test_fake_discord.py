@@ -138,6 +138,12 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
         await asyncio.sleep(0.3)
         await interaction.response.send_message("finally")
 
+    @tree.command(description="Think, then answer privately after all")
+    async def retract(interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await interaction.delete_original_response()
+        await interaction.followup.send("only you see this", ephemeral=True)
+
     @tree.command(description="Remove spam")
     @app_commands.default_permissions(manage_messages=True)
     async def clean(interaction: discord.Interaction) -> None:
@@ -976,3 +982,15 @@ async def test_a_message_from_an_older_bot_can_be_clicked(world: World, running:
     assert inter.payload["data"]["custom_id"] == "v0:draw"
     await fake.wait_idle(quiet=0.2)
     assert not inter.responded  # discord.py itself ignores a custom id no view knows
+
+
+async def test_a_followup_after_the_deferral_was_deleted_is_a_new_message(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("retract", user=world.ana, channel=world.chan)
+    (private,) = await inter.wait_followups()
+    assert inter.original is not None
+    assert inter.original.deleted
+    assert private is not inter.original
+    assert private.ephemeral
+    assert private.content == "only you see this"
+    assert fake.channel_messages(world.chan) == []

@@ -19,7 +19,6 @@ from engine import no_thanks, the_game
 
 
 async def main(out: Path) -> None:
-    out.unlink(missing_ok=True)
     storage = await Storage.open(str(out))
     rng = random.Random(5)
     expected = {}
@@ -31,11 +30,15 @@ async def main(out: Path) -> None:
         player = the_game.current_player(state) or players[0]
         actions = [a for a in the_game.legal_actions(state, player) if not isinstance(a, the_game.Leave)]
         state = the_game.apply(state, player, rng.choice(actions))
-    table = await storage.create(Table(channel_id=1, guild_id=9, kind="the_game", host_id=101, players=players,
-                                       variants=(), seed=7001))
+    table = await storage.create(
+        Table(channel_id=1, guild_id=9, kind="the_game", host_id=101, players=players, variants=(), seed=7001)
+    )
     await storage.save(replace(table, status="running", state=the_game.to_dict(state), started_at=now()))
-    expected["1"] = {"hands": [list(h) for h in state.hands], "piles": [list(p) for p in state.piles],
-                     "moves": len(state.moves)}
+    expected["1"] = {
+        "hands": [list(h) for h in state.hands],
+        "piles": [list(p) for p in state.piles],
+        "moves": len(state.moves),
+    }
 
     # A finished No Thanks!, played to the end.
     players = (201, 202, 203)
@@ -44,20 +47,40 @@ async def main(out: Path) -> None:
         player = no_thanks.current_player(state)
         actions = [a for a in no_thanks.legal_actions(state, player) if not isinstance(a, no_thanks.Leave)]
         state = no_thanks.apply(state, player, rng.choice(actions))
-    table = await storage.create(Table(channel_id=2, guild_id=9, kind="no_thanks", host_id=201, players=players,
-                                       variants=("open_chips",), seed=7002))
+    table = await storage.create(
+        Table(
+            channel_id=2,
+            guild_id=9,
+            kind="no_thanks",
+            host_id=201,
+            players=players,
+            variants=("open_chips",),
+            seed=7002,
+        )
+    )
     winner, tie = no_thanks.winner(state)
-    await storage.save(replace(table, status="finished", state=no_thanks.to_dict(state), started_at=now(),
-                               ended_at=now(), result={"winner": winner, "tie_break": tie}))
+    await storage.save(
+        replace(
+            table,
+            status="finished",
+            state=no_thanks.to_dict(state),
+            started_at=now(),
+            ended_at=now(),
+            result={"winner": winner, "tie_break": tie},
+        )
+    )
     expected["2"] = {"hands": [list(h) for h in state.hands], "chips": list(state.chips), "moves": len(state.moves)}
 
     # A lobby, and a running game whose state was damaged by hand.
-    await storage.create(Table(channel_id=3, guild_id=9, kind="no_thanks", host_id=301, players=(301, 302),
-                               variants=(), seed=7003))
-    table = await storage.create(Table(channel_id=4, guild_id=9, kind="the_game", host_id=401, players=(401,),
-                                       variants=(), seed=7004))
-    await storage.save(replace(table, status="running", state=the_game.to_dict(the_game.new_game((401,), seed=7004)),
-                               started_at=now()))
+    await storage.create(
+        Table(channel_id=3, guild_id=9, kind="no_thanks", host_id=301, players=(301, 302), variants=(), seed=7003)
+    )
+    table = await storage.create(
+        Table(channel_id=4, guild_id=9, kind="the_game", host_id=401, players=(401,), variants=(), seed=7004)
+    )
+    await storage.save(
+        replace(table, status="running", state=the_game.to_dict(the_game.new_game((401,), seed=7004)), started_at=now())
+    )
     await storage._db.execute("UPDATE games SET state = '{not json' WHERE channel_id = 4")
     await storage._db.commit()
     await storage._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -66,4 +89,6 @@ async def main(out: Path) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(Path(sys.argv[1]).resolve()))
+    target = Path(sys.argv[1]).resolve()
+    target.unlink(missing_ok=True)
+    asyncio.run(main(target))

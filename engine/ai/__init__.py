@@ -5,7 +5,8 @@ sees exactly what that seat may see. It is pure and keeps no memory: the same ob
 same action, before and after a restart.
 
 - ``act(observation, rng)``: the next action of the seat to move (in The Game also the first card of the game, when
-  nobody has laid yet; called again after each of its own plays until it returns ``EndTurn``). Always legal.
+  nobody has laid yet; called again after each of its own plays until it returns ``EndTurn``). Always legal; raises
+  ValueError when the seat is not the one to move. The Game's decisions take a few milliseconds at most.
 - ``signals(observation)``: the signal actions (raise or clear) the seat wants now; [] when the table already shows
   them, so calling it after every move never flip-flops. No Thanks! has none.
 - ``fallback(legal_actions, observation=None)``: a safe legal action without planning, for when ``act`` failed. The
@@ -33,7 +34,7 @@ ActionT = TypeVar("ActionT")
 class AIPlayer(Generic[ObservationT, ActionT]):
     kind: str
     act: Callable[[ObservationT, random.Random], ActionT]
-    signals: Callable[[ObservationT], list[ActionT]]
+    signals: Callable[[ObservationT], Sequence[ActionT]]
     fallback: Callable[[Sequence[ActionT], ObservationT | None], ActionT]
 
 

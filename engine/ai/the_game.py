@@ -69,13 +69,12 @@ class _Board:
 
 def _board(observation: Observation) -> _Board:
     view = observation.view
-    tops = tuple(pile.top for pile in view.piles)
-    assert len(tops) == 4
+    a, b, c, d = (pile.top for pile in view.piles)
+    tops = (a, b, c, d)
     hand = observation.hand
     known = set(hand)
     known.update(pile.top for pile in view.piles if pile.size)
     to_come = view.draw_pile + sum(seat.cards for seat in view.seats if seat.player != observation.player)
-    a, b, c, d = tops
     chance = _chances(tops, [pile.size for pile in view.piles], known, to_come)
     prefix = [0.0] * (_HIGHEST + 1)
     total = 0.0
@@ -88,7 +87,7 @@ def _board(observation: Observation) -> _Board:
     )
     extra = EXTRA_CARD if view.draw_pile else EXTRA_CARD_LAST
     return _Board(
-        tops=(a, b, c, d),
+        tops=tops,
         hand=hand,
         prefix=tuple(prefix),
         asked=asked,
@@ -105,9 +104,7 @@ def _chances(tops: Sequence[int], sizes: Sequence[int], known: set[int], to_come
     with that pile's share of its range. The chances are then scaled to add up to the cards known to be still to come.
     """
     unseen = [card for card in range(_FIRST, _LAST + 1) if card not in known]
-    passed = [
-        [card for card in unseen if (card < top if _UP[pile] else card > top)] for pile, top in enumerate(tops)
-    ]
+    passed = [[card for card in unseen if (card < top if _UP[pile] else card > top)] for pile, top in enumerate(tops)]
     laid = dict.fromkeys(unseen, 0.0)
     for pile, cards in enumerate(passed):
         if cards and sizes[pile] > 1:
@@ -224,29 +221,39 @@ def _plan(board: _Board, longest: int) -> _Best:
 
 
 def act(observation: Observation, rng: random.Random) -> Action:
-    """The next action of the seat to move: a card of the planned turn, or EndTurn once the rest is not worth it."""
+    """The next action of the seat to move: a card of the planned turn, or EndTurn once the rest is not worth it.
+
+    Also lays the first card of the game while nobody has (``view.current_player`` is None). Raises ValueError for a
+    seat that is not to move: there is nothing it may do but signal.
+    """
     del rng  # the plan is deterministic; the parameter is part of every AI player's contract
+    if observation.view.over or observation.view.current_player not in (None, observation.player):
+        raise ValueError("It is not this seat's turn.")
     board = _board(observation)
     best = _plan(board, board.needed + MAX_EXTRA if board.needed else MAX_EXTRA)
     if best.first is not None:
         return best.first
     if board.needed == 0:
         return EndTurn()
-    # No sequence lays the minimum: the game is lost whatever we do, so lay the cheapest card that fits.
-    return fallback_play(observation) or EndTurn()
+    # No sequence lays the minimum, so the game is lost whatever we do (the engine ends it when nothing fits).
+    plays = [
+        Play(card, pile.name)
+        for pile, index in zip(observation.view.piles, range(4), strict=True)
+        for card in observation.hand
+        if _fits(index, pile.top, card)
+    ]
+    return _smallest_step(plays, observation) if plays else EndTurn()
 
 
-def fallback_play(observation: Observation) -> Play | None:
-    """The legal play that takes the least room on its pile (by plain distance), or None if no card fits."""
-    best: tuple[int, Play] | None = None
-    for pile in observation.view.piles:
-        index = PILES.index(pile.name)
-        for card in observation.hand:
-            if _fits(index, pile.top, card):
-                distance = card - pile.top if _UP[index] else pile.top - card
-                if best is None or distance < best[0]:
-                    best = (distance, Play(card, pile.name))
-    return best[1] if best else None
+def _smallest_step(plays: Sequence[Play], observation: Observation) -> Play:
+    """The play that moves its pile the least (a backwards trick counts as a step back)."""
+    tops = [pile.top for pile in observation.view.piles]
+
+    def step(play: Play) -> int:
+        index = PILES.index(play.pile)
+        return play.card - tops[index] if _UP[index] else tops[index] - play.card
+
+    return min(plays, key=step)
 
 
 # --- signals --------------------------------------------------------------------------------------------------------
@@ -281,7 +288,7 @@ def wanted_signals(observation: Observation) -> dict[str, str]:
 def signals(observation: Observation) -> list[Signal]:
     """The signals to raise or clear now so that the table shows what this seat wants; [] when it already does."""
     view = observation.view
-    if view.over:
+    if view.over or any(seat.player == observation.player and seat.left for seat in view.seats):
         return []
     mine: dict[str | None, Mark] = {mark.pile: mark for mark in view.signals if mark.player == observation.player}
     wanted = wanted_signals(observation)
@@ -297,20 +304,14 @@ def signals(observation: Observation) -> list[Signal]:
 
 
 def fallback(legal_actions: Sequence[Action], observation: Observation | None = None) -> Action:
-    """A safe legal action without planning: end the turn if allowed, else the play that takes the least room."""
+    """A safe legal action without planning: end the turn if allowed, else the play that moves its pile the least.
+
+    Without the observation the tops are unknown, so the first play is taken. Never Leave while anything else is legal.
+    """
+    for action in legal_actions:
+        if isinstance(action, EndTurn):
+            return action
     plays = [action for action in legal_actions if isinstance(action, Play)]
-    if any(isinstance(action, EndTurn) for action in legal_actions) or not plays:
-        return next((action for action in legal_actions if isinstance(action, EndTurn)), legal_actions[0])
-    if observation is not None:
-        tops = {pile.name: pile.top for pile in observation.view.piles}
-
-        def distance(play: Play) -> int:
-            top = tops[play.pile]
-            return abs(play.card - top) if is_forward(play.pile, top, play.card) else 0
-
-        return min(plays, key=distance)
-    return plays[0]
-
-
-def is_forward(pile: str, top: int, card: int) -> bool:
-    return card > top if _UP[PILES.index(pile)] else card < top
+    if not plays:
+        return legal_actions[0]
+    return _smallest_step(plays, observation) if observation is not None else plays[0]

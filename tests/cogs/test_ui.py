@@ -16,6 +16,7 @@ class Recorder:
 
     def __init__(self, done: bool) -> None:
         self.done = done
+        self.type = None  # what a response was, once sent (discord.InteractionResponseType)
         self.sent: list[tuple[str, dict[str, Any]]] = []
 
     def is_done(self) -> bool:

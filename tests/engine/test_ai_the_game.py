@@ -1,0 +1,188 @@
+"""The Game's computer player: its decisions on built positions, its signals, and that it sees only its seat."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+import pytest
+
+from engine import the_game as tg
+from engine.ai import PLAYERS, fallback
+from engine.ai import the_game as ai
+from engine.game import Setup
+from engine.the_game import EndTurn, Leave, Mark, Play, Signal, State
+
+P1, P2, P3 = 101, 202, 303
+RNG = random.Random(0)
+
+
+def make_state(
+    hands: Sequence[Sequence[int]],
+    *,
+    tops: Mapping[str, int] | None = None,
+    draw_pile: Sequence[int] | None = None,
+    laid: int = 0,
+    minimum: int = 2,
+    signals: Sequence[Mark] = (),
+) -> State:
+    """A position mid-game: each pile in ``tops`` holds just that card; seat 0 is to move.
+
+    The draw pile holds every other card unless given, so that the cards still to come are as many as in a real game.
+    """
+    if draw_pile is None:
+        used = {card for cards in hands for card in cards} | set((tops or {}).values())
+        draw_pile = [card for card in tg.CARDS if card not in used]
+    return State(
+        players=(P1, P2, P3)[: len(hands)],
+        seed=7,
+        expert=False,
+        smaller_hands=False,
+        hands=tuple(tuple(sorted(cards)) for cards in hands),
+        draw_pile=tuple(draw_pile),
+        piles=tuple(((tops[name],) if tops and name in tops else ()) for name in tg.PILES),
+        left=(False,) * len(hands),
+        turn=0,
+        laid=laid,
+        minimum=minimum,
+        status="playing",
+        move_count=0,
+        turns=1,
+        signals=tuple(signals),
+    )
+
+
+def decide(state: State, player: int = P1) -> tg.Action:
+    action = ai.act(tg.observation(state, player), RNG)
+    assert action in tg.legal_actions(state, player)
+    return action
+
+
+def test_the_registry_offers_both_games() -> None:
+    assert set(PLAYERS) == {"the_game", "no_thanks"}
+    assert PLAYERS["the_game"].act is ai.act
+
+
+def test_it_lays_the_backwards_trick() -> None:
+    state = make_state([(45, 80, 90), (3, 4)], tops={"A": 55, "B": 30, "C": 70, "D": 60})
+    assert decide(state) == Play(45, "A")
+
+
+def test_it_lays_a_card_that_opens_its_own_backwards_trick() -> None:
+    # 50 then 40 leaves A lower than it was, with two cards laid.
+    state = make_state([(40, 50, 97), (3, 4)], tops={"A": 45, "B": 57, "C": 99, "D": 98})
+    first = decide(state)
+    assert first == Play(50, "A")
+    state = tg.apply(state, P1, first)
+    assert decide(state) == Play(40, "A")
+
+
+def test_it_never_lays_into_a_dead_end_when_a_safe_sequence_exists() -> None:
+    # 58 on A is a backwards trick, but then neither 51 nor 54 fits anywhere; 58 on C keeps both playable.
+    state = make_state([(51, 54, 58), (3, 4)], tops={"A": 68, "B": 99, "C": 48, "D": 2})
+    first = decide(state)
+    assert first == Play(58, "C")
+    second = decide(tg.apply(state, P1, first))
+    assert second in (Play(51, "C"), Play(54, "C"))
+
+
+def test_it_keeps_a_pair_ten_apart_together() -> None:
+    # 30 alone on A skips one unseen card, as 88 on D does, but it would strand 40; 40 then 30 lays both for one.
+    state = make_state([(30, 40, 86, 88), (3, 4)], tops={"A": 28, "B": 60, "C": 25, "D": 90})
+    assert decide(state) == Play(40, "A")
+    assert decide(tg.apply(state, P1, Play(40, "A"))) == Play(30, "A")
+
+
+def test_it_lays_the_first_card_of_the_game() -> None:
+    state = tg.GAME.new_game(Setup((P1, P2), seed=3))
+    observation = tg.observation(state, P2)
+    assert observation.view.current_player is None
+    action = ai.act(observation, RNG)
+    assert isinstance(action, Play)
+    assert action in tg.legal_actions(state, P2)
+
+
+def test_it_ends_the_turn_rather_than_make_a_big_jump() -> None:
+    state = make_state([(20, 80), (3, 4)], tops={"A": 50, "B": 60, "C": 40, "D": 30}, laid=2)
+    assert decide(state) == EndTurn()
+
+
+def test_it_avoids_a_pile_another_seat_asks_it_to_leave() -> None:
+    free = make_state([(45, 46, 95, 96), (41, 42)], tops={"A": 43, "B": 43, "C": 99, "D": 60})
+    asked = replace(free, signals=(Mark(P2, "dont_lay", "A"), Mark(P2, "dont_lay", "B")))
+    assert decide(free) in (Play(45, "A"), Play(45, "B"))
+    assert decide(asked) == Play(96, "C")
+
+
+def test_it_signals_a_backwards_trick_and_a_close_card_then_stays_quiet() -> None:
+    state = make_state(
+        [(3, 4), (30, 61, 88)], tops={"A": 40, "B": 60, "C": 20, "D": 10}, draw_pile=tuple(range(70, 80))
+    )
+    wanted = ai.signals(tg.observation(state, P2))
+    assert Signal("trick", "A") in wanted
+    assert Signal("dont_lay", "B") in wanted
+    for signal in wanted:
+        state = tg.apply(state, P2, signal)
+    assert ai.signals(tg.observation(state, P2)) == []
+
+
+def test_it_clears_a_signal_it_no_longer_needs() -> None:
+    state = make_state([(3, 4), (61, 88)], tops={"A": 40, "B": 60, "C": 20, "D": 10}, draw_pile=tuple(range(70, 80)))
+    state = tg.apply(state, P2, Signal("small_steps", "C"))
+    assert Signal("clear", "C") in ai.signals(tg.observation(state, P2))
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_whole_games_stay_legal_and_signals_never_flip_flop(players: int) -> None:
+    seats = tuple(range(1, players + 1))
+    for seed in range(2):
+        state = tg.GAME.new_game(Setup(seats, seed))
+        while not tg.is_over(state):
+            for seat in seats:
+                for signal in ai.signals(tg.observation(state, seat)):
+                    state = tg.apply(state, seat, signal)  # the engine refuses any signal it must not raise
+                assert ai.signals(tg.observation(state, seat)) == []
+            mover = tg.current_player(state) or seats[0]
+            action = ai.act(tg.observation(state, mover), RNG)
+            assert action in tg.legal_actions(state, mover)
+            state = tg.apply(state, mover, action)
+        assert tg.outcome(state) is not None
+
+
+def test_the_same_observation_gives_the_same_action() -> None:
+    state = tg.GAME.new_game(Setup((P1, P2, P3), seed=11))
+    observation = tg.observation(state, P1)
+    assert ai.act(observation, random.Random(1)) == ai.act(observation, random.Random(2))
+
+
+def test_the_observation_holds_nothing_the_seat_may_not_see() -> None:
+    """Two deals that differ only in what P1 cannot see give P1 the same observation, hence the same decisions."""
+    state = make_state(
+        [(10, 20, 30), (40, 50, 60), (70, 80, 90)], tops={"A": 5, "C": 95}, draw_pile=(11, 21, 31, 41, 51)
+    )
+    # Swap a card of P2's hand with one of the draw pile, and reorder the draw pile.
+    hidden = replace(state, hands=(state.hands[0], (11, 50, 60), state.hands[2]), draw_pile=(51, 41, 40, 31, 21))
+    observation = tg.observation(state, P1)
+    assert tg.observation(hidden, P1) == observation
+    assert set(observation.hand) == {10, 20, 30}
+    assert ai.act(tg.observation(hidden, P1), RNG) == ai.act(observation, RNG)
+    assert ai.signals(tg.observation(hidden, P1)) == ai.signals(observation)
+
+
+def test_fallback_ends_the_turn_when_it_may() -> None:
+    state = make_state([(20, 80), (3, 4)], tops={"A": 50, "B": 60, "C": 40, "D": 30}, laid=2)
+    assert fallback("the_game", tg.legal_actions(state, P1)) == EndTurn()
+
+
+def test_fallback_lays_the_smallest_step_and_never_leaves() -> None:
+    state = make_state([(20, 55, 80), (3, 4)], tops={"A": 50, "B": 60, "C": 40, "D": 30})
+    legal = tg.legal_actions(state, P1)
+    assert fallback("the_game", legal, tg.observation(state, P1)) == Play(55, "A")
+    assert fallback("the_game", legal) != Leave()
+
+
+def test_it_refuses_to_act_for_a_seat_that_is_not_to_move() -> None:
+    state = make_state([(20, 80), (3, 4)], tops={"A": 50, "B": 60, "C": 40, "D": 30})
+    with pytest.raises(ValueError, match="not this seat's turn"):
+        ai.act(tg.observation(state, P2), RNG)
