@@ -6,6 +6,8 @@ Run it with ``python bot.py`` (or the ``cardtable-bot`` console script) after se
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import hashlib
 import json
 import logging
@@ -14,13 +16,14 @@ import random
 import signal
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
-from dotenv import find_dotenv, load_dotenv
+from dotenv import load_dotenv
 
 from cogs._flow import Tables
 from cogs._ui import USERS_ONLY, DMsClosed, reply_error
@@ -35,6 +38,8 @@ EXTENSIONS = ("cogs.lobby", *(f"cogs.{kind}" for kind in GAMES), "cogs.moderatio
 # Transient server errors worth trying a DM again for; 429s are retried by discord.py itself.
 DM_RETRIES = 3
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+# Where the commands were last synced to (a server id, or null for global) and a hash of them.
+COMMAND_SYNC_KEY = "command_sync"
 
 
 class ConfigError(Exception):
@@ -145,21 +150,45 @@ class Bot(commands.Bot):
         return any(pattern.fullmatch(custom_id) for pattern in self._connection._view_store._dynamic_items)
 
     async def sync_commands(self) -> bool:
-        """Sync the slash commands only if they changed since the last sync (Discord rate-limits syncs)."""
-        guild = discord.Object(self.settings.dev_guild_id) if self.settings.dev_guild_id else None
-        if guild is not None:
-            self.tree.copy_global_to(guild=guild)
+        """Register the slash commands with Discord if they, or where they belong, changed since the last sync
+        (Discord rate-limits syncs). Returns whether it synced.
+
+        Without ``DEV_GUILD_ID`` the commands are global: every server has them. With it they are registered in
+        that server only, where a change shows at once, and the global set is emptied, since a command registered
+        both ways is listed twice there. Changing or unsetting ``DEV_GUILD_ID`` removes the commands from the server
+        it named before: each server always lists each command once."""
+        dev_guild = self.settings.dev_guild_id
         payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-        key = f"command_hash:{self.settings.dev_guild_id or 'global'}"
-        if await self.storage.get_meta(key) == digest:
+        wanted = {"guild": dev_guild, "commands": digest}
+        stored = await self.storage.get_meta(COMMAND_SYNC_KEY)
+        synced: dict[str, Any] = json.loads(stored) if stored else {}
+        if synced == wanted:
             log.info("Slash commands unchanged since the last sync; not syncing")
             return False
-        await self.tree.sync()
-        if guild is not None:
-            await self.tree.sync(guild=guild)
-        await self.storage.set_meta(key, digest)
-        log.info("Synced %d slash commands", len(payload))
+        assert self.application_id is not None  # known once logged in, before setup_hook
+        if dev_guild is None:
+            await self.tree.sync()
+        else:
+            guild = discord.Object(dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            try:
+                await self.tree.sync(guild=guild)
+            except discord.Forbidden:
+                log.error(
+                    "DEV_GUILD_ID %s: the bot is not in that server, or was invited without the "
+                    "applications.commands scope; no slash commands registered there",
+                    dev_guild,
+                )
+                return False
+            await self.http.bulk_upsert_global_commands(self.application_id, [])
+        previous = synced.get("guild")
+        if previous is not None and previous != dev_guild:
+            # If the bot left that server, its commands there went with it.
+            with contextlib.suppress(discord.Forbidden, discord.NotFound):
+                await self.http.bulk_upsert_guild_commands(self.application_id, previous, [])
+        await self.storage.set_meta(COMMAND_SYNC_KEY, json.dumps(wanted))
+        log.info("Synced %d slash commands %s", len(payload), f"to server {dev_guild}" if dev_guild else "globally")
         return True
 
     async def on_ready(self) -> None:
@@ -222,7 +251,8 @@ async def run(settings: Settings) -> int:
     bot = Bot(settings)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+        with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C interrupts asyncio.run instead (main)
+            loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
     try:
         async with bot:
             # A rejected token must read as one line: keep discord.py's "logging in" chatter out of it.
@@ -257,19 +287,53 @@ async def run(settings: Settings) -> int:
         return 2
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.remove_signal_handler(signum)
+            with contextlib.suppress(NotImplementedError):
+                loop.remove_signal_handler(signum)
     return 0
 
 
+def env_folders() -> list[Path]:
+    """The folders ``main`` looks in for ``.env``, in order (README, *Settings*): the current folder; the checkout
+    the bot runs from (``python bot.py``, or an editable install); the folder holding the virtual environment it is
+    installed in (the checkout, for ``pip install .`` into ``.venv``); the per-user config folder."""
+    folders = [Path.cwd()]
+    source = Path(__file__).resolve().parent
+    if (source / "pyproject.toml").is_file():
+        folders.append(source)
+    if sys.prefix != sys.base_prefix:
+        folders.append(Path(sys.prefix).resolve().parent)
+    if os.name == "nt":
+        config = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    else:
+        config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    folders.append(config / "cardtable-bot")
+    return list(dict.fromkeys(folders))
+
+
+def bot_folder() -> Path:
+    """The folder of the first ``.env`` in ``env_folders()``, else the current folder: the settings come from its
+    ``.env``, and a relative ``DATABASE_PATH`` (the default included) is taken from it, whatever the current folder."""
+    # os.path.isfile, not Path.is_file: a folder the bot may not enter (ProtectHome=) is "no .env", not an error.
+    return next((folder for folder in env_folders() if os.path.isfile(folder / ".env")), Path.cwd())
+
+
 def main() -> None:
-    load_dotenv(find_dotenv(usecwd=True))
+    folder = bot_folder()
+    load_dotenv(folder / ".env")
     try:
         settings = Settings.from_env()
     except ConfigError as error:
         print(error, file=sys.stderr)
         sys.exit(2)
+    if settings.database_path:  # relative to the .env's folder; an absolute path stays as it is
+        settings = dataclasses.replace(settings, database_path=str(folder / Path(settings.database_path).expanduser()))
     discord.utils.setup_logging(level=logging.getLevelNamesMapping()[settings.log_level], root=True)
-    sys.exit(asyncio.run(run(settings)))
+    log.debug("Settings from %s; database %s", folder / ".env", settings.database_path)
+    try:
+        status = asyncio.run(run(settings))
+    except KeyboardInterrupt:  # Ctrl+C where asyncio has no signal handlers (Windows): the bot was closed
+        status = 0
+    sys.exit(status)
 
 
 if __name__ == "__main__":

@@ -40,8 +40,11 @@ ActionT = TypeVar("ActionT")
 
 # Discord drops an interaction not acknowledged within 3 s; past this, defer first and answer with a followup.
 DEFER_AFTER_SECONDS = 2.0
+STALE_PANEL = "This panel belongs to an earlier game: open a fresh one with /hand."
 # A DM Discord kept failing is tried again after this long.
 RETRY_DM_SECONDS = 30.0
+# Chat messages after the board that push it out of sight: the next change posts the board again below them.
+REPOST_AFTER_MESSAGES = 8
 # Running games kept in memory; a game past this many is replayed again from its log when next used.
 LIVE_GAMES = 5000
 
@@ -65,7 +68,17 @@ class Presenter(Protocol[StateT, ActionT]):
         ...
 
     def show_after(self, before: StateT, after: StateT, player: int, action: ActionT) -> bool:
-        """Whether the mover also gets their private view as an ephemeral followup."""
+        """Whether the mover also gets their private panel as an ephemeral followup when a new board is posted."""
+        ...
+
+    def new_board(self, before: StateT, after: StateT, player: int, action: ActionT) -> bool:
+        """Whether the table moved on (a new turn, a card taken): the board is posted anew and pings the next
+        player. Otherwise the board is edited in place and pings nobody."""
+        ...
+
+    def panel(self, record: GameRecord, state: StateT, player: int, page: str | None) -> dict[str, Any]:
+        """The private panel of ``player`` (content and buttons), shown ephemerally; ``page`` is the game's own
+        name for a page of it (None: the main page)."""
         ...
 
 
@@ -91,6 +104,7 @@ class Live(Generic[StateT]):
     record: GameRecord
     state: StateT
     dm_text: dict[int, str] = field(default_factory=dict)
+    last: str = ""  # what happened last, for the private panels
 
 
 def setup_of(record: GameRecord) -> Setup:
@@ -122,6 +136,7 @@ class Tables:
         # Chat moderation asks for every message whether a game that forbids numbers runs in the channel; answer
         # from memory. Kept by start, load and end (a channel's messages all reach the process that runs its game).
         self._running: dict[int, str] = {}
+        self._chat_since: dict[int, int] = {}
 
     def forbids_numbers(self, channel_id: int) -> bool:
         kind = self._running.get(channel_id)
@@ -163,7 +178,8 @@ class Tables:
             known = presenter.game.move_count(live.state)
             if known < record.moves:
                 await self._catch_up(live, presenter, known)
-            live.record = record
+            # The board this process posted last is newer than the row until set_message lands.
+            live.record = replace(record, message_id=live.record.message_id or record.message_id)
         self._live[record.id] = live
         self._live.move_to_end(record.id)
         self._running[record.channel_id] = record.kind
@@ -243,12 +259,14 @@ class Tables:
         *,
         kind: str | None = None,
         board: tuple[int, int] | None = None,
+        game: int | None = None,
     ) -> None:
-        """Apply ``action`` by the interaction's user to the channel's game, append it to the log, then answer."""
+        """Apply ``action`` by the interaction's user to the channel's game, append it to the log, then answer.
+        ``game`` is the game id a private panel's button was made for."""
         channel_id = interaction.channel_id
         assert channel_id is not None
         async with self.in_time(interaction):
-            played = await self.play(channel_id, interaction.user.id, action, kind=kind, board=board)
+            played = await self.play(channel_id, interaction.user.id, action, kind=kind, board=board, game=game)
         await self.answer(interaction, played)
 
     async def play(
@@ -259,6 +277,7 @@ class Tables:
         *,
         kind: str | None = None,
         board: tuple[int, int] | None = None,
+        game: int | None = None,
     ) -> Played:
         """Apply ``action`` by ``player`` to the channel's running game and append it to the log.
 
@@ -269,14 +288,16 @@ class Tables:
         async with self.lock(channel_id):
             for attempt in range(3):
                 live, presenter = await self.running(channel_id, kind)
-                game = presenter.game
+                rules = presenter.game
                 before = live.state
-                if board is not None and board != (live.record.id, game.move_count(before)):
+                if board is not None and board != (live.record.id, rules.move_count(before)):
                     raise UserError("That board is out of date: use the buttons on the newest board below.")
-                after = game.apply(before, player, action)
+                if game is not None and game != live.record.id:
+                    raise UserError(STALE_PANEL)
+                after = rules.apply(before, player, action)
                 if await self._append(live, presenter, player, action, after):
                     return Played(live, presenter, before, after, player, action)
-                log.info("Move %d of game %s was taken; deciding again", game.move_count(after), live.record.id)
+                log.info("Move %d of game %s was taken; deciding again", rules.move_count(after), live.record.id)
                 await asyncio.sleep(0.01 * (attempt + 1))
         raise UserError("Several moves arrived at once; yours was not made. Please try again.")
 
@@ -303,28 +324,104 @@ class Tables:
         return True
 
     async def answer(self, interaction: discord.Interaction[Any], played: Played) -> None:
-        """Tell the table what happened. The move is already in the log, so a failure here never says otherwise."""
-        live, presenter, before, after, player, action = played
-        game = presenter.game
-        text = presenter.announce(before, after, player, action)
-        if game.is_over(after):
-            text = f"{text}\n\n{presenter.game_over_text(after)}"
-        # Mentions name everybody, but only the player whose turn it now is gets pinged.
-        upcoming = game.current_player(after)
-        pings = [discord.Object(upcoming)] if upcoming not in (None, player) else []
-        mentions = discord.AllowedMentions(everyone=False, roles=False, users=pings)
+        """Tell the table what happened. The move is already in the log, so a failure here never says otherwise.
+
+        The channel stays quiet: the board is one message edited in place, and a new board is posted at the bottom
+        only when the presenter says the table moved on (a new turn, a card taken), when the game ends, or when chat
+        has pushed the board out of sight. Only a new board pings, and only the player who must act next.
+        """
+        live = played.live
         try:
-            await send(interaction, allowed_mentions=mentions, **self.public(live.record, presenter, after, text))
-            if presenter.show_after(before, after, player, action):
-                await interaction.followup.send(presenter.private_text(after, player), ephemeral=True)
+            await self._answer(interaction, played)
         except Exception:
             # Never let the error handler say "nothing was changed": the move is made.
             log.exception("Move made in channel %s but the answer failed", live.record.channel_id)
-            with suppress(discord.HTTPException):
+            with suppress(Exception):
                 await send(
-                    interaction, content="Your move was made, but showing it failed: see /board.", ephemeral=True
+                    interaction, content="Your move was made, but showing it failed: use /board.", ephemeral=True
                 )
-        self.deliver_later(live)
+        self.deliver_later(live, interaction)
+
+    async def _answer(self, interaction: discord.Interaction[Any], played: Played) -> None:
+        live, presenter, before, after, player, action = played
+        game = presenter.game
+        record = live.record
+        text = presenter.announce(before, after, player, action)
+        live.last = text
+        over = game.is_over(after)
+        if over:
+            text = f"{text}\n\n{presenter.game_over_text(after)}"
+        board = self.public(record, presenter, after, text)
+        on_board = self._is_board_click(interaction, record)
+        on_panel = interaction.type is discord.InteractionType.component and not on_board
+        fresh = (
+            over
+            or record.message_id is None
+            or presenter.new_board(before, after, player, action)
+            or self._chat_since.get(record.channel_id, 0) >= REPOST_AFTER_MESSAGES
+        )
+        if not fresh:
+            if on_board:
+                await interaction.response.edit_message(**board)  # the clicked board itself: free
+                return
+            if on_panel:
+                await interaction.response.edit_message(**self.panel(live, presenter, player, None, ack=True))
+            else:
+                await send(interaction, ephemeral=True, **self.panel(live, presenter, player, None, ack=True))
+            await self._edit_board(record, board)
+            return
+        upcoming = game.current_player(after)
+        pings = [discord.Object(upcoming)] if upcoming not in (None, player) else []
+        mentions = discord.AllowedMentions(everyone=False, roles=False, users=pings)
+        old = record.message_id
+        if on_board:
+            # The clicked board keeps what happened but loses its buttons; the new board goes below.
+            await interaction.response.edit_message(content=board.get("content"), embed=board["embed"], view=None)
+            new_id = (await interaction.followup.send(wait=True, allowed_mentions=mentions, **board)).id
+            old = None
+        elif on_panel:
+            await interaction.response.edit_message(**self.panel(live, presenter, player, None, ack=True))
+            new_id = (await interaction.followup.send(wait=True, allowed_mentions=mentions, **board)).id
+        else:
+            response = await interaction.response.send_message(allowed_mentions=mentions, **board)
+            new_id = response.message_id or 0
+            if not over and presenter.show_after(before, after, player, action):
+                await interaction.followup.send(ephemeral=True, **self.panel(live, presenter, player, None))
+        await self._moved_board(live, new_id, old)
+
+    def _is_board_click(self, interaction: discord.Interaction[Any], record: GameRecord) -> bool:
+        message = interaction.message if interaction.type is discord.InteractionType.component else None
+        return message is not None and not message.flags.ephemeral and message.id == record.message_id
+
+    async def _moved_board(self, live: Live[Any], new_id: int | None, old_id: int | None) -> None:
+        """The board now lives in message ``new_id``: remember it, and take the buttons off the old one."""
+        record = live.record
+        if new_id is None:
+            return
+        live.record = replace(record, message_id=new_id)
+        self._chat_since[record.channel_id] = 0
+        await self.storage.set_message(record.id, new_id)
+        if old_id is not None and old_id != new_id:
+            await self._edit_board(record, {"view": None}, old_id)
+
+    async def _edit_board(self, record: GameRecord, message: dict[str, Any], message_id: int | None = None) -> None:
+        """Edit the board in place (one rate-limited request); a board that is gone is posted again later."""
+        target = message_id or record.message_id
+        if target is None:
+            return
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        try:
+            await channel.get_partial_message(target).edit(**message)
+        except discord.NotFound:
+            log.info("The board of game %s was deleted; the next change posts a new one", record.id)
+            live = self._live.get(record.id)
+            if live is not None and message_id is None:
+                live.record = replace(live.record, message_id=None)
+
+    def note_chat(self, channel_id: int) -> None:
+        """A person wrote in the channel: after a few messages the board is out of sight and is posted again."""
+        if channel_id in self._running:
+            self._chat_since[channel_id] = self._chat_since.get(channel_id, 0) + 1
 
     def public(
         self, record: GameRecord, presenter: Presenter[Any, Any], state: Any, text: str | None
@@ -334,7 +431,7 @@ class Tables:
         message: dict[str, Any] = {"embed": presenter.board(state)}
         if lines:
             message["content"] = "\n".join(lines)
-        view = None if presenter.game.is_over(state) else presenter.board_view(record, state)
+        view = self.final_view(record) if presenter.game.is_over(state) else presenter.board_view(record, state)
         if view is not None:
             message["view"] = detached(view)
         return message
@@ -355,7 +452,8 @@ class Tables:
         log.info("%s started in channel %s with %d players", record.kind, record.channel_id, len(record.players))
         text = presenter.start_text(state) + extra
         try:
-            await send(interaction, **self.public(record, presenter, state, text))
+            posted = await send(interaction, **self.public(record, presenter, state, text))
+            await self._moved_board(live, posted, None)
         except Exception:
             log.exception("Game started in channel %s but the answer failed", record.channel_id)
         self.deliver_later(live, interaction)
@@ -365,16 +463,68 @@ class Tables:
         self.forget(record)
         return await self.storage.update_game(record, status="abandoned", ended_at=now())
 
-    async def show_private(self, interaction: discord.Interaction[Any], kind: str | None = None) -> None:
+    async def show_panel(
+        self,
+        interaction: discord.Interaction[Any],
+        kind: str | None = None,
+        *,
+        game: int | None = None,
+        page: str | None = None,
+    ) -> None:
+        """The user's private panel (their hand or chips, with buttons): redrawn in place when a panel's own button
+        asked for it, else sent ephemerally."""
         live, presenter = await self.running(interaction.channel_id or 0, kind)
         if interaction.user.id not in live.record.players:
             raise UserError("You're not playing in this game.")
-        await send(interaction, content=presenter.private_text(live.state, interaction.user.id), ephemeral=True)
+        if game is not None and game != live.record.id:
+            raise UserError(STALE_PANEL)
+        message = self.panel(live, presenter, interaction.user.id, page)
+        if game is not None and interaction.type is discord.InteractionType.component:
+            await interaction.response.edit_message(**message)
+        else:
+            await send(interaction, ephemeral=True, **message)
+
+    def panel(
+        self, live: Live[Any], presenter: Presenter[Any, Any], player: int, page: str | None, *, ack: bool = False
+    ) -> dict[str, Any]:
+        """The private panel; as the answer to an action (``ack``) it opens with what that action did."""
+        message = presenter.panel(live.record, live.state, player, page)
+        if live.last:
+            content = message["content"]
+            message["content"] = f"{live.last}\n{content}" if ack else f"{content}\nLast: {live.last}"
+        return message
 
     async def show_board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """Post the board again at the bottom; the old one loses its buttons."""
         live = await self.live(record)
         presenter = self.presenter(record)
-        await send(interaction, **self.public(live.record, presenter, live.state, None))
+        posted = await send(interaction, **self.public(live.record, presenter, live.state, live.last or None))
+        await self._moved_board(live, posted, live.record.message_id)
+
+    async def show_result(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """The final board of the channel's last game, for a while after it ended."""
+        presenter = self.presenter(record)
+        try:
+            state = await self._final_state(record, presenter)
+        except CorruptState as error:
+            raise unavailable(record, str(error).rstrip(".")) from error
+        text = presenter.game_over_text(state) if presenter.game.is_over(state) else "This game was ended early."
+        message = self.public(record, presenter, state, text)
+        message["view"] = detached(self.final_view(record))
+        await send(interaction, **message)
+
+    async def _final_state(self, record: GameRecord, presenter: Presenter[Any, Any]) -> Any:
+        logged = await self.storage.moves(record.id)
+        moves = decode_moves(presenter.game, [(m.player, m.action) for m in logged])
+        return replay(presenter.game, setup_of(record), moves)
+
+    def final_view(self, record: GameRecord) -> discord.ui.View:
+        """What stays under a finished game's last board: the rematch."""
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=f"rematch:{record.id}")
+        )
+        return view
 
     # ---- private messages ---------------------------------------------------------------------------------------
 

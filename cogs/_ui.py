@@ -91,13 +91,15 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
         log.warning("Could not tell the user about an error in channel %s", interaction.channel_id)
 
 
-async def send(interaction: discord.Interaction[Any], **kwargs: Any) -> None:
-    """Answer with the interaction's response if it is still free, else with a followup (both cost no rate limit)."""
+async def send(interaction: discord.Interaction[Any], **kwargs: Any) -> int | None:
+    """Answer with the interaction's response if it is still free, else with a followup (both cost no rate limit).
+    Returns the id of the message sent, when Discord says it."""
     kwargs.setdefault("allowed_mentions", USERS_ONLY)
     if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
+        message = await interaction.followup.send(wait=True, **kwargs)
+        return message.id
+    response = await interaction.response.send_message(**kwargs)
+    return getattr(response, "message_id", None)
 
 
 TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)

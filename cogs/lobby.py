@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import re
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -16,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._flow import unavailable
-from cogs._ui import ErrorHandlingView, UserError, detached, in_text_channel, mention, send
+from cogs._ui import NO_GAME, ErrorHandlingView, UserError, detached, in_text_channel, mention, reply_error, send
 from cogs.moderation import MISSING_PERMISSION
 from engine import GAMES
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
@@ -121,6 +122,28 @@ newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
 )
 
 
+class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rematch:(?P<game>[0-9]+)"):
+    """Under a finished game's last board: a lobby with the same players and options, two clicks from a new game."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=f"rematch:{game}")
+        )
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await interaction.client.get_cog("Lobby").rematch(interaction, self.game)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
 class Lobby(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -129,6 +152,47 @@ class Lobby(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_view(LobbyView(self))
+        self.bot.add_dynamic_items(RematchButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(RematchButton)
+
+    async def rematch(self, interaction: discord.Interaction[Bot], game_id: int) -> None:
+        in_text_channel(interaction)
+        old = await self.bot.storage.game(game_id)
+        if old is None or old.channel_id != interaction.channel_id or old.is_open:
+            raise UserError("That game can't be played again from here; open a new one with /newgame.")
+        if interaction.user.id not in old.players:
+            raise UserError("Only the players of that game can ask for a rematch; open a new one with /newgame.")
+        info = GAMES[old.kind].info
+        # The presser hosts and comes first; the others keep their order.
+        players = (interaction.user.id, *(p for p in old.players if p != interaction.user.id))
+        new = NewGame(
+            channel_id=old.channel_id,
+            guild_id=old.guild_id,
+            kind=old.kind,
+            host_id=interaction.user.id,
+            players=players,
+            variants=old.variants,
+            seed=self.bot.seeds.getrandbits(52),
+            rules_version=info.rules_version,
+            options=old.options,
+        )
+        async with self.bot.tables.lock(old.channel_id):
+            try:
+                record = await self.bot.storage.create_game(new)
+            except ChannelBusy:
+                raise UserError(
+                    "A game is already open in this channel: join it, or ask its host to /endgame."
+                ) from None
+            await self.post_lobby(
+                interaction, record, f"{interaction.user.mention} wants a rematch of {info.title}: press Start to deal."
+            )
+
+    @commands.Cog.listener()
+    async def on_message(self, message: discord.Message) -> None:
+        if message.guild is not None and not message.author.bot:
+            self.bot.tables.note_chat(message.channel.id)
 
     def lobby_view(self) -> LobbyView:
         return detached(LobbyView(self))
@@ -180,12 +244,15 @@ class Lobby(commands.Cog):
                     f"A game of {title} {state} in this channel already: finish it or ask the host to /endgame."
                 ) from None
             log.info("Lobby for %s opened in channel %s", info.kind, channel_id)
-            await send(
-                interaction,
-                content=f"{interaction.user.mention} opened a game of {info.title}. Press Join to play!",
-                embed=lobby_embed(record),
-                view=self.lobby_view(),
+            await self.post_lobby(
+                interaction, record, f"{interaction.user.mention} opened a game of {info.title}. Press Join to play!"
             )
+
+    async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: str) -> None:
+        """The lobby's one message: every join and leave edits it."""
+        posted = await send(interaction, content=text, embed=lobby_embed(record), view=self.lobby_view())
+        if posted is not None:
+            await self.bot.storage.set_message(record.id, posted)
 
     @app_commands.command(name="join", description="Join the game waiting in this channel's lobby.")
     @app_commands.guild_only()
@@ -233,10 +300,29 @@ class Lobby(commands.Cog):
         return record
 
     async def answer_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: str) -> None:
-        if interaction.type is discord.InteractionType.component and not interaction.response.is_done():
-            await interaction.response.edit_message(content=text, embed=lobby_embed(record), view=self.lobby_view())
-        else:
-            await send(interaction, content=text, embed=lobby_embed(record), view=self.lobby_view())
+        """Keep the lobby one message: a click edits it in place; a command edits it and answers privately."""
+        message: dict[str, Any] = {"content": text, "embed": lobby_embed(record), "view": self.lobby_view()}
+        clicked = interaction.message if interaction.type is discord.InteractionType.component else None
+        if clicked is not None and not interaction.response.is_done():
+            await interaction.response.edit_message(**message)
+            if clicked.id != record.message_id:
+                await self.bot.storage.set_message(record.id, clicked.id)
+            return
+        if record.message_id is None or not await self.edit_lobby(record, message):
+            await self.post_lobby(interaction, record, text)
+            return
+        await send(interaction, content=f"{text} The lobby above is up to date.", ephemeral=True)
+
+    async def edit_lobby(self, record: GameRecord, message: dict[str, Any]) -> bool:
+        """Edit the lobby message in place; False if it is gone."""
+        if record.message_id is None:
+            return False
+        channel = self.bot.get_partial_messageable(record.channel_id)
+        try:
+            await channel.get_partial_message(record.message_id).edit(**message)
+        except discord.NotFound:
+            return False
+        return True
 
     async def change_lobby(self, channel_id: int, change: Any) -> GameRecord:
         """Apply ``change(record) -> changes`` to the channel's lobby, again if somebody changed it meanwhile."""
@@ -314,6 +400,8 @@ class Lobby(commands.Cog):
             if interaction.type is discord.InteractionType.component:
                 # The lobby message keeps its player list but loses its buttons; the board follows below.
                 await interaction.response.edit_message(content="The game has started.", view=None)
+            else:
+                await self.edit_lobby(record, {"content": "The game has started.", "view": None})
             try:
                 await self.bot.tables.start(interaction, record, extra)
             except Conflict:
@@ -324,12 +412,19 @@ class Lobby(commands.Cog):
     @app_commands.command(name="hand", description="See your own hand (and chips) privately.")
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction[Bot]) -> None:
-        await self.bot.tables.show_private(interaction)
+        await self.bot.tables.show_panel(interaction)
 
     @app_commands.command(name="board", description="Post the board of this channel's game again.")
     @app_commands.guild_only()
     async def board(self, interaction: discord.Interaction[Bot]) -> None:
-        record = await self.bot.tables.open_record(interaction.channel_id or 0)
+        record = await self.bot.storage.open_game(interaction.channel_id or 0)
+        if record is None:
+            # For a while after the end (until the next /newgame), the board shows how the last game ended.
+            last = await self.bot.storage.channel_games(interaction.channel_id or 0, limit=1)
+            if not last or last[0].started_at is None:
+                raise UserError(NO_GAME)
+            await self.bot.tables.show_result(interaction, last[0])
+            return
         if record.status == "lobby" and record.kind in GAMES and not record.damaged:
             await send(interaction, content="Waiting for players.", embed=lobby_embed(record), view=self.lobby_view())
             return

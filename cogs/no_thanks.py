@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import ErrorHandlingView, in_text_channel, mention, reply_error
+from cogs._ui import ErrorHandlingView, detached, in_text_channel, mention, reply_error
 from engine import no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
 from storage import GameRecord
@@ -103,16 +103,17 @@ class HandButton(discord.ui.Button[Any]):
         super().__init__(label="My cards and chips", style=discord.ButtonStyle.secondary, custom_id="no_thanks:hand")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.client.tables.show_private(interaction, no_thanks.INFO.kind)
+        await interaction.client.tables.show_panel(interaction, no_thanks.INFO.kind)
 
 
 class NoThanksBoard(ErrorHandlingView):
-    def __init__(self, board: tuple[int, int] | None = None) -> None:
+    def __init__(self, board: tuple[int, int] | None = None, *, hand_button: bool = True) -> None:
         super().__init__()
         if board is not None:
             self.add_item(MoveButton("take", *board))
             self.add_item(MoveButton("pass", *board))
-        self.add_item(HandButton())
+        if hand_button:
+            self.add_item(HandButton())
 
 
 class Presenter:
@@ -186,6 +187,22 @@ class Presenter:
 
     def show_after(self, before: State, after: State, player: int, action: Any) -> bool:
         return False
+
+    def new_board(self, before: State, after: State, player: int, action: Any) -> bool:
+        # A card taken turns up the next one: worth a new board. A chip paid only edits it, and pings nobody.
+        return isinstance(action, Take)
+
+    def panel(self, record: GameRecord, state: State, player: int, page: str | None) -> dict[str, Any]:
+        """Your chips and cards, the card on offer, and Take / No thanks! when it is your turn."""
+        lines = [self.private_text(state, player), face_up_line(state)]
+        mover = no_thanks.current_player(state)
+        if mover == player:
+            lines.append("Your turn.")
+            view: discord.ui.View = NoThanksBoard((record.id, state.move_count), hand_button=False)
+        else:
+            lines.append("The game is over." if mover is None else f"{mention(mover)} is deciding.")
+            view = discord.ui.View()
+        return {"content": "\n".join(lines), "view": detached(view)}
 
 
 PRESENTER = Presenter()

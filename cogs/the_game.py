@@ -7,13 +7,14 @@ rate-limited request; only the end-of-turn draw updates a player's DM.
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import ErrorHandlingView, UserError, in_text_channel, mention
+from cogs._ui import ErrorHandlingView, UserError, detached, in_text_channel, mention, reply_error
 from engine import the_game
 from engine.the_game import EndTurn, Leave, Play, State
 from storage import GameRecord
@@ -51,22 +52,43 @@ def hand_line(cards: tuple[int, ...]) -> str:
     return "Your hand: " + (", ".join(str(card) for card in cards) if cards else "(no cards)")
 
 
+SIGNAL_WORDS = {
+    "dont_lay": ("🛑", "please don't lay here"),
+    "trick": ("🔁", "I can do a backwards trick here"),
+    "small_steps": ("🐢", "small steps only here"),
+    "nearly_stuck": ("⚠️", "I'm nearly stuck"),
+}
+SIGNAL_SHORT = {"dont_lay": "don't lay", "trick": "trick", "small_steps": "small steps", "nearly_stuck": "nearly stuck"}
+
+
+def signal_text(mark: the_game.Mark) -> str:
+    symbol, words = SIGNAL_WORDS[mark.kind]
+    return f"{symbol} {mention(mark.player)} ({words})"
+
+
 def render_board(state: State) -> discord.Embed:
     view = the_game.public_view(state)
     embed = discord.Embed(title="The Game", colour=COLOUR)
-    embed.description = "\n".join(f"**{pile.name}** {DIRECTION[pile.name]}: **{pile.top}**" for pile in view.piles)
+    lines = []
+    for pile in view.piles:
+        marks = " ".join(signal_text(m) for m in view.signals if m.pile == pile.name)
+        lines.append(f"**{pile.name}** {DIRECTION[pile.name]}: **{pile.top}**" + (f"  {marks}" if marks else ""))
+    embed.description = "\n".join(lines)
     embed.add_field(name="Draw pile", value=f"{view.draw_pile} cards")
     embed.add_field(name="Variant", value=variant_text(state))
     players = []
     for seat in view.seats:
         marker = " ← to move" if seat.player == view.current_player else ""
         status = "left the game" if seat.left else f"{seat.cards} cards"
-        players.append(f"{mention(seat.player)}: {status}{marker}")
+        stuck = " ⚠️ nearly stuck" if any(m.player == seat.player and m.pile is None for m in view.signals) else ""
+        players.append(f"{mention(seat.player)}: {status}{stuck}{marker}")
     embed.add_field(name="Players", value="\n".join(players), inline=False)
-    if view.over:
-        embed.set_footer(text=f"Game over: {view.score} cards not laid.")
+    if view.status == "abandoned":
+        embed.set_footer(text="Game over: abandoned, no score.")
+    elif view.over:
+        embed.set_footer(text=f"Game over: {view.score} {plural(view.score or 0, 'card')} not laid.")
     elif view.current_player is None:
-        embed.add_field(name="Turn", value="Anyone may lay the first card with /play.", inline=False)
+        embed.add_field(name="Turn", value="Anyone may lay the first card.", inline=False)
     else:
         embed.add_field(
             name="Turn",
@@ -74,6 +96,14 @@ def render_board(state: State) -> discord.Embed:
             inline=False,
         )
     return embed
+
+
+def plural(count: int, word: str) -> str:
+    return word if count == 1 else f"{word}s"
+
+
+def panel_button(game: int, verb: str, a: object = "", b: object = "", **options: Any) -> discord.ui.Button[Any]:
+    return discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}", **options)
 
 
 class Presenter:
@@ -107,6 +137,13 @@ class Presenter:
 
     def announce(self, before: State, after: State, player: int, action: Any) -> str:
         name = mention(player)
+        if isinstance(action, the_game.Signal):
+            if action.kind == the_game.CLEAR:
+                where = f" on {action.pile}" if action.pile else ""
+                return f"{name} took down their signals{where}."
+            symbol, words = SIGNAL_WORDS[action.kind]
+            where = f" on {action.pile}" if action.pile else ""
+            return f"{symbol} {name} signals{where}: {words}."
         if isinstance(action, Play):
             trick = the_game.is_backwards_trick(action.pile, the_game.top(before, action.pile), action.card)
             text = f"{name} laid {action.card} on {action.pile}" + (": backwards trick!" if trick else ".")
@@ -139,10 +176,107 @@ class Presenter:
         else:
             verdict = "The piles are blocked; better luck next time."
         piles = ", ".join(f"{name} {length}" for name, length in zip(the_game.PILES, summary.pile_lengths, strict=True))
-        return (
-            f"**Game over**: {left} cards not laid. {verdict}\n"
-            f"Turns: {summary.turns}. Backwards tricks: {summary.backwards_tricks}. Cards per pile: {piles}."
-        )
+        lines = [f"**Game over**: {left} {plural(left, 'card')} not laid. {verdict}"]
+        if state.status == "lost" and state.turn is not None:
+            lines.append(
+                f"{mention(state.players[state.turn])} was stuck: no {state.minimum - state.laid} more cards fit."
+            )
+        # Now that it is over, the hands may be shown.
+        for player, cards, gone in zip(state.players, state.hands, state.left, strict=True):
+            if cards and not gone:
+                lines.append(f"{mention(player)} still held {', '.join(map(str, cards))}.")
+        if state.draw_pile:
+            lines.append(f"{len(state.draw_pile)} {plural(len(state.draw_pile), 'card')} stayed in the draw pile.")
+        story = f"Turns: {summary.turns}. Backwards tricks: {summary.backwards_tricks}. Cards per pile: {piles}."
+        if state.closest is not None:
+            playable, turn, player = state.closest
+            story += (
+                f" Closest call: turn {turn}, when {mention(player)} could lay only {playable} "
+                f"{plural(playable, 'card')}."
+            )
+        lines.append(story)
+        return "\n".join(lines)
+
+    def new_board(self, before: State, after: State, player: int, action: Any) -> bool:
+        # A new turn is the one moment worth a new message (and the one ping); cards and signals edit the board.
+        return isinstance(action, EndTurn | Leave) and the_game.current_player(after) != the_game.current_player(before)
+
+    def panel(self, record: GameRecord, state: State, player: int, page: str | None) -> dict[str, Any]:
+        """The hand panel: a button per card; a card opens the pile buttons; the signals have a page of their own."""
+        view = the_game.public_view(state)
+        cards = the_game.hand(state, player)
+        mine = not view.over and view.current_player in (player, None)
+        lines = [
+            hand_line(cards),
+            " · ".join(f"{p.name} {p.top}" for p in view.piles) + f" · draw pile {view.draw_pile}",
+        ]
+        if view.over:
+            lines.append("The game is over.")
+        elif view.current_player is None:
+            lines.append("Anyone may lay the first card: choose one.")
+        elif view.current_player == player:
+            lines.append(f"Your turn: {view.laid} laid, at least {view.minimum}.")
+        else:
+            lines.append(f"{mention(view.current_player)} is playing.")
+        buttons: list[discord.ui.Button[Any]] = []
+        game = record.id
+        if page is not None and page.startswith("card") and page[4:].isdigit() and int(page[4:]) in cards:
+            card = int(page[4:])
+            lines.append(f"Where does {card} go?")
+            for pile in view.piles:
+                legal = the_game.is_legal(pile.name, pile.top, card)
+                trick = legal and the_game.is_backwards_trick(pile.name, pile.top, card)
+                label = f"{pile.name} {'↑' if pile.ascending else '↓'} {pile.top}" + (
+                    " · backwards trick!" if trick else ""
+                )
+                style = discord.ButtonStyle.success if trick else discord.ButtonStyle.primary
+                buttons.append(
+                    panel_button(game, "pile", card, pile.name, label=label, style=style, disabled=not legal, row=0)
+                )
+            buttons.append(panel_button(game, "page", "main", label="Back", style=discord.ButtonStyle.secondary, row=1))
+        elif page == "signals":
+            lines.append("Signals tell the table what you need, without numbers. Click one again to take it down.")
+            active = {(m.kind, m.pile) for m in view.signals if m.player == player}
+            for row, kind in enumerate(the_game.PILE_SIGNALS):
+                for name in the_game.PILES:
+                    on = (kind, name) in active
+                    label = f"{name}: {SIGNAL_SHORT[kind]}"
+                    style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
+                    buttons.append(panel_button(game, "sig", kind, name, label=label, style=style, row=row))
+            on = ("nearly_stuck", None) in active
+            style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
+            buttons.append(panel_button(game, "sig", "nearly_stuck", label="I'm nearly stuck", style=style, row=3))
+            buttons.append(panel_button(game, "sig", "clear", label="Clear my signals", disabled=not active, row=3))
+            buttons.append(panel_button(game, "page", "main", label="Back", style=discord.ButtonStyle.secondary, row=3))
+        else:
+            tops = [(p.name, p.top) for p in view.piles]
+            for index, card in enumerate(cards):
+                fits = any(the_game.is_legal(name, top, card) for name, top in tops)
+                buttons.append(
+                    panel_button(
+                        game,
+                        "card",
+                        card,
+                        label=str(card),
+                        style=discord.ButtonStyle.primary,
+                        disabled=not (mine and fits),
+                        row=index // 5,
+                    )
+                )
+            can_end = view.current_player == player and view.laid >= view.minimum and not view.over
+            buttons.append(
+                panel_button(
+                    game, "end", label="End turn", style=discord.ButtonStyle.success, disabled=not can_end, row=2
+                )
+            )
+            buttons.append(panel_button(game, "page", "signals", label="Signals…", disabled=view.over, row=2))
+            buttons.append(
+                panel_button(game, "page", "main", label="Refresh", style=discord.ButtonStyle.secondary, row=2)
+            )
+        panel_view = discord.ui.View(timeout=None)
+        for button in buttons:
+            panel_view.add_item(button)
+        return {"content": "\n".join(lines), "view": detached(panel_view)}
 
     def dm_due(self, before: State, after: State, player: int, action: Any) -> list[int]:
         # Even when the game ends right after the draw: the newest DM always shows the hand as it is.
@@ -157,12 +291,60 @@ class Presenter:
 PRESENTER = Presenter()
 
 
+class PanelButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tg:(?P<game>[0-9]+):(?P<verb>card|pile|end|page|sig):(?P<a>[a-z_0-9]*):(?P<b>[A-D]?)",
+):
+    """A button of the private hand panel. Its custom id names the game, so a panel of an earlier game is refused;
+    choosing a card or a page only redraws the panel, a pile, "End turn" or a signal acts."""
+
+    def __init__(self, game: int, verb: str, a: str, b: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}"))
+        self.game, self.verb, self.a, self.b = game, verb, a, b
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PanelButton:
+        return cls(int(match["game"]), match["verb"], match["a"], match["b"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py only logs errors raised by dynamic items, so they join the one error path here.
+        try:
+            await self.act(interaction)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        tables = interaction.client.tables
+        kind = the_game.INFO.kind
+        if self.verb in ("card", "page"):
+            page = f"card{self.a}" if self.verb == "card" else (None if self.a == "main" else self.a)
+            await tables.show_panel(interaction, kind, game=self.game, page=page)
+            return
+        action: the_game.Action
+        if self.verb == "pile":
+            action = Play(int(self.a), self.b)
+        elif self.verb == "end":
+            action = EndTurn()
+        else:
+            live, _ = await tables.running(interaction.channel_id or 0, kind)
+            mine = {(m.kind, m.pile) for m in live.state.signals if m.player == interaction.user.id}
+            pile = self.b or None
+            # A signal that is up comes down with the same click.
+            kind_clicked = the_game.CLEAR if (self.a, pile) in mine else self.a
+            if self.a == the_game.CLEAR:
+                pile = None
+            action = the_game.Signal(kind_clicked, pile)
+        await tables.act(interaction, action, kind=kind, game=self.game)
+
+
 class TheGameBoard(ErrorHandlingView):
     """The button under every board: a private look at one's own hand."""
 
-    @discord.ui.button(label="My hand", style=discord.ButtonStyle.secondary, custom_id="the_game:hand")
+    @discord.ui.button(label="My hand", style=discord.ButtonStyle.primary, custom_id="the_game:hand")
     async def hand_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
-        await interaction.client.tables.show_private(interaction, the_game.INFO.kind)
+        await interaction.client.tables.show_panel(interaction, the_game.INFO.kind)
 
 
 class TheGame(commands.Cog):
@@ -172,9 +354,11 @@ class TheGame(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.tables.presenters[the_game.INFO.kind] = PRESENTER
         self.bot.add_view(TheGameBoard())
+        self.bot.add_dynamic_items(PanelButton)
 
     async def cog_unload(self) -> None:
         self.bot.tables.presenters.pop(the_game.INFO.kind, None)
+        self.bot.remove_dynamic_items(PanelButton)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)
@@ -214,6 +398,27 @@ class TheGame(commands.Cog):
     @app_commands.guild_only()
     async def endturn(self, interaction: discord.Interaction[Bot]) -> None:
         await self.bot.tables.act(interaction, EndTurn(), kind=the_game.INFO.kind)
+
+    @app_commands.command(
+        name="signal", description="The Game: tell the table something about a pile, without numbers."
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        kind="What you want the table to know (or clear your signals)",
+        pile='The pile it is about (not needed for "I\'m nearly stuck" or to clear all)',
+    )
+    @app_commands.choices(
+        kind=[
+            app_commands.Choice(name="Please don't lay here", value="dont_lay"),
+            app_commands.Choice(name="I can do a backwards trick here", value="trick"),
+            app_commands.Choice(name="Small steps only here", value="small_steps"),
+            app_commands.Choice(name="I'm nearly stuck", value="nearly_stuck"),
+            app_commands.Choice(name="Clear my signal(s)", value="clear"),
+        ],
+        pile=[app_commands.Choice(name=f"{name} {DIRECTION[name]}", value=name) for name in the_game.PILES],
+    )
+    async def signal(self, interaction: discord.Interaction[Bot], kind: str, pile: str | None = None) -> None:
+        await self.bot.tables.act(interaction, the_game.Signal(kind, pile), kind=the_game.INFO.kind)
 
 
 async def setup(bot: Bot) -> None:

@@ -111,6 +111,7 @@ class State:
     move_count: int  # log entries applied since the deal, signals included (the log itself lives with the caller)
     turns: int  # turns in which at least one card was laid
     signals: tuple[Mark, ...] = ()  # oldest first
+    closest: tuple[int, int, int] | None = None  # fewest playable cards a turn began with: (cards, turn, player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -543,6 +544,11 @@ def _pass_turn(state: State, after: int) -> State:
     new = replace(state, turn=seat, laid=0, minimum=minimum)
     if not can_meet_minimum(cards, _tops(new), minimum):
         return replace(new, status="lost")
+    # The closest call of the game: the turn that began with the fewest cards able to go anywhere, and survived.
+    tops = _tops(new)
+    playable = sum(1 for card in cards if any(_fits(_UP[i], tops[i], card) for i in range(4)))
+    if new.closest is None or playable < new.closest[0]:
+        new = replace(new, closest=(playable, new.turns + 1, state.players[seat]))
     return new
 
 

@@ -122,6 +122,10 @@ class Storage(Protocol):
         """Change the row if nobody else changed it since ``game`` was read; raises Conflict otherwise."""
         ...
 
+    async def set_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the message that shows the game (its lobby or board). Presentation only: the last writer wins."""
+        ...
+
     async def moves(self, game_id: int, after: int = 0) -> list[LoggedMove]:
         """The log from move ``after + 1`` on, in order."""
         ...
@@ -141,3 +145,15 @@ class Storage(Protocol):
         ...
 
     async def set_private_message(self, game_id: int, user_id: int, message_id: int | None, text: str) -> None: ...
+
+
+async def open_storage(database_path: str, database_url: str | None = None) -> Storage:
+    """The database the settings name: PostgreSQL when ``database_url`` is given (several processes may share it),
+    else the SQLite file at ``database_path`` (one process, the default)."""
+    if database_url:
+        from storage.postgres import PostgresStorage
+
+        return await PostgresStorage.open(database_url)
+    from storage.sqlite import SQLiteStorage
+
+    return await SQLiteStorage.open(database_path)

@@ -362,6 +362,9 @@ class SQLiteStorage:
         assert record is not None
         return record
 
+    async def set_message(self, game_id: int, message_id: int | None) -> None:
+        await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+
     # ---- the move log --------------------------------------------------------------------------------------------
 
     async def moves(self, game_id: int, after: int = 0) -> list[LoggedMove]:

@@ -145,3 +145,105 @@ async def test_no_network_is_one_line_naming_the_cause_and_status_2(tmp_path: Pa
     assert status == 2, output
     assert line.startswith("Can't reach Discord")
     assert "network" in line
+
+
+# ---- owner set-up: DEV_GUILD_ID, and the .env and database found from any folder (issue 11) ----------------------
+
+
+def command_names(fake: FakeDiscord, guild: object = None) -> list[str]:
+    return sorted(command["name"] for command in fake.commands(guild))
+
+
+def listed_in(fake: FakeDiscord, guild: object) -> list[str]:
+    """The slash commands a member of ``guild`` is offered: the server's own and the global ones."""
+    return sorted(command_names(fake, guild) + command_names(fake))
+
+
+async def test_dev_guild_id_lists_every_command_once_in_that_server_and_unsetting_it_clears_them(world: World) -> None:
+    def bot_with(dev_guild_id: int | None) -> bot_module.Bot:
+        settings = Settings(token="fake-token", database_path=str(world.database_path), dev_guild_id=dev_guild_id)
+        return bot_module.Bot(settings, seed=1, guild_ready_timeout=0.05)
+
+    async with world.fake.run_bot(bot_with(None)):
+        everything = command_names(world.fake)
+    assert everything
+    assert len(set(everything)) == len(everything)
+    assert command_names(world.fake, world.guild) == []
+
+    async with world.fake.run_bot(bot_with(world.guild.id)):
+        syncs = len(world.fake.command_syncs)
+        # Registered in the server (where a change shows at once) and nowhere else: listed there exactly once.
+        assert command_names(world.fake, world.guild) == everything
+        assert command_names(world.fake) == []
+        assert listed_in(world.fake, world.guild) == everything
+        inter = await world.fake.invoke("rules", user=world.players[0], channel=world.channel, options={})
+        assert inter.response is not None
+
+    async with world.fake.run_bot(bot_with(world.guild.id)):
+        assert len(world.fake.command_syncs) == syncs  # nothing changed: no sync
+        assert listed_in(world.fake, world.guild) == everything
+
+    async with world.fake.run_bot(bot_with(None)):
+        # Unset: global again, and the server's own copies are gone, so it doesn't list them twice.
+        assert command_names(world.fake) == everything
+        assert command_names(world.fake, world.guild) == []
+        assert listed_in(world.fake, world.guild) == everything
+
+
+async def test_dev_guild_id_of_a_server_the_bot_is_not_in_is_logged_and_the_bot_runs(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings = Settings(token="fake-token", database_path=str(world.database_path), dev_guild_id=4242)
+    async with world.fake.run_bot(bot_module.Bot(settings, seed=1, guild_ready_timeout=0.05)) as bot:
+        assert bot.is_ready()
+    assert any("DEV_GUILD_ID 4242" in record.getMessage() for record in caplog.records)
+
+
+async def start_and_stop(fake: FakeDiscord, folder: Path, env: dict[str, str]) -> tuple[int, str]:
+    """``bot.main()`` started in ``folder``, stopped by SIGTERM once it is connected: its exit status and output."""
+    gateway_lookups = sum(r.path.endswith("/gateway/bot") for r in fake.requests)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(LAUNCHER), cwd=folder, env=env, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    try:
+        await fake.wait_for(
+            lambda: (
+                proc.returncode is not None
+                or sum(r.path.endswith("/gateway/bot") for r in fake.requests) > gateway_lookups
+            ),
+            20,
+            what="the bot to look up the gateway",
+        )
+        if proc.returncode is None:
+            await fake.wait_ready(timeout=20)
+    finally:
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGTERM)
+        out, _ = await asyncio.wait_for(proc.communicate(), 20)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode()
+
+
+async def test_the_same_env_and_database_are_used_whatever_folder_the_bot_is_started_from(tmp_path: Path) -> None:
+    if (LAUNCHER.parents[1] / ".env").exists():
+        pytest.skip("this checkout has its own .env, which the bot would read before the per-user one")
+    config = tmp_path / "config" / "cardtable-bot"
+    config.mkdir(parents=True)
+    (config / ".env").write_text("DISCORD_TOKEN=owner-token\nLOG_LEVEL=INFO\n")
+    env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID"}}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    async with FakeDiscord() as fake:
+        fake.add_guild("Card Club")
+        env |= {"FAKE_DISCORD_API": fake.api_url, "FAKE_DISCORD_GATEWAY": fake.gateway_url}
+        env |= {"FAKE_DISCORD_CDN": fake.cdn_url}
+        for name in ("one folder", "another folder"):
+            folder = tmp_path / name
+            folder.mkdir()
+            status, output = await start_and_stop(fake, folder, env)
+            assert status == 0, output
+            assert not (folder / "data").exists()
+        # The token came from the per-user .env, and the database sits beside it: the second start found the
+        # commands the first one synced in it, so it did not sync again.
+        assert (config / "data" / "bot.sqlite3").is_file()
+        assert len(fake.command_syncs) == 1
