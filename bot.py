@@ -28,8 +28,7 @@ from dotenv import load_dotenv
 from cogs._flow import Tables
 from cogs._ui import USERS_ONLY, DMsClosed, reply_error
 from engine import GAMES
-from storage import Storage, StorageUnavailable
-from storage.sqlite import SQLiteStorage
+from storage import Storage, StorageUnavailable, open_storage
 
 log = logging.getLogger("bot")
 
@@ -52,6 +51,9 @@ class Settings:
     database_path: str = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    database_url: str | None = None  # PostgreSQL, shared by every process; None: SQLite at database_path
+    shard_count: int | None = None  # None: one process, one shard, as Discord recommends for a small bot
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all of them
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -69,12 +71,46 @@ class Settings:
         level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in logging.getLevelNamesMapping():
             raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        url = env.get("DATABASE_URL", "").strip()
+        if url and not url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(
+                "DATABASE_URL must be a PostgreSQL URL like postgresql://user:password@host:5432/database "
+                "(or empty, for the SQLite file at DATABASE_PATH)."
+            )
+        count_text = env.get("SHARD_COUNT", "").strip()
+        if count_text and not (count_text.isdecimal() and int(count_text) > 0):
+            raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+        shard_count = int(count_text) if count_text else None
+        ids_text = env.get("SHARD_IDS", "").strip()
+        if ids_text and shard_count is None:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT: the total number of shards of all the bot's processes.")
         return cls(
             token=token,
             database_path=env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
+            database_url=url or None,
+            shard_count=shard_count,
+            shard_ids=parse_shard_ids(ids_text, shard_count) if ids_text and shard_count else None,
         )
+
+
+def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
+    """``0-3`` or ``0,2`` or ``0-1,4``: the shards one process runs, each below ``count``, none twice."""
+    ids: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdecimal() or (dash and not last.isdecimal()):
+            raise ConfigError(f"SHARD_IDS must list shard numbers like 0-3 or 0,2, not {text!r}.")
+        low, high = int(first), int(last) if dash else int(first)
+        if low > high:
+            raise ConfigError(f"SHARD_IDS: the range {part} runs backwards; write {high}-{low}.")
+        ids.extend(range(low, high + 1))
+    if max(ids) >= count:
+        raise ConfigError(f"SHARD_IDS: shard {max(ids)} does not exist with SHARD_COUNT={count} (0 to {count - 1}).")
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS names a shard twice: {text!r}.")
+    return tuple(ids)
 
 
 class GameTree(app_commands.CommandTree["Bot"]):
@@ -120,7 +156,7 @@ class Bot(commands.Bot):
     async def setup_hook(self) -> None:
         # Everything a game needs is ready here, before the gateway connects: cogs register their
         # persistent views in cog_load, and every game lives in the database.
-        self.storage = await SQLiteStorage.open(self.settings.database_path)
+        self.storage = await open_storage(self.settings.database_path, self.settings.database_url)
         self.tables = Tables(self, self.storage)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -247,8 +283,22 @@ class Bot(commands.Bot):
             await storage.close()
 
 
+class ShardedBot(Bot, commands.AutoShardedBot):
+    """The bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT``: each guild's events come through the shard
+    ``(guild_id >> 22) % SHARD_COUNT``, DMs through shard 0. Several such processes share one PostgreSQL database,
+    which keeps everything a game needs, so it does not matter which process answers which event."""
+
+
+def build_bot(settings: Settings, **options: Any) -> Bot:
+    """One process as always, or, with ``SHARD_COUNT``, discord.py's ``AutoShardedBot`` with this process's shards."""
+    if settings.shard_count is None:
+        return Bot(settings, **options)
+    shard_ids = list(settings.shard_ids) if settings.shard_ids is not None else None
+    return ShardedBot(settings, shard_count=settings.shard_count, shard_ids=shard_ids, **options)
+
+
 async def run(settings: Settings) -> int:
-    bot = Bot(settings)
+    bot = build_bot(settings)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C interrupts asyncio.run instead (main)

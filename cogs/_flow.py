@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator
@@ -23,9 +24,10 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 import discord
 
-from cogs._ui import NO_GAME, USERS_ONLY, DMsClosed, UserError, detached, mention, send
+from cogs._ui import NO_GAME, USERS_ONLY, DMsClosed, UserError, detached, is_ai, mention, send
 from engine import GAMES
-from engine.errors import CorruptState
+from engine.ai import PLAYERS as AI_PLAYERS
+from engine.errors import CorruptState, GameError
 from engine.game import NO_NUMBERS_IN_CHAT, Game, Move, Setup, decode_moves, replay
 from storage import Ending, GameRecord, Storage
 from storage.sqlite import now
@@ -41,6 +43,7 @@ ActionT = TypeVar("ActionT")
 # Discord drops an interaction not acknowledged within 3 s; past this, defer first and answer with a followup.
 DEFER_AFTER_SECONDS = 2.0
 STALE_PANEL = "This panel belongs to an earlier game: open a fresh one with /hand."
+AI_PAUSE_SECONDS = 1.0
 # A DM Discord kept failing is tried again after this long.
 RETRY_DM_SECONDS = 30.0
 # Chat messages after the board that push it out of sight: the next change posts the board again below them.
@@ -132,6 +135,10 @@ class Tables:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._delivery: dict[int, asyncio.Task[None]] = {}
         self._retries: set[asyncio.TimerHandle] = set()
+        self._ai: dict[int, asyncio.Task[None]] = {}
+        self._ai_again: set[int] = set()
+        # Computer players wait this long before each move, so that people can follow.
+        self.ai_pause = AI_PAUSE_SECONDS
         self._told_closed_dms: set[tuple[int, int]] = set()
         # Chat moderation asks for every message whether a game that forbids numbers runs in the channel; answer
         # from memory. Kept by start, load and end (a channel's messages all reach the process that runs its game).
@@ -194,7 +201,8 @@ class Tables:
             moves = decode_moves(game, [(m.player, m.action) for m in logged])
             live: Live[Any] = Live(record, replay(game, setup_of(record), ()))
             for player in record.players:
-                live.dm_text[player] = presenter.private_text(live.state, player)
+                if not is_ai(player):
+                    live.dm_text[player] = presenter.private_text(live.state, player)
             self._advance(live, presenter, moves)
         except CorruptState as error:
             raise unavailable(record, str(error).rstrip(".")) from error
@@ -217,7 +225,8 @@ class Tables:
             except Exception as error:
                 raise CorruptState(f"move {number} breaks the rules: {error}") from error
             for player in presenter.dm_due(live.state, after, move.player, move.action):
-                live.dm_text[player] = presenter.private_text(after, player)
+                if not is_ai(player):
+                    live.dm_text[player] = presenter.private_text(after, player)
             live.state = after
 
     async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live[Any], Presenter[Any, Any]]:
@@ -315,7 +324,8 @@ class Tables:
             self._live.pop(live.record.id, None)  # re-read from the log on the next round
             return False
         for upcoming in presenter.dm_due(live.state, after, player, action):
-            live.dm_text[upcoming] = presenter.private_text(after, upcoming)
+            if not is_ai(upcoming):
+                live.dm_text[upcoming] = presenter.private_text(after, upcoming)
         live.state = after
         if ending is not None:
             log.info("%s in channel %s ended: %s", live.record.kind, live.record.channel_id, ending.status)
@@ -341,6 +351,7 @@ class Tables:
                     interaction, content="Your move was made, but showing it failed: use /board.", ephemeral=True
                 )
         self.deliver_later(live, interaction)
+        self.wake_ai(live)
 
     async def _answer(self, interaction: discord.Interaction[Any], played: Played) -> None:
         live, presenter, before, after, player, action = played
@@ -371,7 +382,9 @@ class Tables:
             await self._edit_board(record, board)
             return
         upcoming = game.current_player(after)
-        pings = [discord.Object(upcoming)] if upcoming not in (None, player) else []
+        pings = (
+            [discord.Object(upcoming)] if upcoming is not None and upcoming != player and not is_ai(upcoming) else []
+        )
         mentions = discord.AllowedMentions(everyone=False, roles=False, users=pings)
         old = record.message_id
         if on_board:
@@ -446,7 +459,9 @@ class Tables:
         except CorruptState as error:
             raise unavailable(record, str(error).rstrip(".")) from error
         record = await self.storage.update_game(record, status="running", started_at=now())
-        live: Live[Any] = Live(record, state, {p: presenter.private_text(state, p) for p in record.players})
+        live: Live[Any] = Live(
+            record, state, {p: presenter.private_text(state, p) for p in record.players if not is_ai(p)}
+        )
         self._live[record.id] = live
         self._running[record.channel_id] = record.kind
         log.info("%s started in channel %s with %d players", record.kind, record.channel_id, len(record.players))
@@ -457,6 +472,7 @@ class Tables:
         except Exception:
             log.exception("Game started in channel %s but the answer failed", record.channel_id)
         self.deliver_later(live, interaction)
+        self.wake_ai(live)
 
     async def abandon(self, record: GameRecord) -> GameRecord:
         """End an open game without a score (the caller holds the channel's lock)."""
@@ -526,6 +542,109 @@ class Tables:
         )
         return view
 
+    # ---- computer players ---------------------------------------------------------------------------------------
+
+    def wake_ai(self, live: Live[Any]) -> None:
+        """Let the game's computer players signal and, on their turn, move (in the background, after a pause)."""
+        if not any(is_ai(p) for p in live.record.players) or live.record.kind not in AI_PLAYERS:
+            return
+        task = self._ai.get(live.record.id)
+        if task is not None and not task.done():
+            self._ai_again.add(live.record.id)  # it may have looked before this move: look again
+            return
+        self._ai[live.record.id] = asyncio.ensure_future(self._run_ai(live.record.channel_id, live.record.id))
+
+    async def _run_ai(self, channel_id: int, game_id: int) -> None:
+        try:
+            while await self._ai_step(channel_id, game_id) or game_id in self._ai_again:
+                self._ai_again.discard(game_id)
+        except Exception:
+            log.exception("The computer players of game %s stopped", game_id)
+        finally:
+            self._ai.pop(game_id, None)
+            self._ai_again.discard(game_id)
+
+    async def _ai_step(self, channel_id: int, game_id: int) -> bool:
+        """One step of the computer players: their signals, then one move if one of them is to move. Returns
+        whether to go on (a computer player may move again)."""
+        await asyncio.sleep(self.ai_pause)
+        try:
+            live, presenter = await self.running(channel_id)
+        except UserError:
+            return False
+        if live.record.id != game_id or presenter.game.is_over(live.state):
+            return False
+        ai = AI_PLAYERS[live.record.kind]
+        game = presenter.game
+        last: Played | None = None
+        for seat in [p for p in live.record.players if is_ai(p)]:
+            if not game.legal_actions(live.state, seat):
+                continue  # left the game
+            for signal in ai.signals(game.observation(live.state, seat)):
+                with suppress(UserError, GameError):
+                    last = await self.play(channel_id, seat, signal)
+        if last is not None:
+            live = last.live
+            if game.is_over(live.state):
+                await self.publish(last)
+                return False
+        mover = game.current_player(live.state)
+        if mover is None and live.record.players and is_ai(live.record.players[0]):
+            mover = live.record.players[0]  # a table of computer players lays its first card itself
+        if mover is None or not is_ai(mover):
+            if last is not None:
+                await self.publish(last)
+            return False
+        action = self._decide(ai, game, live.state, mover)
+        try:
+            played = await self.play(channel_id, mover, action)
+        except (UserError, GameError):
+            log.exception("A computer player's move was refused in game %s; playing safe", game_id)
+            played = await self.play(channel_id, mover, ai.fallback(game.legal_actions(live.state, mover), None))
+        await self.publish(played)
+        return True
+
+    def _decide(self, ai: Any, game: Game[Any, Any], state: Any, seat: int) -> Any:
+        """The computer player's action from what its seat may see; any failure falls back to a safe legal move."""
+        observation = game.observation(state, seat)
+        try:
+            return ai.act(observation, random.Random(f"{seat}:{game.move_count(state)}"))
+        except Exception:
+            log.exception("A computer player failed to decide; playing safe")
+            return ai.fallback(game.legal_actions(state, seat), observation)
+
+    async def publish(self, played: Played) -> None:
+        """Show a move made without an interaction (a computer player's): the board edited in place, or posted anew
+        when the table moved on (one rate-limited request either way)."""
+        live, presenter, before, after, player, action = played
+        game = presenter.game
+        text = presenter.announce(before, after, player, action)
+        live.last = text
+        over = game.is_over(after)
+        if over:
+            text = f"{text}\n\n{presenter.game_over_text(after)}"
+        record = live.record
+        board = self.public(record, presenter, after, text)
+        fresh = (
+            over
+            or record.message_id is None
+            or presenter.new_board(before, after, player, action)
+            or self._chat_since.get(record.channel_id, 0) >= REPOST_AFTER_MESSAGES
+        )
+        try:
+            if not fresh:
+                await self._edit_board(record, board)
+            else:
+                upcoming = game.current_player(after)
+                pings = [discord.Object(upcoming)] if upcoming is not None and not is_ai(upcoming) else []
+                mentions = discord.AllowedMentions(everyone=False, roles=False, users=pings)
+                channel = self.bot.get_partial_messageable(record.channel_id)
+                message = await channel.send(allowed_mentions=mentions, **board)
+                await self._moved_board(live, message.id, record.message_id)
+        except discord.HTTPException:
+            log.warning("Could not show a computer player's move in channel %s", record.channel_id, exc_info=True)
+        self.deliver_later(live)
+
     # ---- private messages ---------------------------------------------------------------------------------------
 
     def deliver_later(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
@@ -548,6 +667,8 @@ class Tables:
         """Let DMs under way finish (briefly) before the database closes."""
         for retry in self._retries:
             retry.cancel()
+        for task in self._ai.values():
+            task.cancel()
         pending = [task for task in self._delivery.values() if not task.done()]
         if pending:
             await asyncio.wait(pending, timeout=2)
@@ -600,6 +721,7 @@ class Tables:
                 log.error("Channel %s: %s", record.channel_id, error)
                 continue
             self.deliver_later(live)
+            self.wake_ai(live)
 
     def forget(self, record: GameRecord) -> None:
         """Drop a game that ended (or whose log another writer moved on) from memory."""

@@ -17,7 +17,18 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._flow import unavailable
-from cogs._ui import NO_GAME, ErrorHandlingView, UserError, detached, in_text_channel, mention, reply_error, send
+from cogs._ui import (
+    NO_GAME,
+    ErrorHandlingView,
+    UserError,
+    ai_seat_id,
+    detached,
+    in_text_channel,
+    is_ai,
+    mention,
+    reply_error,
+    send,
+)
 from cogs.moderation import MISSING_PERMISSION
 from engine import GAMES
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
@@ -30,6 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_GAME = "the_game"
+MAX_BOTS = 6
 LOBBY_COLOUR = discord.Colour.blurple()
 
 
@@ -55,7 +67,10 @@ def lobby_embed(record: GameRecord) -> discord.Embed:
     info = GAMES[record.kind].info
     embed = discord.Embed(title=f"{info.title}: lobby", colour=LOBBY_COLOUR)
     embed.add_field(name="Variant", value=variants_text(record.kind, record.variants), inline=False)
-    players = "\n".join(f"{mention(p)}{' (host)' if p == record.host_id else ''}" for p in record.players)
+    players = "\n".join(
+        f"{mention(p)}{' (host)' if p == record.host_id else ''}{' (computer)' if is_ai(p) else ''}"
+        for p in record.players
+    )
     embed.add_field(name=f"Players ({len(record.players)}/{info.max_players})", value=players or "nobody", inline=False)
     starter = "the host" if record.host_id is not None else "any player"
     embed.set_footer(text=f"{info.min_players}-{info.max_players} players. Join, then {starter} presses Start.")
@@ -81,11 +96,19 @@ class LobbyView(ErrorHandlingView):
     async def start_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
         await self.cog.start(interaction)
 
+    @discord.ui.button(label="Add bot", style=discord.ButtonStyle.secondary, custom_id="lobby:add_bot", row=1)
+    async def add_bot_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+        await self.cog.change_bots(interaction, +1)
+
+    @discord.ui.button(label="Remove bot", style=discord.ButtonStyle.secondary, custom_id="lobby:remove_bot", row=1)
+    async def remove_bot_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+        await self.cog.change_bots(interaction, -1)
+
 
 async def _newgame(
-    self: Lobby, interaction: discord.Interaction[Bot], game: str = DEFAULT_GAME, **variants: Any
+    self: Lobby, interaction: discord.Interaction[Bot], game: str = DEFAULT_GAME, bots: int = 0, **variants: Any
 ) -> None:
-    await self.newgame(interaction, game, variants)
+    await self.newgame(interaction, game, variants, bots)
 
 
 # /newgame takes one optional boolean per variant of any registered game: its parameters are built from the
@@ -95,6 +118,9 @@ _newgame.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
         inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=DEFAULT_GAME),
+        inspect.Parameter(
+            "bots", inspect.Parameter.KEYWORD_ONLY, annotation=app_commands.Range[int, 0, MAX_BOTS], default=0
+        ),
         *(
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=bool | None, default=None)
             for name in VARIANTS
@@ -109,6 +135,7 @@ newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
     app_commands.guild_only()(
         app_commands.describe(
             game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
+            bots="Computer players to seat at the table (default none)",
             **{
                 name: f"{' / '.join(info.title for info in infos)}: {variant.description}"[:100]
                 for name, (variant, infos) in VARIANTS.items()
@@ -202,11 +229,19 @@ class Lobby(commands.Cog):
 
     # ---- lobby commands --------------------------------------------------------------------------------------
 
-    async def newgame(self, interaction: discord.Interaction[Bot], kind: str, chosen: dict[str, Any]) -> None:
+    async def newgame(
+        self, interaction: discord.Interaction[Bot], kind: str, chosen: dict[str, Any], bots: int = 0
+    ) -> None:
         game = GAMES.get(kind)
         if game is None:
             raise UserError("Choose a game from the list.")
         info = game.info
+        if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= MAX_BOTS:
+            raise UserError(f"bots is a number of computer players, from 0 to {MAX_BOTS}.")
+        if bots and bots + 1 > info.max_players:
+            raise UserError(
+                f"{info.title} is for at most {info.max_players} players: you and {info.max_players - 1} bots."
+            )
         for name, value in chosen.items():
             if value is not None and not isinstance(value, bool):
                 raise UserError(f"The option {name.replace('_', ' ')} is either true or false.")
@@ -228,7 +263,7 @@ class Lobby(commands.Cog):
             guild_id=interaction.guild_id,
             kind=info.kind,
             host_id=interaction.user.id,
-            players=(interaction.user.id,),
+            players=(interaction.user.id, *(ai_seat_id(n) for n in range(bots))),
             variants=tuple(v.name for v in info.variants if chosen.get(v.name)),
             seed=self.bot.seeds.getrandbits(52),  # 52 bits stay exact through JSON in every client
             rules_version=info.rules_version,
@@ -365,10 +400,38 @@ class Lobby(commands.Cog):
         presenter = self.bot.tables.presenter(record)
         await self.bot.tables.act(interaction, presenter.game.leave, kind=record.kind)
 
+    async def change_bots(self, interaction: discord.Interaction[Bot], change: int) -> None:
+        """Seat a computer player (``change`` 1) or send the last one away (-1); the host's choice."""
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        user = interaction.user.id
+
+        def seat(record: GameRecord) -> dict[str, Any]:
+            info = GAMES[record.kind].info
+            if record.host_id is not None and user != record.host_id:
+                raise UserError(f"Only the host, {mention(record.host_id)}, seats computer players.")
+            if record.host_id is None and user not in record.players:
+                raise UserError("Only a player in the lobby can seat computer players; press Join first.")
+            bots = [p for p in record.players if is_ai(p)]
+            if change > 0:
+                if len(record.players) >= info.max_players:
+                    raise UserError(f"The table is full: {info.title} is for at most {info.max_players} players.")
+                taken = set(bots)
+                new = next(ai_seat_id(n) for n in range(MAX_BOTS + 1) if ai_seat_id(n) not in taken)
+                return {"players": (*record.players, new)}
+            if not bots:
+                raise UserError("There is no computer player to remove.")
+            return {"players": tuple(p for p in record.players if p != bots[-1])}
+
+        async with self.bot.tables.lock(channel_id):
+            record = await self.change_lobby(channel_id, seat)
+        what = "seated a computer player" if change > 0 else "sent a computer player away"
+        await self.answer_lobby(interaction, record, f"{interaction.user.mention} {what}.")
+
     async def leave_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, user: int) -> None:
         players = tuple(p for p in record.players if p != user)
         host = None if user == record.host_id else record.host_id
-        if not players:
+        if all(is_ai(p) for p in players):
             await self.bot.storage.update_game(record, players=players, status="abandoned", ended_at=now())
             await send(interaction, content="Everybody left, so the lobby is closed. Open a new one with /newgame.")
             return
@@ -392,8 +455,11 @@ class Lobby(commands.Cog):
                 raise UserError("Only a player in the lobby can start the game; press Join first.")
             if len(record.players) < info.min_players:
                 raise UserError(
-                    f"{info.title} needs at least {info.min_players} players; {len(record.players)} joined so far."
+                    f"{info.title} needs at least {info.min_players} players; {len(record.players)} joined so far. "
+                    "Press Add bot to seat a computer player."
                 )
+            if all(is_ai(p) for p in record.players):
+                raise UserError("A table of computer players alone is not started from Discord: join it first.")
             extra = ""
             if NO_NUMBERS_IN_CHAT in info.capabilities and not interaction.app_permissions.manage_messages:
                 extra = f"\n\n{MISSING_PERMISSION}"

@@ -231,6 +231,20 @@ def new_snowflake() -> int:
     return _last_snowflake
 
 
+def snowflake_on_shard(shard: int, shard_count: int) -> int:
+    """A new snowflake of a guild whose events Discord sends through ``shard`` of ``shard_count``."""
+    global _last_snowflake
+    value = new_snowflake()
+    while shard_of(value, shard_count) != shard:
+        value = _last_snowflake = ((value >> 22) + 1) << 22
+    return value
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """Discord's routing: a guild's events go to shard ``(guild_id >> 22) % shard_count``; DMs to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
 def snowflake_time(snowflake: int) -> dt.datetime:
     return dt.datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, dt.UTC)
 
@@ -610,6 +624,10 @@ class Message:
     mentions: list[User] = field(default_factory=list)
     mention_roles: list[int] = field(default_factory=list)
     mention_everyone: bool = False
+    #: The users this message notified when it was created: the user mentions in its content that its
+    #: ``allowed_mentions`` let through (all of them when it has none). Edits notify nobody, and neither do ephemeral
+    #: messages; only the bot's messages are tracked. Replies and role/everyone pings are not modelled.
+    pinged: list[User] = field(default_factory=list)
     message_reference: JSON | None = None
     webhook_id: int | None = None
     application_id: int | None = None
@@ -1124,6 +1142,7 @@ class _GatewaySession:
     events: list[JSON] = field(default_factory=list)
     conn: _GatewayConnection | None = None
     ready_seq: int = 0
+    shard: tuple[int, int] | None = None  # [shard_id, shard_count] from IDENTIFY
 
     @property
     def seq(self) -> int:
@@ -1152,9 +1171,16 @@ class FakeDiscord:
     pins, webhooks other than interaction webhooks, real rate-limit buckets (only the 429s
     a test asks for), presence updates, guild/member/role edits through REST, audit logs,
     message search, stickers/polls beyond echoing the payload, zlib/ETF transport
-    encodings (plain JSON text frames only), allowed_mentions (mentions are parsed from the
-    content), role hierarchy checks, 14-day limit of bulk delete, slowmode, attachment
-    size limits, interaction token expiry after 15 minutes, sharding.
+    encodings (plain JSON text frames only), allowed_mentions beyond user pings (mentions are
+    parsed from the content; :attr:`Message.pinged` applies allowed_mentions to them), role
+    hierarchy checks, 14-day limit of bulk delete, slowmode, attachment size limits,
+    interaction token expiry after 15 minutes, the identify rate limit and max_concurrency
+    buckets.
+
+    Sharding: ``shard_count`` is what ``GET /gateway/bot`` recommends. A bot (or several bot
+    processes) may IDENTIFY with ``shard: [id, count]``; each guild's events then go to the
+    session of shard ``(guild_id >> 22) % count`` only, and DMs (and interactions from DMs)
+    to shard 0, as Discord does. ``add_guild(shard=n)`` makes a guild that lands on shard n.
     """
 
     def __init__(
@@ -1167,6 +1193,7 @@ class FakeDiscord:
         interaction_timeout: float = 3.0,
         default_timeout: float = 5.0,
         privileged_intents: int = PRIVILEGED_INTENTS,
+        shard_count: int = 1,
     ) -> None:
         """
         :param interaction_timeout: Discord's 3 s deadline for the first response to an
@@ -1174,6 +1201,7 @@ class FakeDiscord:
         :param default_timeout: how long the ``wait_*`` helpers wait by default.
         :param privileged_intents: privileged intents "enabled in the developer portal";
             identifying with others closes the gateway with 4014.
+        :param shard_count: the number of shards ``GET /gateway/bot`` recommends.
         """
         self.bot = User(bot_id or new_snowflake(), bot_name, bot=True)
         self.application_id = application_id or self.bot.id
@@ -1181,6 +1209,7 @@ class FakeDiscord:
         self.interaction_timeout = interaction_timeout
         self.default_timeout = default_timeout
         self.privileged_intents = privileged_intents
+        self.shard_count = shard_count
 
         self.users: dict[int, User] = {self.bot.id: self.bot}
         self.guilds: dict[int, Guild] = {}
@@ -1212,8 +1241,11 @@ class FakeDiscord:
         self._deleted: list[Message] = []
         self._dm_by_user: dict[int, Channel] = {}
         self._files: dict[int, bytes] = {}
-        self._session: _GatewaySession | None = None
+        self._session: _GatewaySession | None = None  # the newest session (of any shard)
         self._sessions: dict[str, _GatewaySession] = {}
+        # The current session of each shard, for bots that identified with ``shard``.
+        self._shard_sessions: dict[int, _GatewaySession] = {}
+        self._routed: _GatewaySession | None = None  # where the last _dispatch went
         self._connections: set[_GatewayConnection] = set()
         self._waiters: set[asyncio.Future[None]] = set()
         self._runner: web.AppRunner | None = None
@@ -1376,9 +1408,14 @@ class FakeDiscord:
         ``bot.wait_until_ready()`` when the test needs that.
         """
 
-        def done() -> bool:
-            session = self._session
+        def ready(session: _GatewaySession | None) -> bool:
             return bool(session and session.ready_seq and session.conn and session.conn.sent_seq >= session.ready_seq)
+
+        def done() -> bool:
+            if not self._shard_sessions:
+                return ready(self._session)
+            count = self._sharding()
+            return all(ready(self._shard_sessions.get(shard)) for shard in range(count))
 
         await self.wait_for(done, timeout, what="the bot to connect to the gateway")
 
@@ -1436,13 +1473,17 @@ class FakeDiscord:
         owner: Any = None,
         everyone_permissions: int = DEFAULT_EVERYONE_PERMISSIONS,
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
+        shard: int | None = None,
     ) -> Guild:
         """A guild with @everyone, the bot's managed role (``bot_permissions``) and the bot as member.
 
         ``owner`` (a User/Member/id) bypasses all permission checks; by default the owner is a
-        user who is not a member.
+        user who is not a member. ``shard``: an id that routes the guild to that shard of
+        :attr:`shard_count`.
         """
-        gid = guild_id or new_snowflake()
+        if shard is not None and not 0 <= shard < self.shard_count:
+            raise FakeDiscordError(f"shard {shard} does not exist with shard_count={self.shard_count}")
+        gid = guild_id or (new_snowflake() if shard is None else snowflake_on_shard(shard, self.shard_count))
         owner_id = _id_of(owner) if owner is not None else new_snowflake()
         guild = Guild(gid, name, owner_id)
         guild.roles[gid] = Role(gid, gid, "@everyone", int(everyone_permissions))
@@ -1739,9 +1780,29 @@ class FakeDiscord:
     def _event_wanted(self, session: _GatewaySession, intent: int | None) -> bool:
         return intent is None or bool(session.intents & intent)
 
-    def _dispatch(self, event: str, data: JSON, *, intent: int | None = None) -> int:
-        """Queue a DISPATCH for the bot; returns its sequence number (0 if not sent)."""
-        session = self._session
+    def _sharding(self) -> int:
+        """The shard count the bot identified with (1 if it did not shard)."""
+        return next((s.shard[1] for s in self._shard_sessions.values() if s.shard), 1)
+
+    def _session_for(self, guild_id: int | None) -> _GatewaySession | None:
+        """The session that receives the events of ``guild_id`` (None: a DM)."""
+        if not self._shard_sessions:
+            return self._session
+        return self._shard_sessions.get(shard_of(guild_id, self._sharding()))
+
+    @staticmethod
+    def _guild_of(event: str, data: JSON) -> int | None:
+        raw = data.get("id") if event in ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE") else data.get("guild_id")
+        return int(raw) if raw else None
+
+    def _dispatch(
+        self, event: str, data: JSON, *, intent: int | None = None, session: _GatewaySession | None = None
+    ) -> int:
+        """Queue a DISPATCH for the bot (for the shard of the event's guild, unless ``session`` is given);
+        returns its sequence number (0 if not sent)."""
+        if session is None:
+            session = self._session_for(self._guild_of(event, data))
+        self._routed = session
         if session is None or not self._event_wanted(session, intent):
             return 0
         self.dispatched.append((event, data))
@@ -1751,12 +1812,13 @@ class FakeDiscord:
         return session.seq
 
     async def _delivered(self, seq: int) -> None:
-        """Wait until event ``seq`` was written to the socket (no-op if the bot is offline)."""
+        """Wait until event ``seq`` of the last dispatch's session was written to the socket (no-op if the bot
+        is offline)."""
         if not seq:
             return
+        session = self._routed
 
         def done() -> bool:
-            session = self._session
             return session is None or session.conn is None or session.conn.sent_seq >= seq
 
         await self.wait_for(done, what=f"gateway event {seq} to be written")
@@ -1821,15 +1883,25 @@ class FakeDiscord:
         if intents & PRIVILEGED_INTENTS & ~self.privileged_intents:
             await conn.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
+        shard = data.get("shard")
+        guilds = list(self.guilds.values())
+        if shard is not None:
+            shard_id, count = (int(n) for n in shard)
+            if not 0 <= shard_id < count or (self._shard_sessions and count != self._sharding()):
+                await conn.ws.close(code=4010, message=b"Invalid shard.")
+                return
+            guilds = [g for g in guilds if shard_of(g.id, count) == shard_id]
         self.identifies += 1
-        session = _GatewaySession(secrets.token_hex(16), intents)
+        session = _GatewaySession(secrets.token_hex(16), intents, shard=None if shard is None else (shard_id, count))
         self._sessions[session.session_id] = session
         self._session = session
+        if shard is not None:
+            self._shard_sessions[shard_id] = session
         conn.session, session.conn = session, conn
         ready = {
             "v": 10,
             "user": {**self.bot.payload(), "verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"},
-            "guilds": [{"id": str(g), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.session_id,
             "session_type": "normal",
             "resume_gateway_url": self.gateway_url,
@@ -1842,14 +1914,19 @@ class FakeDiscord:
             "user_settings": {},
             "_trace": ["fake-discord"],
         }
-        self._dispatch("READY", ready)
-        for guild in self.guilds.values():
-            self._dispatch("GUILD_CREATE", self._guild_create_payload(guild), intent=Intent.GUILDS)
+        if session.shard is not None:
+            ready["shard"] = list(session.shard)
+        self._dispatch("READY", ready, session=session)
+        for guild in guilds:
+            self._dispatch("GUILD_CREATE", self._guild_create_payload(guild), intent=Intent.GUILDS, session=session)
         session.ready_seq = session.seq
 
     async def _resume(self, conn: _GatewayConnection, data: JSON) -> None:
         session = self._sessions.get(str(data.get("session_id")))
-        if session is None or session is not self._session or str(data.get("token")) in self.rejected_tokens:
+        current = (
+            self._session if session is None or session.shard is None else self._shard_sessions.get(session.shard[0])
+        )
+        if session is None or session is not current or str(data.get("token")) in self.rejected_tokens:
             await conn.send({"op": 9, "s": None, "t": None, "d": False})
             return
         self.resumes += 1
@@ -1859,7 +1936,7 @@ class FakeDiscord:
         conn.session, session.conn = session, conn
         # Replay what the client missed, then RESUMED (as Discord does).
         conn.sent_seq = min(int(data.get("seq") or 0), session.seq)
-        self._dispatch("RESUMED", {"_trace": ["fake-discord"]})
+        self._dispatch("RESUMED", {"_trace": ["fake-discord"]}, session=session)
 
     def _request_guild_members(self, data: JSON) -> None:
         guild = self.guilds.get(int(data.get("guild_id") or 0))
@@ -2148,7 +2225,7 @@ class FakeDiscord:
     @_route("GET", "/gateway/bot")
     async def _get_gateway_bot(self, req: _Request) -> tuple[int, Any]:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
-        return 200, {"url": self.gateway_url, "shards": 1, "session_start_limit": limit}
+        return 200, {"url": self.gateway_url, "shards": self.shard_count, "session_start_limit": limit}
 
     # ----------------------------------------------------------------- REST: application commands
 
@@ -2630,7 +2707,20 @@ class FakeDiscord:
             if body.get(key) is not None:
                 msg.extra[key] = copy.deepcopy(body[key])
         _validate_message(msg, has_sticker=bool(body.get("sticker_ids") or body.get("poll")))
+        if author.id == self.bot.id:
+            msg.pinged = self._pinged(msg, body)
         return msg
+
+    def _pinged(self, msg: Message, body: JSON) -> list[User]:
+        """Whom a new message notifies: Discord's ``allowed_mentions`` rules applied to the content's mentions."""
+        if msg.ephemeral:
+            return []
+        allowed = body.get("allowed_mentions")
+        if not isinstance(allowed, dict):
+            return list(msg.mentions)
+        parse = allowed.get("parse") or []
+        listed = {int(u) for u in allowed.get("users") or []}
+        return [u for u in msg.mentions if "users" in parse or u.id in listed]
 
     def _fill_message(self, msg: Message, body: JSON, files: Sequence[tuple[str, bytes]]) -> None:
         """Apply the message fields present in ``body`` (create and edit share the semantics)."""
@@ -2700,8 +2790,9 @@ class FakeDiscord:
             msg.edits.pop()
             raise
         if was_loading:
-            # Filling in a "thinking" message is not an edit from the user's point of view.
+            # Filling in a "thinking" message is not an edit from the user's point of view: it notifies like a new one.
             msg.edits.pop()
+            msg.pinged = self._pinged(msg, body)
         else:
             msg.edited_timestamp = _now_iso()
 
@@ -2756,10 +2847,11 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- acting as users
 
-    def _require_online(self) -> None:
-        session = self._session
+    def _require_online(self, guild_id: int | None = None) -> None:
+        session = self._session_for(guild_id)
         if session is None or session.conn is None:
-            raise FakeDiscordError("the bot is not connected to the gateway")
+            where = "" if not self._shard_sessions else f" (shard {shard_of(guild_id, self._sharding())})"
+            raise FakeDiscordError(f"the bot is not connected to the gateway{where}")
 
     def _acting_member(self, user: Any, chan: Channel) -> tuple[User, Member | None]:
         u = self._user(user)
@@ -2855,8 +2947,8 @@ class FakeDiscord:
     def _new_interaction(
         self, itype: int, user: Any, channel: Any, *, locale: str = "en-US"
     ) -> tuple[InteractionRecord, Member | None, Channel]:
-        self._require_online()
         chan = self._channel(channel)
+        self._require_online(chan.guild_id)
         if chan.deleted:
             raise InvalidInteraction(f"#{chan.name} was deleted")
         u, member = self._acting_member(user, chan)

@@ -175,6 +175,18 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
         await last.edit(content="go!")
         await interaction.delete_original_response()
 
+    @tree.command(description="Mention both players, pinging only some")
+    async def mention(interaction: discord.Interaction, who: discord.Member) -> None:
+        both = f"{interaction.user.mention} {who.mention}"
+        only_bob = discord.AllowedMentions(users=[who])
+        await interaction.response.send_message(f"to {both}", allowed_mentions=only_bob)
+        await interaction.followup.send(f"all of {both}")
+        await interaction.followup.send(f"secret {both}", ephemeral=True)
+        await interaction.followup.send(f"nobody {both}", allowed_mentions=discord.AllowedMentions.none())
+        assert isinstance(interaction.channel, discord.TextChannel)
+        plain = await interaction.channel.send("hello", allowed_mentions=discord.AllowedMentions(users=True))
+        await plain.edit(content=f"hello {both}")
+
     table = app_commands.Group(name="table", description="Table administration")
 
     @table.command(description="Reset the table")
@@ -994,3 +1006,105 @@ async def test_a_followup_after_the_deferral_was_deleted_is_a_new_message(world:
     assert private.ephemeral
     assert private.content == "only you see this"
     assert fake.channel_messages(world.chan) == []
+
+
+async def test_pinged_applies_allowed_mentions_to_new_messages_only(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("mention", user=world.ana, channel=world.chan, options={"who": world.bob})
+    await fake.wait_idle()
+    messages = fake.channel_messages(world.chan)
+    assert [m.content for m in messages] == [
+        f"to {world.ana.mention} {world.bob.mention}",
+        f"all of {world.ana.mention} {world.bob.mention}",
+        f"nobody {world.ana.mention} {world.bob.mention}",
+        f"hello {world.ana.mention} {world.bob.mention}",
+    ]
+    # Every message mentions both; only what allowed_mentions lets through notifies, and only at creation.
+    assert all([u.id for u in m.mentions] == [world.ana.id, world.bob.id] for m in messages)
+    assert [[u.name for u in m.pinged] for m in messages] == [["bob"], ["ana", "bob"], [], []]
+    secret = inter.followups[1]
+    assert secret.ephemeral
+    assert secret.pinged == []
+
+
+# ------------------------------------------------------------------ shards
+
+
+def sharded_bot(seen: list[tuple[int, str]], **shards: Any) -> commands.AutoShardedBot:
+    """An AutoShardedBot with a ``/where`` command answering with the shard that got it."""
+    intents = discord.Intents.default()
+    intents.message_content = True
+    bot = commands.AutoShardedBot(command_prefix="!", intents=intents, guild_ready_timeout=0.05, **shards)
+
+    @bot.tree.command(name="where")
+    async def where(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"shard {interaction.client.shard_ids}")  # type: ignore[attr-defined]
+
+    @bot.listen()
+    async def on_message(message: discord.Message) -> None:
+        if not message.author.bot:
+            seen.append((-1 if message.guild is None else message.guild.id, message.content))
+
+    async def setup_hook() -> None:
+        await bot.tree.sync()
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+async def test_two_processes_each_get_their_shards_guilds_and_dms_go_to_shard_0() -> None:
+    async with FakeDiscord(shard_count=2) as fake:
+        guilds = [fake.add_guild(f"guild {n}", shard=n % 2) for n in range(4)]
+        assert [(g.id >> 22) % 2 for g in guilds] == [0, 1, 0, 1]
+        channels = [fake.add_text_channel(g, "games") for g in guilds]
+        ana = fake.add_user("ana")
+        for guild in guilds:
+            fake.add_member(guild, ana)
+        seen: list[list[tuple[int, str]]] = [[], []]
+        first = sharded_bot(seen[0], shard_count=2, shard_ids=[0])
+        second = sharded_bot(seen[1], shard_count=2, shard_ids=[1])
+        async with fake.run_bot(first), fake.run_bot(second):
+            await fake.wait_ready()
+            assert {g.id for g in first.guilds} == {guilds[0].id, guilds[2].id}
+            assert {g.id for g in second.guilds} == {guilds[1].id, guilds[3].id}
+            for channel in channels:
+                await fake.send_message(channel, ana, f"hello {channel.guild_id}")
+            await fake.send_message(fake.dm_channel(ana), ana, "a DM")
+            for channel, shard in zip(channels, [0, 1, 0, 1], strict=True):
+                answer = await fake.invoke("where", user=ana, channel=channel)
+                assert answer.response is not None
+                assert answer.response.content == f"shard [{shard}]"
+            from_dm = await fake.invoke("where", user=ana, channel=fake.dm_channel(ana))
+            assert from_dm.response is not None
+            assert from_dm.response.content == "shard [0]"
+            await fake.wait_for(lambda: len(seen[0]) == 3 and len(seen[1]) == 2, what="the messages")
+            assert sorted(seen[0]) == sorted(
+                [(guilds[0].id, f"hello {guilds[0].id}"), (guilds[2].id, f"hello {guilds[2].id}"), (-1, "a DM")]
+            )
+            assert sorted(seen[1]) == sorted(
+                [(guilds[1].id, f"hello {guilds[1].id}"), (guilds[3].id, f"hello {guilds[3].id}")]
+            )
+            # A guild that joins later arrives on its shard only.
+            late = fake.add_guild("late", shard=1)
+            await fake.wait_for(lambda: second.get_guild(late.id), what="the new guild on shard 1")
+            assert first.get_guild(late.id) is None
+        assert fake.identifies == 2
+        assert not fake.unknown_requests
+
+
+async def test_one_process_runs_every_recommended_shard() -> None:
+    async with FakeDiscord(shard_count=2) as fake:
+        guilds = [fake.add_guild(f"guild {n}", shard=n) for n in range(2)]
+        bot = sharded_bot([])  # shard_count None: asks GET /gateway/bot
+        async with fake.run_bot(bot):
+            assert bot.shard_count == 2
+            assert {g.id for g in bot.guilds} == {g.id for g in guilds}
+            assert sorted(bot.shards) == [0, 1]
+        assert fake.identifies == 2
+        assert any(r.path == "/gateway/bot" for r in fake.requests)
+
+
+async def test_a_shard_that_does_not_exist_is_refused() -> None:
+    async with FakeDiscord(shard_count=2) as fake:
+        with pytest.raises(FakeDiscordError, match="shard 2 does not exist"):
+            fake.add_guild("nowhere", shard=2)

@@ -201,20 +201,14 @@ async def test_dev_guild_id_of_a_server_the_bot_is_not_in_is_logged_and_the_bot_
 
 async def start_and_stop(fake: FakeDiscord, folder: Path, env: dict[str, str]) -> tuple[int, str]:
     """``bot.main()`` started in ``folder``, stopped by SIGTERM once it is connected: its exit status and output."""
-    gateway_lookups = sum(r.path.endswith("/gateway/bot") for r in fake.requests)
+    identifies = fake.identifies
     proc = await asyncio.create_subprocess_exec(
         sys.executable, str(LAUNCHER), cwd=folder, env=env, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     try:
-        await fake.wait_for(
-            lambda: (
-                proc.returncode is not None
-                or sum(r.path.endswith("/gateway/bot") for r in fake.requests) > gateway_lookups
-            ),
-            20,
-            what="the bot to look up the gateway",
-        )
+        connecting = "the bot to connect to the gateway"
+        await fake.wait_for(lambda: proc.returncode is not None or fake.identifies > identifies, 20, what=connecting)
         if proc.returncode is None:
             await fake.wait_ready(timeout=20)
     finally:

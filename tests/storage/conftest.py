@@ -11,9 +11,8 @@ import aiosqlite
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from storage import Storage
+from storage import Storage, sqlite
 from storage import postgres as pg
-from storage import sqlite
 
 
 class Backend:

@@ -8,7 +8,6 @@ import asyncio
 import json
 import shutil
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 

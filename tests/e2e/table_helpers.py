@@ -1,0 +1,327 @@
+"""Helpers for the table tests (issues 11 and 12): drive games by command or by the hand panel alone, and measure
+what the channel, the DMs and the players' fingers went through.
+
+What is measured, all from the fake's records:
+
+- a *new message* is a public message of the bot created in the channel (edits are not new messages);
+- its *lines* are what the eye reads when it appears: the lines of its content, the embed's title, description and
+  footer, and its fields, inline fields side by side as Discord lays them out (up to three in a row: one line of
+  names, then as many lines as the longest value); ``raw_lines`` counts every field name and value line instead;
+- a *ping* is a user that a new message notified (``Message.pinged``: its mentions that ``allowed_mentions`` let
+  through; edits and ephemeral messages notify nobody);
+- a *DM* is a new message in a player's DM channel;
+- a *click* is a component interaction the test made.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from engine import no_thanks, the_game
+from engine.the_game import Play
+from tests.e2e.conftest import World, public_messages, saved_game
+from tests.fake_discord import InteractionCallback, InteractionRecord, Member, Message, MessageVersion
+
+# ---- the players' strategy: greedy smallest jump (as in test_the_game) ---------------------------------------------
+
+SLACK = 2
+
+
+def jump(pile: str, top: int, card: int) -> int:
+    if the_game.is_backwards_trick(pile, top, card):
+        return -10
+    return card - top if pile in the_game.ASCENDING else top - card
+
+
+def choose(hand: Iterable[int], tops: dict[str, int], laid: int, minimum: int) -> Play | None:
+    """The card to lay next, or None to end the turn."""
+    options = [
+        (jump(pile, tops[pile], card), card, pile)
+        for card in hand
+        for pile in the_game.PILES
+        if the_game.is_legal(pile, tops[pile], card)
+    ]
+    if not options:
+        return None
+    cost, card, pile = min(options)
+    return Play(card, pile) if laid < minimum or cost <= SLACK else None
+
+
+def game_seed(bot_seed: int, newgames: int = 1) -> int:
+    """The seed of the ``newgames``-th game opened by ``world.bot(seed=bot_seed)``."""
+    seeds = random.Random(bot_seed)
+    for _ in range(newgames - 1):
+        seeds.getrandbits(52)
+    return seeds.getrandbits(52)
+
+
+def answer(rec: InteractionRecord) -> InteractionCallback:
+    assert rec.response is not None, rec
+    return rec.response
+
+
+# ---- counting --------------------------------------------------------------------------------------------------------
+
+
+def _text_lines(text: str | None) -> int:
+    return len(text.splitlines()) if text else 0
+
+
+def lines_of(version: Message | MessageVersion, *, raw: bool = False) -> int:
+    """The lines a reader sees in a message (or one version of it); see the module's docstring."""
+    count = _text_lines(version.content)
+    for embed in version.embeds:
+        count += _text_lines(embed.get("title")) + _text_lines(embed.get("description"))
+        count += _text_lines((embed.get("footer") or {}).get("text"))
+        row: list[dict[str, Any]] = []
+        for item in [*embed.get("fields", []), None]:
+            inline = item is not None and item.get("inline") and not raw
+            if inline and len(row) < 3:
+                row.append(item)
+                continue
+            if row:
+                count += 1 + max(_text_lines(f["value"]) for f in row)
+                row = []
+            if item is not None:
+                if inline:
+                    row.append(item)
+                else:
+                    count += _text_lines(item["name"]) + _text_lines(item["value"])
+    return count
+
+
+def first_version(message: Message) -> MessageVersion:
+    return message.history[0]
+
+
+def live_buttons(message: Message) -> list[str]:
+    """The labels of the enabled buttons under a message."""
+    return [str(b.get("label")) for b in message.buttons if not b.get("disabled")]
+
+
+@dataclass
+class Meter:
+    """Everything new since the meter was made: channel messages, their lines and pings, DMs, clicks."""
+
+    world: World
+    members: list[Member]
+
+    def __post_init__(self) -> None:
+        fake = self.world.fake
+        self.seen = {m.id for m in fake.channel_messages(self.world.channel)}
+        self.dms_before = {m.id: len(fake.dms(m)) for m in self.members}
+        self.interactions_before = len(fake.interactions)
+
+    def new_messages(self) -> list[Message]:
+        return [
+            m
+            for m in public_messages(self.world.fake, self.world.channel)
+            if m.id not in self.seen and m.author.id == self.world.fake.bot.id
+        ]
+
+    def lines(self, *, raw: bool = False) -> int:
+        return sum(lines_of(first_version(m), raw=raw) for m in self.new_messages())
+
+    def pings(self) -> Counter[int]:
+        return Counter(user.id for m in self.new_messages() for user in m.pinged)
+
+    def new_dms(self) -> dict[int, int]:
+        fake = self.world.fake
+        return {m.id: len(fake.dms(m)) - self.dms_before[m.id] for m in self.members}
+
+    def interactions(self) -> list[InteractionRecord]:
+        return self.world.fake.interactions[self.interactions_before :]
+
+    def clicks(self) -> int:
+        return sum(1 for rec in self.interactions() if rec.custom_id is not None)
+
+    def actor_of(self, message: Message) -> int | None:
+        """The user whose interaction created ``message`` (None for a message the bot sent on its own)."""
+        for rec in self.world.fake.interactions:
+            if rec.id == message.interaction_id:
+                return rec.user.id
+        return None
+
+
+def assert_only_newest_board_is_live(world: World, board: Message) -> None:
+    """Among the bot's public messages in the channel, only ``board`` has buttons."""
+    with_buttons = [m for m in world.fake.bot_messages(world.channel) if m.buttons]
+    assert with_buttons == [board], [(m.id, m.content[:40], live_buttons(m)) for m in with_buttons]
+
+
+# ---- reading The Game's board ------------------------------------------------------------------------------------
+
+PILE_LINE = re.compile(r"^\*\*([ABCD])\*\* (?:↑ ascending|↓ descending): \*\*(\d+)\*\*(?:  (.*))?$")
+SEAT_LINE = re.compile(r"^<@(\d+)>: (?:(\d+) cards?|left the game)( ⚠️ nearly stuck)?( ← to move)?$")
+TURN_LINE = re.compile(r"^<@(\d+)>: (\d+) laid, at least (\d+) this turn\.$")
+MARK = re.compile(r"(🛑|🔁|🐢) <@(\d+)> \(([^)]*)\)")
+SYMBOLS = {"🛑": "dont_lay", "🔁": "trick", "🐢": "small_steps"}
+
+
+@dataclass(frozen=True)
+class Board:
+    tops: dict[str, int]
+    marks: frozenset[tuple[int, str, str | None]]  # (player, kind, pile)
+    draw_pile: int
+    seats: dict[int, int | None]
+    mover: int | None
+    laid: int
+    minimum: int
+    footer: str
+
+
+def read_board(message: Message) -> Board:
+    embed = message.embeds[0]
+    assert embed["title"] == "The Game", embed
+    tops: dict[str, int] = {}
+    marks: set[tuple[int, str, str | None]] = set()
+    for line in embed["description"].splitlines():
+        match = PILE_LINE.match(line)
+        assert match, line
+        tops[match[1]] = int(match[2])
+        for symbol, player, _ in MARK.findall(match[3] or ""):
+            marks.add((int(player), SYMBOLS[symbol], match[1]))
+    fields = {item["name"]: item["value"] for item in embed.get("fields", [])}
+    seats: dict[int, int | None] = {}
+    for line in fields["Players"].splitlines():
+        seat = SEAT_LINE.match(line)
+        assert seat, line
+        seats[int(seat[1])] = None if seat[2] is None else int(seat[2])
+        if seat[3]:
+            marks.add((int(seat[1]), "nearly_stuck", None))
+    turn = TURN_LINE.match(fields.get("Turn", ""))
+    return Board(
+        tops=tops,
+        marks=frozenset(marks),
+        draw_pile=int(fields["Draw pile"].split()[0]),
+        seats=seats,
+        mover=int(turn[1]) if turn else None,
+        laid=int(turn[2]) if turn else 0,
+        minimum=int(turn[3]) if turn else 0,
+        footer=(embed.get("footer") or {}).get("text", ""),
+    )
+
+
+def expected_board(state: the_game.State) -> Board:
+    view = the_game.public_view(state)
+    return Board(
+        tops={pile.name: pile.top for pile in view.piles},
+        marks=frozenset((m.player, m.kind, m.pile) for m in view.signals),
+        draw_pile=view.draw_pile,
+        seats={seat.player: None if seat.left else seat.cards for seat in view.seats},
+        mover=None if view.over else view.current_player,
+        laid=0 if view.over or view.current_player is None else view.laid,
+        minimum=0 if view.over or view.current_player is None else view.minimum,
+        footer=read_footer(state),
+    )
+
+
+def read_footer(state: the_game.State) -> str:
+    if state.status == "abandoned":
+        return "Game over: abandoned, no score."
+    if the_game.is_over(state):
+        left = the_game.score(state)
+        return f"Game over: {left} {'card' if left == 1 else 'cards'} not laid."
+    return ""
+
+
+def newest_board(world: World, title: str = "The Game") -> Message:
+    """The newest public message of the bot in the channel, which must be a board of ``title``."""
+    newest = public_messages(world.fake, world.channel)[-1]
+    assert newest.author.id == world.fake.bot.id, newest
+    assert newest.embeds and newest.embeds[0]["title"] == title, newest
+    return newest
+
+
+def saved_state(world: World) -> Any:
+    saved = saved_game(world)
+    assert saved is not None and saved[1] is not None
+    return saved[1]
+
+
+def check_the_game_board(world: World) -> Message:
+    """The newest board shows the position the committed log replays to; only it has live buttons."""
+    board = newest_board(world)
+    state = saved_state(world)
+    assert read_board(board) == expected_board(state)
+    assert_only_newest_board_is_live(world, board)
+    if the_game.is_over(state):
+        assert live_buttons(board) == ["Rematch"]
+    else:
+        assert live_buttons(board) == ["My hand"]
+    return board
+
+
+# ---- reading No Thanks!'s board ----------------------------------------------------------------------------------
+
+
+def check_no_thanks_board(world: World) -> Message:
+    board = newest_board(world, "No Thanks!")
+    state: no_thanks.State = saved_state(world)
+    embed = board.embeds[0]
+    view = no_thanks.public_view(state)
+    if view.face_up_card is None:
+        assert embed["description"] == "No cards left."
+    else:
+        chips = view.chips_on_card
+        assert embed["description"] == (
+            f"Face-up card: {view.face_up_card} ({chips} {'chip' if chips == 1 else 'chips'} on it)"
+        )
+    fields = {item["name"]: item["value"] for item in embed["fields"]}
+    assert fields["Draw pile"] == f"{view.cards_left} cards face down"
+    seats = fields["Players (points without chips)"].splitlines()
+    assert [int(re.match(r"<@(\d+)>", line)[1]) for line in seats] == [p.player for p in view.players]  # type: ignore[index]
+    for line, seat in zip(seats, view.players, strict=True):
+        assert f"= {seat.points} points" in line
+        assert line.endswith(" ← to move") == (seat.player == view.turn)
+    assert_only_newest_board_is_live(world, board)
+    if no_thanks.is_over(state):
+        assert live_buttons(board) == ["Rematch"]
+    else:
+        assert live_buttons(board) == ["Take", "No thanks!", "My cards and chips"]
+    return board
+
+
+# ---- opening a game --------------------------------------------------------------------------------------------------
+
+
+async def open_game(world: World, members: list[Member], game: str = "the_game", **options: bool) -> InteractionRecord:
+    """The first member opens a lobby, the others join by command, the host starts by command."""
+    fake = world.fake
+    host, *others = members
+    opened = await fake.invoke("newgame", user=host, channel=world.channel, options={"game": game, **options})
+    assert not answer(opened).ephemeral, answer(opened).content
+    for member in others:
+        joined = await fake.invoke("join", user=member, channel=world.channel)
+        assert answer(joined).ephemeral, answer(joined).content
+    started = await fake.invoke("start", user=host, channel=world.channel)
+    assert not answer(started).ephemeral, answer(started).content
+    await fake.wait_idle()
+    return started
+
+
+# ---- the hand panel --------------------------------------------------------------------------------------------------
+
+
+def panel_button(panel: Message, verb: str, a: object = "", b: object = "") -> dict[str, Any]:
+    """The panel's button ``tg:<game>:<verb>:<a>:<b>``."""
+    for button in panel.buttons:
+        parts = str(button.get("custom_id", "")).split(":")
+        if parts[0] == "tg" and parts[2:] == [verb, str(a), str(b)]:
+            return button
+    raise AssertionError(f"no {verb}:{a}:{b} button on {panel!r}: {[x.get('custom_id') for x in panel.buttons]}")
+
+
+async def click_panel(world: World, panel: Message, user: Member, verb: str, a: object = "", b: object = "") -> Message:
+    """Click a panel button; the panel must be answered by redrawing itself in place (a component UPDATE)."""
+    button = panel_button(panel, verb, a, b)
+    rec = await world.fake.click(panel, button["custom_id"], user=user)
+    response = answer(rec)
+    assert response.type == 7, (response.type, response.content)
+    assert response.message is panel
+    return panel
