@@ -21,6 +21,11 @@ Figures, with the targets of issue 5 on a 2-core machine:
 ``--bot-option KEY=JSON`` passes extra ``Bot(...)`` options through the launcher, to try a change to ``bot.py``
 without editing it, e.g. ``--bot-option max_messages=1000`` (discord.py's default message cache).
 
+``--database-url postgresql://...`` runs the bot on PostgreSQL instead of a temporary SQLite file (``throwaway``
+starts a temporary server with PostgreSQL's default durability, see ``tests/postgres.py``); ``--processes N`` runs
+N bot processes with ``SHARD_COUNT=N``, one shard each, on that database, with the games spread over one guild per
+shard. The CPU figures are then the sum of the processes; memory and cache figures are the first process's.
+
 Besides the table, the run prints what explains the figures: latency per command, CPU per action of the bot, of this
 process and of the rest of the machine (other processes make the latency figures meaningless, and the run says so),
 the bot's garbage-collection pauses, the stalls of this process's event loop, and how the bot's caches grew.
@@ -70,6 +75,8 @@ from tests.fake_discord import (  # noqa: E402
     RequestRecord,
     _Request,
 )
+from tests.postgres import PostgresServer  # noqa: E402
+from tests.postgres import bindir as postgres_bindir  # noqa: E402
 
 LAUNCHER = ROOT / "benchmarks" / "_launch_bot.py"
 TOKEN = "load-test-token"
@@ -194,6 +201,10 @@ def cpu_seconds(pid: int) -> float:
     with open(f"/proc/{pid}/stat", encoding="ascii") as file:
         fields = file.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bots_cpu(bots: Sequence[BotProcess]) -> float:
+    return sum(cpu_seconds(each.pid) for each in bots)
 
 
 def machine_busy_seconds() -> float:
@@ -531,13 +542,24 @@ class Game:
 class BotProcess:
     """``benchmarks/_launch_bot.py`` in a child process, logging to a file."""
 
-    def __init__(self, workdir: Path, fake: FakeDiscord, options: dict[str, Any], log_level: str) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        fake: FakeDiscord,
+        options: dict[str, Any],
+        log_level: str,
+        database_url: str | None = None,
+        shard: tuple[int, int] | None = None,
+    ) -> None:
         self.workdir = workdir
-        self.log_path = workdir / "bot.log"
-        self.stats_path = workdir / "caches.json"
+        suffix = "" if shard is None else f"-{shard[0]}"
+        self.log_path = workdir / f"bot{suffix}.log"
+        self.stats_path = workdir / f"caches{suffix}.json"
         self.fake = fake
         self.options = options
         self.log_level = log_level
+        self.database_url = database_url
+        self.shard = shard  # (this process's shard, shard count)
         self.proc: asyncio.subprocess.Process | None = None
 
     @property
@@ -558,6 +580,9 @@ class BotProcess:
             "FAKE_DISCORD_CDN": self.fake.cdn_url,
             "BENCH_BOT_OPTIONS": json.dumps(self.options),
             "BENCH_STATS_PATH": str(self.stats_path),
+            "DATABASE_URL": self.database_url or "",
+            "SHARD_COUNT": "" if self.shard is None else str(self.shard[1]),
+            "SHARD_IDS": "" if self.shard is None else str(self.shard[0]),
         }
         with self.log_path.open("wb") as log:
             # The working directory is the temporary one, so no .env of the checkout is loaded.
@@ -644,6 +669,8 @@ class Result:
     exit_code: int | None
     unknown_requests: int
     filesystem: str
+    database: str = "SQLite"
+    processes: int = 1
 
 
 def classify(requests: Sequence[RequestRecord], dm_channels: set[int]) -> tuple[int, Counter[str]]:
@@ -702,29 +729,49 @@ class Watch:
             gc.callbacks.remove(self.on_gc)
 
 
+def throwaway_postgres(args: argparse.Namespace) -> PostgresServer | None:
+    """The temporary PostgreSQL server ``--database-url throwaway`` asks for (None for any other URL)."""
+    if args.database_url != "throwaway":
+        return None
+    folder = postgres_bindir()
+    if folder is None:
+        raise SystemExit("--database-url throwaway needs PostgreSQL's binaries (apt-get install postgresql)")
+    return PostgresServer.start(folder, durable=True, parent=args.db_dir)
+
+
 async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
     loop = asyncio.get_running_loop()
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-load-", dir=args.db_dir))
-    fake = LoadFake(bot_name="CardTable")
+    server = throwaway_postgres(args)
+    database_url = (await server.new_database()) if server is not None else args.database_url
+    fake = LoadFake(bot_name="CardTable", shard_count=args.processes)
     bench = Bench(fake, args.think, random.Random(args.seed))
-    bot = BotProcess(workdir, fake, options, args.log_level)
+    shards = [None] if args.processes == 1 else [(shard, args.processes) for shard in range(args.processes)]
+    bots = [BotProcess(workdir, fake, options, args.log_level, database_url, shard) for shard in shards]
+    bot = bots[0]
     tasks: list[asyncio.Task[None]] = []
     watch = Watch()
     watcher = asyncio.create_task(watch.run())
     try:
         await fake.start()
         # The world exists before the bot connects, so it all arrives in GUILD_CREATE and is part of "idle".
-        guild = fake.add_guild("Load test")
+        if args.processes == 1:
+            guilds = [fake.add_guild("Load test")]
+        else:
+            guilds = [fake.add_guild(f"Load test {shard}", shard=shard) for shard in range(args.processes)]
         games: list[Game] = []
         for number in range(1, args.games + 1):
+            guild = guilds[number % len(guilds)]
             channel = fake.add_text_channel(guild, f"table-{number}")
             players = [Player(fake.add_member(guild, f"player-{number}-{seat}")) for seat in range(1, args.players + 1)]
             for player in players:
                 fake.dm_owner[fake.dm_channel(player.member).id] = player
             games.append(Game(bench, channel, players))
 
-        await bot.start()
-        await bot.wait_ready()
+        for each in bots:
+            await each.start()
+        for each in bots:
+            await each.wait_ready()
         await fake.wait_synced()
         await asyncio.sleep(1.0)  # let the start-up settle
         rss_ready = await bot.steady_rss_kb()
@@ -747,7 +794,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
         caches_start = await bot.caches()
         watch.stalls.clear()
         watch.gc_pauses.clear()
-        first_request, bot_cpu, own_cpu = len(fake.requests), cpu_seconds(bot.pid), time.process_time()
+        first_request, bot_cpu, own_cpu = len(fake.requests), bots_cpu(bots), time.process_time()
         machine_cpu = machine_busy_seconds()
         started = loop.time()
         bench.measuring = True
@@ -762,7 +809,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
         bench.measuring = False
         window = loop.time() - started
         last_request = len(fake.requests)
-        bot_cpu, own_cpu = cpu_seconds(bot.pid) - bot_cpu, time.process_time() - own_cpu
+        bot_cpu, own_cpu = bots_cpu(bots) - bot_cpu, time.process_time() - own_cpu
         others_cpu = machine_busy_seconds() - machine_cpu - bot_cpu - own_cpu
         sampler.cancel()
         stalls, gc_pauses = list(watch.stalls), list(watch.gc_pauses)
@@ -784,8 +831,11 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
             if task.exception() is not None:
                 bench.problems[f"a game's player crashed: {task.exception()!r}"] += 1
         requests_dm, requests_other = classify(fake.requests[first_request:last_request], set(fake.dm_owner))
-        exit_code = await bot.stop()
-        log_problems = [line for line in bot.log().splitlines() if " ERROR " in line or " WARNING " in line]
+        exit_codes = [await each.stop() for each in bots]
+        exit_code = next((code for code in exit_codes if code != 0), 0)
+        log_problems = [
+            line for each in bots for line in each.log().splitlines() if " ERROR " in line or " WARNING " in line
+        ]
         return Result(
             args=args,
             options=options,
@@ -812,13 +862,18 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
             exit_code=exit_code,
             unknown_requests=len(fake.unknown_requests),
             filesystem=filesystem_of(workdir),
+            database="SQLite" if database_url is None else "PostgreSQL",
+            processes=len(bots),
         )
     finally:
         for task in [*tasks, watcher]:
             task.cancel()
         await asyncio.gather(*tasks, watcher, return_exceptions=True)
-        await bot.stop()
+        for each in bots:
+            await each.stop()
         await fake.stop()
+        if server is not None:
+            server.stop()
         if args.keep:
             print(f"kept {workdir} (bot.log, bot.sqlite3)")
         else:
@@ -882,9 +937,12 @@ def report(result: Result) -> bool:
         f"The Game under load: {args.games} games x {args.players} players, {think}, "
         f"{result.window:.1f} s measured, {actions} actions"
     )
+    where = f"database on {result.filesystem}" if result.database == "SQLite" else "PostgreSQL"
+    if result.processes > 1:
+        where += f", {result.processes} bot processes (one shard each; memory and caches: the first)"
     print(
         f"Python {platform.python_version()}, discord.py {discord.__version__}, {os.cpu_count()} CPUs, "
-        f"database on {result.filesystem}" + (f", bot options {json.dumps(result.options)}" if result.options else "")
+        f"{where}" + (f", bot options {json.dumps(result.options)}" if result.options else "")
     )
     print()
     label_width = max(len(row[0]) for row in rows)
@@ -1003,10 +1061,21 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--log-level", default="INFO", help="the bot's LOG_LEVEL (default INFO, as in production)")
     parser.add_argument("--db-dir", default=None, help="where the temporary database goes (default: $TMPDIR)")
+    parser.add_argument(
+        "--database-url",
+        default=None,
+        metavar="URL",
+        help="run the bot on this PostgreSQL database (its tables must be empty), or 'throwaway': a temporary server",
+    )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="bot processes, one shard each (default 1; more need --database-url)"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (bot log, database)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.actions < 0 or args.seconds <= 0 or args.think < 0:
         parser.error("--games must be positive, --seconds positive, --actions and --think not negative")
+    if args.processes < 1 or (args.processes > 1 and not args.database_url):
+        parser.error("--processes must be positive, and more than one needs a shared --database-url")
     return args
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 
 import discord
 
+from cogs._clock import TurnClock, autopilot
 from cogs._ui import NO_GAME, USERS_ONLY, DMsClosed, UserError, detached, is_ai, mention, send
 from engine import GAMES
 from engine.ai import PLAYERS as AI_PLAYERS
@@ -135,6 +136,7 @@ class Tables:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._delivery: dict[int, asyncio.Task[None]] = {}
         self._retries: set[asyncio.TimerHandle] = set()
+        self.clock = TurnClock(self)
         self._ai: dict[int, asyncio.Task[None]] = {}
         self._ai_again: set[int] = set()
         # Computer players wait this long before each move, so that people can follow.
@@ -287,6 +289,7 @@ class Tables:
         kind: str | None = None,
         board: tuple[int, int] | None = None,
         game: int | None = None,
+        auto: bool = False,
     ) -> Played:
         """Apply ``action`` by ``player`` to the channel's running game and append it to the log.
 
@@ -304,14 +307,16 @@ class Tables:
                 if game is not None and game != live.record.id:
                     raise UserError(STALE_PANEL)
                 after = rules.apply(before, player, action)
-                if await self._append(live, presenter, player, action, after):
+                if await self._append(live, presenter, player, action, after, auto):
+                    if not auto and not is_ai(player):
+                        await self.clock.acted(live.record, player)
                     return Played(live, presenter, before, after, player, action)
                 log.info("Move %d of game %s was taken; deciding again", rules.move_count(after), live.record.id)
                 await asyncio.sleep(0.01 * (attempt + 1))
         raise UserError("Several moves arrived at once; yours was not made. Please try again.")
 
     async def _append(
-        self, live: Live[Any], presenter: Presenter[Any, Any], player: int, action: Any, after: Any
+        self, live: Live[Any], presenter: Presenter[Any, Any], player: int, action: Any, after: Any, auto: bool
     ) -> bool:
         game = presenter.game
         outcome = game.outcome(after)
@@ -320,7 +325,9 @@ class Tables:
             status = "abandoned" if outcome.abandoned else "finished"
             ending = Ending(status, None if outcome.abandoned else dict(outcome.result))
         seq = game.move_count(after)
-        if not await self.storage.append_move(live.record.id, seq, player, game.encode_action(action), ending):
+        if not await self.storage.append_move(
+            live.record.id, seq, player, game.encode_action(action), ending, auto=auto
+        ):
             self._live.pop(live.record.id, None)  # re-read from the log on the next round
             return False
         for upcoming in presenter.dm_due(live.state, after, player, action):
@@ -351,7 +358,19 @@ class Tables:
                     interaction, content="Your move was made, but showing it failed: use /board.", ephemeral=True
                 )
         self.deliver_later(live, interaction)
+        await self.after_move(played)
+
+    async def after_move(self, played: Played) -> None:
+        """What every move sets going: the turn clock, and the computer players."""
+        live, presenter, before, after, player, action = played
+        try:
+            await self.clock.moved(live, presenter, presenter.new_board(before, after, player, action))
+        except Exception:
+            log.exception("Could not set the turn clock of game %s", live.record.id)
         self.wake_ai(live)
+
+    def cached(self, game_id: int) -> Live[Any] | None:
+        return self._live.get(game_id)
 
     async def _answer(self, interaction: discord.Interaction[Any], played: Played) -> None:
         live, presenter, before, after, player, action = played
@@ -440,11 +459,17 @@ class Tables:
         self, record: GameRecord, presenter: Presenter[Any, Any], state: Any, text: str | None
     ) -> dict[str, Any]:
         """A public message: ``text``, the headline, the board and its buttons (none once the game is over)."""
-        lines = [line for line in (text, presenter.headline(state)) if line]
+        over = presenter.game.is_over(state)
+        deadline = None if over else self.clock.deadline_line(record)
+        lines = [line for line in (text, presenter.headline(state), deadline) if line]
         message: dict[str, Any] = {"embed": presenter.board(state)}
         if lines:
             message["content"] = "\n".join(lines)
-        view = self.final_view(record) if presenter.game.is_over(state) else presenter.board_view(record, state)
+        view = self.final_view(record) if over else presenter.board_view(record, state)
+        if not over:
+            for button in self.clock.vote_buttons(record, state, presenter):
+                view = view or discord.ui.View(timeout=None)
+                view.add_item(button)
         if view is not None:
             message["view"] = detached(view)
         return message
@@ -472,6 +497,8 @@ class Tables:
         except Exception:
             log.exception("Game started in channel %s but the answer failed", record.channel_id)
         self.deliver_later(live, interaction)
+        with suppress(Exception):
+            await self.clock.moved(live, presenter, True)
         self.wake_ai(live)
 
     async def abandon(self, record: GameRecord) -> GameRecord:
@@ -546,7 +573,9 @@ class Tables:
 
     def wake_ai(self, live: Live[Any]) -> None:
         """Let the game's computer players signal and, on their turn, move (in the background, after a pause)."""
-        if not any(is_ai(p) for p in live.record.players) or live.record.kind not in AI_PLAYERS:
+        if live.record.kind not in AI_PLAYERS:
+            return
+        if not any(is_ai(p) for p in live.record.players) and not autopilot(live.record):
             return
         task = self._ai.get(live.record.id)
         if task is not None and not task.done():
@@ -591,11 +620,15 @@ class Tables:
         mover = game.current_player(live.state)
         if mover is None and live.record.players and is_ai(live.record.players[0]):
             mover = live.record.players[0]  # a table of computer players lays its first card itself
-        if mover is None or not is_ai(mover):
+        away = mover is not None and mover in autopilot(live.record)
+        if mover is None or not (is_ai(mover) or away):
             if last is not None:
                 await self.publish(last)
             return False
-        action = self._decide(ai, game, live.state, mover)
+        if away:
+            await self.clock.play_for(channel_id, game_id, mover, missed=False)
+            return True
+        action = self.decide(live.record.kind, game, live.state, mover)
         try:
             played = await self.play(channel_id, mover, action)
         except (UserError, GameError):
@@ -604,8 +637,9 @@ class Tables:
         await self.publish(played)
         return True
 
-    def _decide(self, ai: Any, game: Game[Any, Any], state: Any, seat: int) -> Any:
+    def decide(self, kind: str, game: Game[Any, Any], state: Any, seat: int) -> Any:
         """The computer player's action from what its seat may see; any failure falls back to a safe legal move."""
+        ai = AI_PLAYERS[kind]
         observation = game.observation(state, seat)
         try:
             return ai.act(observation, random.Random(f"{seat}:{game.move_count(state)}"))
@@ -613,12 +647,12 @@ class Tables:
             log.exception("A computer player failed to decide; playing safe")
             return ai.fallback(game.legal_actions(state, seat), observation)
 
-    async def publish(self, played: Played) -> None:
-        """Show a move made without an interaction (a computer player's): the board edited in place, or posted anew
-        when the table moved on (one rate-limited request either way)."""
+    async def publish(self, played: Played, prefix: str = "") -> None:
+        """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
+        place, or posted anew when the table moved on (one rate-limited request either way)."""
         live, presenter, before, after, player, action = played
         game = presenter.game
-        text = presenter.announce(before, after, player, action)
+        text = prefix + presenter.announce(before, after, player, action)
         live.last = text
         over = game.is_over(after)
         if over:
@@ -644,6 +678,10 @@ class Tables:
         except discord.HTTPException:
             log.warning("Could not show a computer player's move in channel %s", record.channel_id, exc_info=True)
         self.deliver_later(live)
+        try:
+            await self.clock.moved(live, presenter, presenter.new_board(before, after, player, action))
+        except Exception:
+            log.exception("Could not set the turn clock of game %s", live.record.id)
 
     # ---- private messages ---------------------------------------------------------------------------------------
 
@@ -669,6 +707,7 @@ class Tables:
             retry.cancel()
         for task in self._ai.values():
             task.cancel()
+        self.clock.stop()
         pending = [task for task in self._delivery.values() if not task.done()]
         if pending:
             await asyncio.wait(pending, timeout=2)
@@ -711,7 +750,9 @@ class Tables:
                     await channel.send(notice, allowed_mentions=USERS_ONLY)
 
     async def resume(self) -> None:
-        """At start: load every running game once, and deliver the DMs a stop interrupted."""
+        """At start: load every running game once, deliver the DMs a stop interrupted, start the turn clock (a
+        deadline that passed while the bot was down fires at once) and let the computer players carry on."""
+        await self.clock.start()
         for record in await self.storage.open_games():
             if record.status != "running":
                 continue

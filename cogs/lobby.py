@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._clock import DEFAULT_TURN_TIME, TURN_TIMES, turn_time, turn_time_words
 from cogs._flow import unavailable
 from cogs._ui import (
     NO_GAME,
@@ -67,6 +68,7 @@ def lobby_embed(record: GameRecord) -> discord.Embed:
     info = GAMES[record.kind].info
     embed = discord.Embed(title=f"{info.title}: lobby", colour=LOBBY_COLOUR)
     embed.add_field(name="Variant", value=variants_text(record.kind, record.variants), inline=False)
+    embed.add_field(name="Turn time", value=turn_time_words(turn_time(record)), inline=False)
     players = "\n".join(
         f"{mention(p)}{' (host)' if p == record.host_id else ''}{' (computer)' if is_ai(p) else ''}"
         for p in record.players
@@ -104,11 +106,20 @@ class LobbyView(ErrorHandlingView):
     async def remove_bot_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
         await self.cog.change_bots(interaction, -1)
 
+    @discord.ui.button(label="Turn time", style=discord.ButtonStyle.secondary, custom_id="lobby:turn_time", row=1)
+    async def turn_time_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+        await self.cog.next_turn_time(interaction)
+
 
 async def _newgame(
-    self: Lobby, interaction: discord.Interaction[Bot], game: str = DEFAULT_GAME, bots: int = 0, **variants: Any
+    self: Lobby,
+    interaction: discord.Interaction[Bot],
+    game: str = DEFAULT_GAME,
+    bots: int = 0,
+    turn_time: str | None = None,
+    **variants: Any,
 ) -> None:
-    await self.newgame(interaction, game, variants, bots)
+    await self.newgame(interaction, game, variants, bots, turn_time)
 
 
 # /newgame takes one optional boolean per variant of any registered game: its parameters are built from the
@@ -121,6 +132,7 @@ _newgame.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         inspect.Parameter(
             "bots", inspect.Parameter.KEYWORD_ONLY, annotation=app_commands.Range[int, 0, MAX_BOTS], default=0
         ),
+        inspect.Parameter("turn_time", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
         *(
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=bool | None, default=None)
             for name in VARIANTS
@@ -136,13 +148,15 @@ newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
         app_commands.describe(
             game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
             bots="Computer players to seat at the table (default none)",
+            turn_time="Time for each turn before the autopilot plays it (default: 3 minutes, No Thanks! 1 minute)",
             **{
                 name: f"{' / '.join(info.title for info in infos)}: {variant.description}"[:100]
                 for name, (variant, infos) in VARIANTS.items()
             },
         )(
             app_commands.choices(
-                game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()]
+                game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()],
+                turn_time=[app_commands.Choice(name=words, value=words) for words in TURN_TIMES],
             )(cast(Any, _newgame))
         )
     )
@@ -171,6 +185,30 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
             await reply_error(interaction, error)
 
 
+class VoteButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"vote:(?P<game>[0-9]+):(?P<kind>autopilot|remove):(?P<target>-?[0-9]+)",
+):
+    """The table's vote on a player who let the clock run out: autopilot for them, or out of the game."""
+
+    def __init__(self, game: int, kind: str, target: int) -> None:
+        super().__init__(discord.ui.Button(label="Vote", custom_id=f"vote:{game}:{kind}:{target}"))
+        self.game, self.kind, self.target = game, kind, target
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> VoteButton:
+        return cls(int(match["game"]), match["kind"], int(match["target"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            in_text_channel(interaction)
+            await interaction.client.tables.clock.vote(interaction, self.game, self.kind, self.target)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
 class Lobby(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -179,10 +217,10 @@ class Lobby(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_view(LobbyView(self))
-        self.bot.add_dynamic_items(RematchButton)
+        self.bot.add_dynamic_items(RematchButton, VoteButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(RematchButton)
+        self.bot.remove_dynamic_items(RematchButton, VoteButton)
 
     async def rematch(self, interaction: discord.Interaction[Bot], game_id: int) -> None:
         in_text_channel(interaction)
@@ -230,7 +268,12 @@ class Lobby(commands.Cog):
     # ---- lobby commands --------------------------------------------------------------------------------------
 
     async def newgame(
-        self, interaction: discord.Interaction[Bot], kind: str, chosen: dict[str, Any], bots: int = 0
+        self,
+        interaction: discord.Interaction[Bot],
+        kind: str,
+        chosen: dict[str, Any],
+        bots: int = 0,
+        turn_time: str | None = None,
     ) -> None:
         game = GAMES.get(kind)
         if game is None:
@@ -238,6 +281,8 @@ class Lobby(commands.Cog):
         info = game.info
         if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= MAX_BOTS:
             raise UserError(f"bots is a number of computer players, from 0 to {MAX_BOTS}.")
+        if turn_time is not None and turn_time not in TURN_TIMES:
+            raise UserError(f"Choose a turn time from the list: {', '.join(TURN_TIMES)}.")
         if bots and bots + 1 > info.max_players:
             raise UserError(
                 f"{info.title} is for at most {info.max_players} players: you and {info.max_players - 1} bots."
@@ -267,6 +312,7 @@ class Lobby(commands.Cog):
             variants=tuple(v.name for v in info.variants if chosen.get(v.name)),
             seed=self.bot.seeds.getrandbits(52),  # 52 bits stay exact through JSON in every client
             rules_version=info.rules_version,
+            options={"turn_time": TURN_TIMES[turn_time] if turn_time else DEFAULT_TURN_TIME.get(info.kind, 180)},
         )
         async with self.bot.tables.lock(channel_id):
             try:
@@ -399,6 +445,26 @@ class Lobby(commands.Cog):
                 return
         presenter = self.bot.tables.presenter(record)
         await self.bot.tables.act(interaction, presenter.game.leave, kind=record.kind)
+
+    async def next_turn_time(self, interaction: discord.Interaction[Bot]) -> None:
+        """The host steps through the turn times, one click each."""
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        user = interaction.user.id
+        choices = list(TURN_TIMES.values())
+
+        def step(record: GameRecord) -> dict[str, Any]:
+            if record.host_id is not None and user != record.host_id:
+                raise UserError(f"Only the host, {mention(record.host_id)}, sets the turn time.")
+            current = turn_time(record)
+            following = choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
+            return {"options": {**record.options, "turn_time": following}}
+
+        async with self.bot.tables.lock(channel_id):
+            record = await self.change_lobby(channel_id, step)
+        await self.answer_lobby(
+            interaction, record, f"Turn time: {turn_time_words(turn_time(record))} (press again to change)."
+        )
 
     async def change_bots(self, interaction: discord.Interaction[Bot], change: int) -> None:
         """Seat a computer player (``change`` 1) or send the last one away (-1); the host's choice."""

@@ -85,6 +85,20 @@ class LoggedMove:
     seq: int  # 1 for the first move
     player: int
     action: Any  # the game's own JSON encoding
+    auto: bool = False  # made for the player by the turn clock (autopilot), not by the player
+
+
+@dataclass(frozen=True, slots=True)
+class Timer:
+    """A running game's turn clock: ``player`` must act before ``due_at`` (Unix seconds) or the autopilot plays for
+    them; ``remind_at`` (None once sent) is when they are reminded. ``seq`` is the log length when the clock started,
+    so a timer of a turn already played can never fire."""
+
+    game_id: int
+    seq: int
+    player: int
+    remind_at: float | None
+    due_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +144,26 @@ class Storage(Protocol):
         """The log from move ``after + 1`` on, in order."""
         ...
 
-    async def append_move(self, game_id: int, seq: int, player: int, action: Any, ending: Ending | None = None) -> bool:
+    async def append_move(
+        self, game_id: int, seq: int, player: int, action: Any, ending: Ending | None = None, auto: bool = False
+    ) -> bool:
         """Append move ``seq`` of a running game (with its ending, atomically). False when ``seq`` is taken or the
-        game no longer runs: somebody else was first."""
+        game no longer runs: somebody else was first. ``auto``: the autopilot made it for the player."""
+        ...
+
+    async def set_timer(self, timer: Timer) -> None:
+        """Start (or restart) the game's turn clock."""
+        ...
+
+    async def clear_timer(self, game_id: int) -> None: ...
+
+    async def timers(self) -> list[Timer]:
+        """Every running clock (read once at start; a passed deadline is acted on at once)."""
+        ...
+
+    async def claim_timer(self, game_id: int, seq: int, reminder: bool) -> bool:
+        """Take the reminder (or the deadline) of the clock started at ``seq``; True for exactly one claimant, so a
+        clock fires once however many processes watch it."""
         ...
 
     async def get_meta(self, key: str) -> str | None: ...

@@ -37,6 +37,7 @@ from storage import (
     NewGame,
     StorageBusy,
     StorageUnavailable,
+    Timer,
 )
 from storage.sqlite import _WRITABLE, _dump, _record, now
 
@@ -97,6 +98,17 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     CREATE TABLE dm_channels (user_id BIGINT PRIMARY KEY, channel_id BIGINT NOT NULL);
     """,
+    # The turn clock: moves the autopilot made, and one clock per running game.
+    """
+    ALTER TABLE moves ADD COLUMN auto BOOLEAN NOT NULL DEFAULT false;
+    CREATE TABLE timers (
+        game_id     BIGINT           PRIMARY KEY REFERENCES games (id),
+        seq         INTEGER          NOT NULL,
+        player      BIGINT           NOT NULL,
+        remind_at   DOUBLE PRECISION,
+        due_at      DOUBLE PRECISION NOT NULL
+    );
+    """,
 )
 
 _COLUMNS = (
@@ -106,20 +118,23 @@ _COLUMNS = (
 )
 _SELECT = f"SELECT {_COLUMNS} FROM games"
 
-# One statement for every move: lock the running game's row, append on the unique key, and end the game in the same
-# statement when the move carries an ending ($6 is NULL otherwise). Returns the number of moves appended (0 or 1).
+# One statement for every move: lock the running game's row, append on the unique key, and end the game (and stop
+# its clock) in the same statement when the move carries an ending ($6 is NULL otherwise). Returns the number of
+# moves appended (0 or 1).
 _APPEND = """
 WITH game AS (
     SELECT id FROM games WHERE id = $1 AND status = 'running' FOR NO KEY UPDATE
 ), appended AS (
-    INSERT INTO moves (game_id, seq, player, action, created_at)
-    SELECT id, $2, $3, $4, $5 FROM game
+    INSERT INTO moves (game_id, seq, player, action, created_at, auto)
+    SELECT id, $2, $3, $4, $5, $8 FROM game
     ON CONFLICT (game_id, seq) DO NOTHING
     RETURNING game_id
 ), ended AS (
     UPDATE games SET status = $6::text, result = $7, ended_at = $5, updated_at = $5, revision = revision + 1
     WHERE $6::text IS NOT NULL AND id IN (SELECT game_id FROM appended)
     RETURNING id
+), stopped AS (
+    DELETE FROM timers WHERE game_id IN (SELECT id FROM ended)
 )
 SELECT count(*) FROM appended
 """
@@ -310,14 +325,50 @@ class PostgresStorage:
 
     async def moves(self, game_id: int, after: int = 0) -> list[LoggedMove]:
         rows = await self._rows(
-            "SELECT seq, player, action FROM moves WHERE game_id = $1 AND seq > $2 ORDER BY seq", game_id, after
+            "SELECT seq, player, action, auto FROM moves WHERE game_id = $1 AND seq > $2 ORDER BY seq", game_id, after
         )
-        return [LoggedMove(row["seq"], row["player"], json.loads(row["action"])) for row in rows]
+        return [LoggedMove(row["seq"], row["player"], json.loads(row["action"]), row["auto"]) for row in rows]
 
-    async def append_move(self, game_id: int, seq: int, player: int, action: Any, ending: Ending | None = None) -> bool:
+    async def append_move(
+        self, game_id: int, seq: int, player: int, action: Any, ending: Ending | None = None, auto: bool = False
+    ) -> bool:
         status, result = (None, None) if ending is None else (ending.status, _dump(ending.result))
-        appended = await self._value(_APPEND, game_id, seq, player, _dump(action), now(), status, result)
+        appended = await self._value(_APPEND, game_id, seq, player, _dump(action), now(), status, result, auto)
         return bool(appended == 1)
+
+    # ---- the turn clock ------------------------------------------------------------------------------------------
+
+    async def set_timer(self, timer: Timer) -> None:
+        await self._execute(
+            "INSERT INTO timers (game_id, seq, player, remind_at, due_at) VALUES ($1, $2, $3, $4, $5) "
+            "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, player = excluded.player, "
+            "remind_at = excluded.remind_at, due_at = excluded.due_at",
+            timer.game_id,
+            timer.seq,
+            timer.player,
+            timer.remind_at,
+            timer.due_at,
+        )
+
+    async def clear_timer(self, game_id: int) -> None:
+        await self._execute("DELETE FROM timers WHERE game_id = $1", game_id)
+
+    async def timers(self) -> list[Timer]:
+        rows = await self._rows(
+            "SELECT t.game_id, t.seq, t.player, t.remind_at, t.due_at FROM timers t "
+            "JOIN games g ON g.id = t.game_id WHERE g.status = 'running' ORDER BY t.due_at"
+        )
+        return [Timer(row["game_id"], row["seq"], row["player"], row["remind_at"], row["due_at"]) for row in rows]
+
+    async def claim_timer(self, game_id: int, seq: int, reminder: bool) -> bool:
+        """A compare-and-delete (or -clear) on the clock's row: of several processes claiming it at once, the row
+        lock lets exactly one change it; the others find nothing left to claim."""
+        if reminder:
+            query = "UPDATE timers SET remind_at = NULL WHERE game_id = $1 AND seq = $2 AND remind_at IS NOT NULL"
+        else:
+            query = "DELETE FROM timers WHERE game_id = $1 AND seq = $2"
+        status = await self._run(lambda: self._pool.execute(query, game_id, seq))
+        return str(status).rsplit(" ", 1)[-1] == "1"
 
     # ---- small things --------------------------------------------------------------------------------------------
 

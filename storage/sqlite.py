@@ -28,6 +28,7 @@ from storage import (
     NewGame,
     StorageBusy,
     StorageUnavailable,
+    Timer,
 )
 
 log = logging.getLogger(__name__)
@@ -123,6 +124,16 @@ MIGRATIONS: tuple[str | Callable[[aiosqlite.Connection], Awaitable[None]], ...] 
     CREATE TABLE dm_channels (user_id INTEGER PRIMARY KEY, channel_id INTEGER NOT NULL);
     """,
     _migrate_move_log,
+    """
+    ALTER TABLE moves ADD COLUMN auto INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE timers (
+        game_id     INTEGER PRIMARY KEY REFERENCES games (id),
+        seq         INTEGER NOT NULL,
+        player      INTEGER NOT NULL,
+        remind_at   REAL,
+        due_at      REAL    NOT NULL
+    );
+    """,
 )
 
 _SELECT = (
@@ -369,24 +380,26 @@ class SQLiteStorage:
 
     async def moves(self, game_id: int, after: int = 0) -> list[LoggedMove]:
         rows = await self._rows(
-            "SELECT seq, player, action FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
+            "SELECT seq, player, action, auto FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
         )
         moves = []
-        for seq, player, action in rows:
+        for seq, player, action, auto in rows:
             try:
                 decoded = json.loads(action)
             except ValueError:
                 decoded = None  # the game's decoder refuses it, and the game is reported damaged
-            moves.append(LoggedMove(seq, player, decoded))
+            moves.append(LoggedMove(seq, player, decoded, bool(auto)))
         return moves
 
-    async def append_move(self, game_id: int, seq: int, player: int, action: Any, ending: Ending | None = None) -> bool:
+    async def append_move(
+        self, game_id: int, seq: int, player: int, action: Any, ending: Ending | None = None, auto: bool = False
+    ) -> bool:
         insert = (
-            "INSERT OR IGNORE INTO moves (game_id, seq, player, action, created_at) "
-            "SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')"
+            "INSERT OR IGNORE INTO moves (game_id, seq, player, action, created_at, auto) "
+            "SELECT ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ? AND status = 'running')"
         )
         stamp = now()
-        args = (game_id, seq, player, _dump(action), stamp, game_id)
+        args = (game_id, seq, player, _dump(action), stamp, int(auto), game_id)
         if ending is None:
             # One statement is one transaction: the common move costs a single round trip.
             changed, _ = await self._write(insert, args)
@@ -400,7 +413,36 @@ class SQLiteStorage:
                 "WHERE id = ?",
                 (ending.status, _dump(ending.result), stamp, stamp, game_id),
             )
+            await self._db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
         return True
+
+    # ---- the turn clock ------------------------------------------------------------------------------------------
+
+    async def set_timer(self, timer: Timer) -> None:
+        await self._write(
+            "INSERT INTO timers (game_id, seq, player, remind_at, due_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, player = excluded.player, "
+            "remind_at = excluded.remind_at, due_at = excluded.due_at",
+            (timer.game_id, timer.seq, timer.player, timer.remind_at, timer.due_at),
+        )
+
+    async def clear_timer(self, game_id: int) -> None:
+        await self._write("DELETE FROM timers WHERE game_id = ?", (game_id,))
+
+    async def timers(self) -> list[Timer]:
+        rows = await self._rows(
+            "SELECT t.game_id, t.seq, t.player, t.remind_at, t.due_at FROM timers t "
+            "JOIN games g ON g.id = t.game_id WHERE g.status = 'running' ORDER BY t.due_at"
+        )
+        return [Timer(int(g), int(q), int(p), r, float(d)) for g, q, p, r, d in rows]
+
+    async def claim_timer(self, game_id: int, seq: int, reminder: bool) -> bool:
+        if reminder:
+            query = "UPDATE timers SET remind_at = NULL WHERE game_id = ? AND seq = ? AND remind_at IS NOT NULL"
+        else:
+            query = "DELETE FROM timers WHERE game_id = ? AND seq = ?"
+        changed, _ = await self._write(query, (game_id, seq))
+        return changed == 1
 
     # ---- small things --------------------------------------------------------------------------------------------
 

@@ -2988,12 +2988,19 @@ class FakeDiscord:
         )
         return rec, member, chan
 
-    async def _send_interaction(self, rec: InteractionRecord, wait: bool, timeout: float | None) -> InteractionRecord:
+    async def _send_interaction(
+        self, rec: InteractionRecord, wait: bool, timeout: float | None, shard: int | None = None
+    ) -> InteractionRecord:
+        session = None
+        if shard is not None:
+            session = self._shard_sessions.get(shard)
+            if session is None or session.conn is None:
+                raise FakeDiscordError(f"shard {shard} is not connected")
         self.interactions.append(rec)
         self._interactions_by_id[rec.id] = rec
         self._interactions_by_token[rec.token] = rec
         rec.created_at = asyncio.get_running_loop().time()
-        self._dispatch("INTERACTION_CREATE", rec.payload)
+        self._dispatch("INTERACTION_CREATE", rec.payload, session=session)
         self._notify()
         if wait:
             limit = self.interaction_timeout + 0.25 if timeout is None else timeout
@@ -3050,6 +3057,7 @@ class FakeDiscord:
         wait: bool = True,
         timeout: float | None = None,
         unchecked: bool = False,
+        shard: int | None = None,
     ) -> InteractionRecord:
         """Run a slash command as ``user`` in ``channel``, like the Discord client would.
 
@@ -3064,6 +3072,9 @@ class FakeDiscord:
         ``unchecked=True`` sends option values verbatim with the type the command declares, without checking their
         type, length, range or choices: what a modified client or an out-of-date command list could send (say a
         string for a boolean, or 6,000 characters where a choice was expected).
+
+        ``shard`` sends the interaction through that shard's session instead of the channel's own (see
+        :meth:`click`).
         """
         name, *path = command.split()
         ctype = 1
@@ -3090,7 +3101,7 @@ class FakeDiscord:
             data["resolved"] = ctx.resolved
         rec.payload["data"] = data
         rec.name = command
-        return await self._send_interaction(rec, wait, timeout)
+        return await self._send_interaction(rec, wait, timeout, shard)
 
     async def autocomplete(
         self,
@@ -3237,11 +3248,16 @@ class FakeDiscord:
         values: Sequence[Any] | None = None,
         wait: bool = True,
         timeout: float | None = None,
+        shard: int | None = None,
     ) -> InteractionRecord:
         """Click a button (by ``custom_id`` or ``label``) or pick ``values`` in a select menu.
 
         The component must exist on the message as it is now, be enabled and not be a link
         button; the message must not be deleted and, if ephemeral, belong to ``user``.
+
+        ``shard`` sends the interaction through that shard's session, whatever the channel's guild: what two bot
+        processes see when both run one shard for a moment (a rolling restart), and how a test makes two
+        processes act on one game at once.
         """
         msg = self._message(message)
         if msg.deleted:
@@ -3275,7 +3291,7 @@ class FakeDiscord:
         rec.payload["data"] = data
         rec.payload["message"] = msg.payload()
         rec.message, rec.custom_id = msg, comp["custom_id"]
-        return await self._send_interaction(rec, wait, timeout)
+        return await self._send_interaction(rec, wait, timeout, shard)
 
     async def select(
         self,

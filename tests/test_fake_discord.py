@@ -1077,6 +1077,9 @@ async def test_two_processes_each_get_their_shards_guilds_and_dms_go_to_shard_0(
             from_dm = await fake.invoke("where", user=ana, channel=fake.dm_channel(ana))
             assert from_dm.response is not None
             assert from_dm.response.content == "shard [0]"
+            forced = await fake.invoke("where", user=ana, channel=channels[0], shard=1)  # as in a rolling restart
+            assert forced.response is not None
+            assert forced.response.content == "shard [1]"
             await fake.wait_for(lambda: len(seen[0]) == 3 and len(seen[1]) == 2, what="the messages")
             assert sorted(seen[0]) == sorted(
                 [(guilds[0].id, f"hello {guilds[0].id}"), (guilds[2].id, f"hello {guilds[2].id}"), (-1, "a DM")]

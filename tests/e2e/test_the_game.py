@@ -78,27 +78,56 @@ Strategy = Callable[[list[int], dict[str, int], int, int], Play | None]
 # ---- reading what the bot shows ------------------------------------------------------------------------------------
 
 PILE_LINE = re.compile(r"\*\*([ABCD])\*\* (↑ ascending|↓ descending): \*\*(\d+)\*\*")
-SEAT_LINE = re.compile(r"^<@(\d+)>: (?:(\d+) cards?|left the game)( ← to move)?$")
+SEAT_LINE = re.compile(r"^<@(\d+)>: (?:(\d+) cards?|left the game)(?: ⚠️ nearly stuck)?( ← to move)?$")
 TURN_LINE = re.compile(r"^<@(\d+)>: (\d+) laid, at least (\d+) this turn\.$")
-MENTION = re.compile(r"<(?:@[!&]?|#)\d+>")
+MENTION = re.compile(r"<(?:@[!&]?|#)\d+>|<t:\d+(?::[tTdDfFR])?>")  # mentions, and Discord timestamps
 # Numbers that count things rather than name cards: sizes, counts, the summary.
 COUNTS = re.compile(
     r"\b\d+ (?:more )?cards?\b|\bdrew \d+\b|\b\d+ more to go\b|\b\d+ laid\b|\bat least \d+\b|\bTurns: \d+"
-    r"|\bBackwards tricks: \d+|Cards per pile:[^\n]*|\(\d+/\d+\)|\b\d+-\d+ players\b"
+    r"|\bBackwards tricks: \d+|Cards per pile:[^\n]*|\(\d+/\d+\)|\b\d+-\d+ players\b|\bdraw pile \d+\b"
+    r"|\b\d+ (?:seconds?|minutes?|hours?)\b"
 )
 # In a refusal, numbers derived from the public pile tops.
 DERIVED = re.compile(r"\btop \d+|\b(?:higher|lower) than \d+|\bexactly \d+ for the backwards trick")
 
 
-def message_text(message: Message) -> str:
-    """Everything readable in a message: content, embeds and component labels."""
-    parts = [message.content]
-    for embed in message.embeds:
+def buttons_of(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The buttons among ``components`` (action rows and their children)."""
+    found = []
+    for component in components:
+        if component.get("type") == 2:
+            found.append(component)
+        found += buttons_of(component.get("components") or [])
+    return found
+
+
+def version_text(content: str, embeds: list[dict[str, Any]], components: list[dict[str, Any]]) -> str:
+    """Everything readable in one version of a message: content, embeds and component labels."""
+    parts = [content]
+    for embed in embeds:
         parts += [embed.get("title", ""), embed.get("description", ""), embed.get("footer", {}).get("text", "")]
         for item in embed.get("fields", []):
             parts += [item["name"], item["value"]]
-    parts += [str(button.get("label", "")) for button in message.buttons]
+    parts += [str(button.get("label", "")) for button in buttons_of(components)]
     return "\n".join(parts)
+
+
+def message_text(message: Message) -> str:
+    """Everything readable in a message as it is now."""
+    return version_text(message.content, message.embeds, message.components)
+
+
+def labels(message: Message) -> list[str]:
+    return [str(button.get("label", "")) for button in message.buttons]
+
+
+CLOSED_DMS = "can't send you direct messages"
+
+
+def is_board(message: Message) -> bool:
+    """A board of The Game. The notice about closed DMs carries a copy of the board too, which is neither kept
+    current nor stripped of its buttons (see test_the_closed_dms_notice_is_no_second_live_board): it is left out."""
+    return bool(message.embeds) and message.embeds[0].get("title") == "The Game" and CLOSED_DMS not in message.content
 
 
 def card_numbers(text: str, *, derived: bool = False) -> set[int]:
@@ -153,7 +182,7 @@ def read_board(message: Message) -> Board:
         laid=int(match[2]) if match else 0,
         minimum=int(match[3]) if match else 0,
         variant=fields["Variant"],
-        anyone_starts=turn == "Anyone may lay the first card with /play.",
+        anyone_starts=turn == "Anyone may lay the first card.",
         footer=embed.get("footer", {}).get("text", ""),
     )
 
@@ -228,12 +257,16 @@ class Table:
     # -- the flow --------------------------------------------------------------------------------------------------
 
     async def settle(self, channel: Any = None) -> None:
-        """Wait until the bot finished the action (its DMs are sent in the background)."""
+        """Wait until the bot finished the action (the board's edit and the DMs follow the answer)."""
         await self.fake.wait_idle()
 
     def replica(self) -> State:
         assert self.state is not None
         return self.state
+
+    def messages(self) -> list[Message]:
+        """This game's public messages in the channel, oldest first."""
+        return public_messages(self.fake, self.channel)[self.first_message :]
 
     async def open(self, *, expert: bool = False, smaller_hands: bool = False) -> InteractionRecord:
         """The first player opens a lobby, the others join with /join, the host starts with /start."""
@@ -241,9 +274,14 @@ class Table:
         options = {name: True for name, on in (("expert", expert), ("smaller_hands", smaller_hands)) if on}
         opened = await self.fake.invoke("newgame", user=host, channel=self.channel, options=options)
         assert not answer(opened).ephemeral, answer(opened).content
+        lobby = opened.original
+        assert lobby is not None
         for member in others:
             joined = await self.fake.invoke("join", user=member, channel=self.channel)
-            assert not answer(joined).ephemeral, answer(joined).content
+            # The one lobby message is kept current; the command itself is answered privately.
+            assert answer(joined).ephemeral, answer(joined).content
+            assert answer(joined).content == f"{member.mention} joined. The lobby above is up to date."
+            assert member.mention in message_text(lobby)
         started = await self.fake.invoke("start", user=host, channel=self.channel)
         assert not answer(started).ephemeral, answer(started).content
         row = stored_game(self.world)  # committed before the answer
@@ -254,7 +292,10 @@ class Table:
         )
         assert stored_state(self.world) == ("running", self.state)
         await self.settle()
+        assert lobby.content == "The game has started."
+        assert not lobby.buttons
         assert f"lay at least {3 if expert else 2} cards each turn" in answer(started).content
+        assert started.original is self.board_message()
         for member in self.members:
             await self.learn_hand(member)
         self.audit(started)
@@ -269,9 +310,9 @@ class Table:
                 return  # no notice, no /hand: the game is over
             if member.id not in self.told_closed:  # the channel is told once per game, not at every draw
                 self.told_closed.add(member.id)
-                notice = public_messages(self.fake, self.channel)[-1]
-                assert "can't send you direct messages" in notice.content, notice
-                assert member.mention in notice.content, notice
+                notices = [m for m in self.messages() if CLOSED_DMS in m.content]
+                assert len(notices) == 1, notices
+                assert member.mention in notices[0].content, notices[0]
             shown = await self.fake.invoke("hand", user=member, channel=self.channel)
             assert answer(shown).ephemeral
             assert hand_in(answer(shown).content) == cards
@@ -279,51 +320,76 @@ class Table:
             assert latest_hand(self.fake, member) == cards
         self.known[member.id] = cards
 
-    async def play(self, member: Member, card: int, pile: str) -> InteractionRecord:
+    async def act(self, member: Member, action: Play | EndTurn, command: str, options: dict[str, Any] | None) -> Any:
+        """Run ``command`` for ``action``; checks what every accepted action does, returns (interaction, new board?)."""
         before = self.replica()
-        after = the_game.apply(before, member.id, Play(card, pile))
-        rec = await self.fake.invoke("play", user=member, channel=self.channel, options={"card": card, "pile": pile})
+        after = the_game.apply(before, member.id, action)
+        board = self.board_message()
+        count = len(self.messages())
+        dms = len(self.fake.dms(member))
+        rec = await self.fake.invoke(command, user=member, channel=self.channel, options=options)
         self.state = after
+        # The move is in the log before the answer.
         assert stored_state(self.world) == ("running" if not the_game.is_over(after) else "finished", after)
         response = answer(rec)
-        assert not response.ephemeral, response.content
+        new_turn = the_game.current_player(after) != the_game.current_player(before) and isinstance(action, EndTurn)
+        fresh = the_game.is_over(after) or new_turn
+        await self.settle()
+        if fresh:
+            # The table moved on: a new board below, answering the action; the old board loses its buttons, and
+            # only the player whose turn begins is pinged.
+            assert not response.ephemeral, response.content
+            assert rec.original is self.board_message()
+            assert not board.buttons
+            upcoming = the_game.current_player(after)
+            pinged = [] if upcoming in (None, member.id) or the_game.is_over(after) else [upcoming]
+            assert rec.original is not None
+            assert [user.id for user in rec.original.pinged] == pinged
+        else:
+            # The board is edited in place; the mover gets their private panel, with what they did first.
+            assert response.ephemeral, response.content
+            assert response.message is not None
+            assert response.message.visible_to == member.id
+            assert hand_in(response.content) == list(the_game.hand(after, member.id)), response.content
+            assert self.board_message() is board
+            assert len(self.messages()) == count
+            assert not rec.followups
+        # The only followup a move may bring is the one notice about closed DMs.
+        assert all(CLOSED_DMS in m.content for m in rec.followups), rec.followups
+        assert len(self.fake.dms(member)) == dms  # the game's one DM is edited in place
+        return rec
+
+    async def play(self, member: Member, card: int, pile: str) -> InteractionRecord:
+        before = self.replica()
+        rec: InteractionRecord = await self.act(member, Play(card, pile), "play", {"card": card, "pile": pile})
         trick = the_game.is_backwards_trick(pile, the_game.top(before, pile), card)
         said = f"{member.mention} laid {card} on {pile}" + (": backwards trick!" if trick else ".")
-        assert response.content.startswith(said), response.content
-        await self.settle()
-        # The mover sees the rest of their hand privately, after every card.
-        followups = await rec.wait_followups(1)
-        assert len(followups) == 1, followups
-        assert followups[0].ephemeral
-        assert followups[0].visible_to == member.id
-        shown = hand_in(followups[0].content)
-        assert shown == list(the_game.hand(after, member.id)), followups[0].content
-        self.known[member.id] = shown
+        assert answer(rec).content.startswith(said), answer(rec).content
+        if the_game.is_over(self.replica()):
+            # The end shows what was left in each hand.
+            held = re.search(rf"^{member.mention} still held ([\d, ]+)\.$", answer(rec).content, re.MULTILINE)
+            self.known[member.id] = [int(card) for card in held[1].split(", ")] if held else []
+        else:
+            # The mover sees the rest of their hand privately, after every card.
+            self.known[member.id] = hand_in(answer(rec).content) or []
         self.audit(rec)
         return rec
 
     async def end_turn(self, member: Member) -> InteractionRecord:
         before = self.replica()
-        after = the_game.apply(before, member.id, EndTurn())
-        dms = len(self.fake.dms(member))
-        rec = await self.fake.invoke("endturn", user=member, channel=self.channel)
-        self.state = after
-        assert stored_state(self.world) == ("running" if not the_game.is_over(after) else "finished", after)
-        response = answer(rec)
-        assert not response.ephemeral, response.content
+        rec: InteractionRecord = await self.act(member, EndTurn(), "endturn", None)
+        after = self.replica()
+        content = answer(rec).content
         drawn = len(the_game.hand(after, member.id)) - len(the_game.hand(before, member.id))
         said = f"{member.mention} ended the turn and drew {drawn}." if drawn else f"{member.mention} ended the turn."
-        assert response.content.startswith(said), response.content
+        assert content.startswith(said), content
         upcoming = the_game.current_player(after)
-        if upcoming is not None:
-            assert f"<@{upcoming}>, your turn." in response.content
-        await self.settle()
-        assert not rec.followups or member.id in self.closed
+        if upcoming is not None and upcoming != member.id and not the_game.is_over(after):
+            assert f"<@{upcoming}>, your turn." in content
         if drawn:
             # Whoever draws finds the hand after the draw in their newest DM (or a notice, their DMs being closed):
             # the game's one DM is edited in place, so no new DM arrives.
             await self.learn_hand(member)
-        assert len(self.fake.dms(member)) == dms
         self.audit(rec)
         return rec
 
@@ -338,9 +404,10 @@ class Table:
     ) -> str:
         """Run a command the bot must refuse: an ephemeral answer, and nothing changes anywhere."""
         channel = channel or self.channel
-        public = len(public_messages(self.fake, self.channel))
+        public = [message_text(m) for m in public_messages(self.fake, self.channel)]
         other = len(self.fake.channel_messages(self.world.other_channel))
         row = stored_game(self.world)
+        requests = len(self.fake.bot_requests)
         rec = await self.fake.invoke(command, user=member, channel=channel, options=options)
         response = answer(rec)
         assert response.ephemeral, response.content
@@ -348,19 +415,26 @@ class Table:
             assert response.content == reason
         await self.settle(channel)
         assert not rec.followups
-        assert len(public_messages(self.fake, self.channel)) == public
+        # Nothing posted, nothing edited, no DM.
+        assert [message_text(m) for m in public_messages(self.fake, self.channel)] == public
         assert len(self.fake.channel_messages(self.world.other_channel)) == other
+        assert len(self.fake.bot_requests) == requests
         after = stored_game(self.world)
         assert (row and tuple(row)) == (after and tuple(after))
         if self.state is not None:
             self.audit(None)
         return response.content
 
-    def board(self) -> Board:
-        """The board the players see: the newest public message of the bot in the channel."""
-        newest = public_messages(self.fake, self.channel)[-1]
+    def board_message(self) -> Message:
+        """The board the players see: the newest board the bot posted in the channel."""
+        boards = [m for m in public_messages(self.fake, self.channel) if is_board(m)]
+        assert boards, "no board in the channel"
+        newest = boards[-1]
         assert newest.author.id == self.fake.bot.id
-        return read_board(newest)
+        return newest
+
+    def board(self) -> Board:
+        return read_board(self.board_message())
 
     async def step(self, strategy: Strategy = choose) -> InteractionRecord:
         """One action of the player to move (the starter before the first card), chosen by ``strategy``."""
@@ -383,21 +457,28 @@ class Table:
     def audit(self, rec: InteractionRecord | None) -> None:
         self.actions += 1
         state = self.replica()
-        # The newest public thing the bot said in the channel is the current board.
-        newest = public_messages(self.fake, self.channel)[-1]
-        assert newest.author.id == self.fake.bot.id, newest
-        if rec is not None:
-            assert rec.original is newest or newest in rec.followups
+        over = the_game.is_over(state)
+        # The newest board in the channel shows the current position, and only it has live buttons: "My hand" while
+        # the game runs, only "Rematch" once it is over.
+        newest = self.board_message()
         self.check_board(read_board(newest), state)
-        # No card in anybody's hand shows where somebody else could see it.
+        row = stored_game(self.world)
+        assert row is not None
+        assert row["message_id"] == newest.id
+        assert labels(newest) == (["Rematch"] if over else ["My hand"])
+        old = [m for m in self.messages() if m is not newest and CLOSED_DMS not in m.content]
+        assert all(not m.buttons for m in old), "an old message has live buttons"
+        # No card in anybody's hand shows where somebody else could see it, in any version of any message (once the
+        # game is over, the hands left are shown on purpose).
         hands = {player: set(the_game.hand(state, player)) for player in state.players}
         every_hand = set().union(*hands.values())
         laid = {card for pile in state.piles for card in pile}
-        for message in self.fake.channel_messages(self.channel)[self.first_message :]:
-            numbers = self.numbers(message)
-            assert not numbers & every_hand, f"a card in a hand is public: {message!r}"
-            if message.author.id == self.fake.bot.id:
-                assert numbers <= laid | {1, 100}, f"a number that is no laid card: {message!r}"
+        if not over:
+            for message in self.fake.channel_messages(self.channel)[self.first_message :]:
+                numbers = self.numbers(message)
+                assert not numbers & every_hand, f"a card in a hand is public: {message!r}"
+                if message.author.id == self.fake.bot.id:
+                    assert numbers <= laid | {1, 100}, f"a number that is no laid card: {message!r}"
         rules = {rec.id for rec in self.fake.interactions if rec.name == "rules"}
         for message in self.fake.ephemeral_messages():
             if message.interaction_id in rules:
@@ -407,11 +488,17 @@ class Table:
         assert not self.fake.bot_messages(self.world.other_channel)
 
     def numbers(self, message: Message) -> set[int]:
-        """``card_numbers`` of a message (in a refusal, leaving out numbers derived from the piles), cached."""
-        key = (message.id, len(message.edits))
-        if key not in self._numbers:
-            self._numbers[key] = card_numbers(message_text(message), derived=message.ephemeral)
-        return self._numbers[key]
+        """``card_numbers`` of every version of a message (in a refusal or a panel, leaving out numbers derived
+        from the piles); each version is read once."""
+        found: set[int] = set()
+        versions = [*message.edits, message]
+        for index, version in enumerate(versions):
+            key = (message.id, index)
+            if key not in self._numbers:
+                text = version_text(version.content, version.embeds, version.components)
+                self._numbers[key] = card_numbers(text, derived=message.ephemeral)
+            found |= self._numbers[key]
+        return found
 
     def check_board(self, board: Board, state: State) -> None:
         view = the_game.public_view(state)
@@ -424,7 +511,7 @@ class Table:
             or "standard rules"
         )
         if view.over:
-            assert board.footer == f"Game over: {view.score} cards not laid."
+            assert board.footer == f"Game over: {view.score} {'card' if view.score == 1 else 'cards'} not laid."
             assert board.mover is None
             assert board.marked is None
         elif view.current_player is None:
@@ -435,14 +522,16 @@ class Table:
             assert (board.laid, board.minimum) == (view.laid, view.minimum)
 
     def check_game_over(self, rec: InteractionRecord) -> None:
-        """The last answer announces the end with the score, the verdict and the summary; the row is finished."""
+        """The last answer announces the end with the score, the verdict, who was stuck with what, and the story of
+        the game; the row is finished."""
         state = self.replica()
         assert the_game.is_over(state)
         left = the_game.score(state)
         summary = the_game.summary(state)
         content = answer(rec).content
+        assert not answer(rec).ephemeral
         assert "Game over" in content
-        assert f"{left} cards not laid" in content
+        assert f"{left} {'card' if left == 1 else 'cards'} not laid" in content
         if left == 0:
             assert "You won" in content
         elif left < 10:
@@ -451,13 +540,27 @@ class Table:
         else:
             assert "won" not in content
             assert "excellent" not in content
+        if state.status == "lost":
+            assert state.turn is not None
+            assert f"<@{state.players[state.turn]}> was stuck" in content
+        for player in state.players:
+            cards = the_game.hand(state, player)
+            held = f"<@{player}> still held"
+            if cards:
+                assert f"{held} {', '.join(map(str, cards))}." in content
+            else:
+                assert held not in content
+        if state.draw_pile:
+            assert f"{len(state.draw_pile)} {'card' if len(state.draw_pile) == 1 else 'cards'} stayed" in content
         assert f"Turns: {summary.turns}." in content
         assert f"Backwards tricks: {summary.backwards_tricks}." in content
         piles = ", ".join(f"{name} {n}" for name, n in zip(the_game.PILES, summary.pile_lengths, strict=True))
         assert f"Cards per pile: {piles}." in content
-        assert not answer(rec).components  # a finished board has no buttons
+        assert ("Closest call: turn" in content) == (state.closest is not None)
         row = stored_game(self.world)
         assert row is not None
+        # A finished board has no game buttons, only the rematch.
+        assert [b.get("custom_id") for b in buttons_of(answer(rec).components)] == [f"rematch:{row['id']}"]
         assert row["status"] == "finished"
         assert row["ended_at"]
         assert json.loads(row["result"]) == {
@@ -541,9 +644,9 @@ async def test_two_player_game_won(world: World) -> None:
         last = await table.play_to_end()
         table.check_game_over(last)
         assert the_game.won(table.replica())
-        # The last card ended the game at once; the winner was still shown their (empty) hand.
+        # The last card ended the game at once, nobody holding a card any more.
         assert last.name == "play"
-        assert hand_in(last.followups[0].content) == []
+        assert "still held" not in answer(last).content
 
 
 async def test_five_player_game_excellent_and_anyone_lays_the_first_card(world: World) -> None:
@@ -631,7 +734,7 @@ async def test_restart_in_the_middle_of_a_turn_carries_on_exactly(world: World) 
             if table.actions > 8 and board.mover is not None and board.laid == 1 and board.minimum == 2:
                 break
         mover = table.by_id[board.mover]
-        old_board = public_messages(world.fake, world.channel)[-1]
+        old_board = table.board_message()
     async with world.bot(seed=7) as bot:
         table.bot = bot
         # The same board, the same turn with one card laid, the same hands.
@@ -691,7 +794,7 @@ async def test_every_kind_of_refusal_is_ephemeral_and_changes_nothing(world: Wor
         await table.refused(spectator, "play", {"card": card, "pile": "A"}, reason=NOT_A_PLAYER)
         await table.refused(spectator, "endturn", reason=NOT_A_PLAYER)
         await table.refused(spectator, "hand", reason=NOT_A_PLAYER)
-        button = await world.fake.click(public_messages(world.fake, world.channel)[-1], label="My hand", user=spectator)
+        button = await world.fake.click(table.board_message(), label="My hand", user=spectator)
         assert answer(button).ephemeral
         assert answer(button).content == NOT_A_PLAYER
         # No Thanks! commands in a channel playing The Game.

@@ -16,7 +16,7 @@ import pytest
 
 from engine import GAMES
 from engine.game import Setup, decode_moves, replay
-from storage import ChannelBusy, Conflict, Ending, NewGame, Storage, StorageBusy, StorageUnavailable
+from storage import ChannelBusy, Conflict, Ending, NewGame, Storage, StorageBusy, StorageUnavailable, Timer
 from storage.sqlite import MIGRATIONS, SQLiteStorage
 from tests.storage.conftest import Backend
 
@@ -280,3 +280,25 @@ async def _replayed(storage: Storage, game_id: int) -> Any:
     game = GAMES[record.kind]
     moves = decode_moves(game, [(m.player, m.action) for m in await storage.moves(game_id)])
     return replay(game, Setup(record.players, record.seed, frozenset(record.variants), record.rules_version), moves)
+
+
+async def test_a_clock_is_claimed_once_across_processes_and_stops_with_the_game(backend: Backend) -> None:
+    first, second = await backend.open(), await backend.open()
+    try:
+        game_id = await running(first)
+        assert await first.append_move(game_id, 1, 7, ["take"], auto=True)
+        assert [m.auto for m in await second.moves(game_id)] == [True]
+        await first.set_timer(Timer(game_id, 1, 7, remind_at=10.0, due_at=20.0))
+        assert await second.timers() == [Timer(game_id, 1, 7, 10.0, 20.0)]
+        for reminder in (True, False):
+            claims = await asyncio.gather(
+                *(storage.claim_timer(game_id, 1, reminder) for storage in (first, second, first, second))
+            )
+            assert sorted(claims) == [False, False, False, True], (reminder, claims)
+        assert not await first.claim_timer(game_id, 0, reminder=False)  # a clock of a turn already played
+        await first.set_timer(Timer(game_id, 2, 7, remind_at=None, due_at=30.0))
+        assert await first.append_move(game_id, 2, 7, ["leave"], Ending("abandoned", None))
+        assert await second.timers() == []  # the ending stopped the clock
+    finally:
+        await first.close()
+        await second.close()
