@@ -97,7 +97,7 @@ async def send(interaction: discord.Interaction[Any], **kwargs: Any) -> int | No
     kwargs.setdefault("allowed_mentions", USERS_ONLY)
     if interaction.response.is_done():
         message = await interaction.followup.send(wait=True, **kwargs)
-        return message.id
+        return getattr(message, "id", None)
     response = await interaction.response.send_message(**kwargs)
     return getattr(response, "message_id", None)
 

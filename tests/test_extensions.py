@@ -22,6 +22,7 @@ PROMISED = {
     "endturn",
     "take",
     "nothanks",
+    "signal",
 }
 
 

@@ -340,6 +340,10 @@ class Table:
             # only the player whose turn begins is pinged.
             assert not response.ephemeral, response.content
             assert rec.original is self.board_message()
+            if board.buttons:
+                for m in self.messages():
+                    print("DBG", m.id, repr(m.content[:80]), [b.get("label") for b in m.buttons], len(m.edits))
+                print("DBG stored", stored_game(self.world)["message_id"], "board", board.id, "orig", rec.original.id)
             assert not board.buttons
             upcoming = the_game.current_player(after)
             pinged = [] if upcoming in (None, member.id) or the_game.is_over(after) else [upcoming]
@@ -737,19 +741,23 @@ async def test_restart_in_the_middle_of_a_turn_carries_on_exactly(world: World) 
         old_board = table.board_message()
     async with world.bot(seed=7) as bot:
         table.bot = bot
+        # The board posted before the restart still opens the hand panel.
+        clicked = await world.fake.click(old_board, label="My hand", user=mover)
+        assert answer(clicked).ephemeral
+        assert hand_in(answer(clicked).content) == table.known[mover.id]
         # The same board, the same turn with one card laid, the same hands.
         shown = await world.fake.invoke("board", user=world.spectator, channel=world.channel)
         assert not answer(shown).ephemeral
         assert shown.original is not None
         assert read_board(shown.original) == board
+        await table.settle()
+        assert shown.original is table.board_message()
+        assert not old_board.buttons
         table.audit(shown)
         for member in members:
             hand = await world.fake.invoke("hand", user=member, channel=world.channel)
             assert answer(hand).ephemeral
             assert hand_in(answer(hand).content) == table.known[member.id]
-        clicked = await world.fake.click(old_board, label="My hand", user=mover)
-        assert answer(clicked).ephemeral
-        assert hand_in(answer(clicked).content) == table.known[mover.id]
         await table.refused(mover, "endturn", reason="Lay 1 more card before ending your turn.")
         last = await table.play_to_end()
         table.check_game_over(last)
@@ -878,8 +886,13 @@ async def test_hand_board_and_rules(world: World) -> None:
         hand = await world.fake.invoke("hand", user=ben, channel=world.channel)
         assert answer(hand).ephemeral
         assert hand_in(answer(hand).content) == list(the_game.hand(table.replica(), ben.id))
+        old_board = table.board_message()
         board = await world.fake.invoke("board", user=world.spectator, channel=world.channel)
         assert not answer(board).ephemeral
+        await table.settle()
+        # The board is posted again at the bottom; the old one loses its buttons.
+        assert board.original is table.board_message()
+        assert not old_board.buttons
         table.audit(board)
         rules = await world.fake.invoke("rules", user=world.spectator, channel=world.channel)
         assert answer(rules).ephemeral
