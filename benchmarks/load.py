@@ -422,7 +422,7 @@ class Game:
                 bench.counted()
                 if command in ("play", "endturn"):
                     stats.ages.append(self.moves)
-            if answer.ephemeral and command not in ("hand", "rules"):
+            if answer.ephemeral and command not in ("hand", "rules", "join"):  # /join answers privately
                 bench.problems[f"/{command} refused: {answer.content}"] += 1
                 return Outcome("refused", rec, answer)
             for embed in answer.embeds:

@@ -94,6 +94,9 @@ class TurnClock:
         """After a move (or the deal): start the mover's clock when the table moved on to a new turn."""
         record, game = live.record, presenter.game
         mover = game.current_player(live.state)
+        if mover is None and not game.is_over(live.state):
+            # The Game before its first card: anyone may lay it, and the clock waits on the host's seat.
+            mover = next((p for p in record.players if not is_ai(p)), None)
         seconds = turn_time(record)
         if game.is_over(live.state) or not seconds or mover is None or is_ai(mover) or mover in autopilot(record):
             if record.id in self.deadlines:
@@ -137,7 +140,8 @@ class TurnClock:
             return
         live = await self.tables.live(record)
         presenter = self.tables.presenter(record)
-        player = presenter.game.current_player(live.state)
+        timed = self.deadlines.get(game_id, (None, 0.0))[0]
+        player = presenter.game.current_player(live.state) or timed
         if player is None or presenter.game.move_count(live.state) < seq:
             return
         if reminder:
@@ -159,7 +163,7 @@ class TurnClock:
         tables = self.tables
         for _ in range(20):  # a turn of The Game is a few cards and the end; No Thanks! one decision
             live, presenter = await tables.running(channel_id)
-            if live.record.id != game_id or presenter.game.current_player(live.state) != player:
+            if live.record.id != game_id or presenter.game.current_player(live.state) not in (player, None):
                 break
             action = self.autopilot_action(live, presenter, player)
             try:

@@ -340,10 +340,6 @@ class Table:
             # only the player whose turn begins is pinged.
             assert not response.ephemeral, response.content
             assert rec.original is self.board_message()
-            if board.buttons:
-                for m in self.messages():
-                    print("DBG", m.id, repr(m.content[:80]), [b.get("label") for b in m.buttons], len(m.edits))
-                print("DBG stored", stored_game(self.world)["message_id"], "board", board.id, "orig", rec.original.id)
             assert not board.buttons
             upcoming = the_game.current_player(after)
             pinged = [] if upcoming in (None, member.id) or the_game.is_over(after) else [upcoming]
