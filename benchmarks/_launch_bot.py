@@ -9,7 +9,9 @@ The fake runs in another process, so its addresses come from the environment:
 - ``BENCH_STATS_PATH``: on SIGUSR1 the bot process writes the sizes of discord.py's caches there as JSON
   (written from the signal handler, between two bytecodes of whatever the event loop was doing; only reads).
 
-``DISCORD_TOKEN`` and ``DATABASE_PATH`` are read by ``bot.main()`` itself, as in production.
+``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DATABASE_URL``, ``SHARD_COUNT`` and ``SHARD_IDS`` are read by ``bot.main()``
+itself, as in production (``load.py --database-url``/``--processes`` and ``tests/e2e/test_shards.py`` set the last
+three).
 """
 
 from __future__ import annotations

@@ -109,6 +109,52 @@ class Ending:
     result: Mapping[str, Any] | None
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A player's ended games of one kind, table size, variant and company, counted. Lower scores are better in
+    every game (The Game: cards left; No Thanks!: points); ``won`` is a team win or a first place."""
+
+    kind: str
+    seats: int  # players at the table, computer players included
+    variants: tuple[str, ...]
+    mixed: bool  # computer players sat at the table, or the autopilot played a turn
+    played: int  # finished games (abandoned ones are counted apart)
+    won: int
+    abandoned: int
+    best: int | None
+    mean: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Streak:
+    """Wins in a row in one kind of game, games in order of their end; an abandoned game ends a streak."""
+
+    kind: str
+    mixed: bool
+    current: int
+    best: int
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One line of a leaderboard: a team (its people, in id order) or a single player, over finished games."""
+
+    players: tuple[int, ...]
+    mixed: bool
+    games: int
+    won: int
+    best: int | None
+    mean: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class EndedGame:
+    """A game that was dealt and is over (finished or abandoned), for the history."""
+
+    record: GameRecord
+    mixed: bool  # computer players sat at the table, or the autopilot played a turn
+
+
 class Storage(Protocol):
     """The interface a driver offers (SQLite here; another database later). Every write is committed on return."""
 
@@ -176,6 +222,55 @@ class Storage(Protocol):
         ...
 
     async def set_private_message(self, game_id: int, user_id: int, message_id: int | None, text: str) -> None: ...
+
+    # ---- statistics (issue 15): per-player results of ended games, kept by the database itself -----------------
+
+    async def player_tallies(self, guild_id: int, player: int) -> list[Tally]:
+        """The player's ended games on the server, one ``Tally`` per kind, table size, variant and company."""
+        ...
+
+    async def player_streaks(self, guild_id: int, player: int) -> list[Streak]:
+        """The player's current and best winning streak per kind (people-only games apart from mixed ones)."""
+        ...
+
+    async def player_teams(self, guild_id: int, player: int, kind: str, limit: int = 5) -> list[Standing]:
+        """The teams the player played ``kind`` in (team games), most games first."""
+        ...
+
+    async def leaderboard(
+        self,
+        guild_id: int,
+        kind: str,
+        *,
+        teams: bool,
+        mixed: bool,
+        seats: int | None = None,
+        variant: str | None = None,
+        minimum: int = 1,
+        limit: int = 10,
+        offset: int = 0,
+    ) -> tuple[list[Standing], int]:
+        """The server's best teams (``teams``: one line per set of people) or players at ``kind``: most wins, then
+        the lowest mean score, among those with at least ``minimum`` finished games; people-only games or (``mixed``)
+        those with computer players or autopilot turns. ``seats`` keeps one table size; ``variant`` keeps games
+        with that variant ("" for standard rules only). Returns one page and the number of lines in all."""
+        ...
+
+    async def ended_games(
+        self, guild_id: int, channel_id: int | None = None, limit: int = 10, offset: int = 0
+    ) -> list[EndedGame]:
+        """The server's (or one channel's) dealt games that are over, newest first."""
+        ...
+
+    async def set_daily_deal(self, game: GameRecord, seed: int, day: str) -> GameRecord:
+        """Deal the lobby ``game`` from the daily deal of ``day`` (ISO date): its seed, and the date in its options.
+        The only way a seed changes, and only in a lobby; raises Conflict if the row changed since it was read."""
+        ...
+
+    async def daily_games(self, guild_id: int, day: str) -> list[GameRecord]:
+        """Each table's first ended try at the daily deal of ``day`` (ISO date) on the server: the first game per
+        channel, kind and table size; in order of their end."""
+        ...
 
 
 async def open_storage(database_path: str, database_url: str | None = None) -> Storage:

@@ -39,6 +39,8 @@ from storage import (
     StorageUnavailable,
     Timer,
 )
+from storage._stats_postgres import MIGRATION as STATS_MIGRATION
+from storage._stats_postgres import PostgresStats
 from storage.sqlite import _WRITABLE, _dump, _record, now
 
 log = logging.getLogger(__name__)
@@ -109,6 +111,7 @@ MIGRATIONS: tuple[str, ...] = (
         due_at      DOUBLE PRECISION NOT NULL
     );
     """,
+    STATS_MIGRATION,  # statistics (issue 15): the results table, kept by a trigger
 )
 
 _COLUMNS = (
@@ -182,7 +185,7 @@ def safe_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
-class PostgresStorage:
+class PostgresStorage(PostgresStats):
     """The PostgreSQL driver of ``storage.Storage``."""
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:

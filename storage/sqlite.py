@@ -30,6 +30,8 @@ from storage import (
     StorageUnavailable,
     Timer,
 )
+from storage._stats_sqlite import SQLiteStats
+from storage._stats_sqlite import migrate as _migrate_results
 
 log = logging.getLogger(__name__)
 
@@ -134,6 +136,7 @@ MIGRATIONS: tuple[str | Callable[[aiosqlite.Connection], Awaitable[None]], ...] 
         due_at      REAL    NOT NULL
     );
     """,
+    _migrate_results,
 )
 
 _SELECT = (
@@ -204,7 +207,7 @@ def _translate(error: sqlite3.Error, path: str) -> Exception:
     return error
 
 
-class SQLiteStorage:
+class SQLiteStorage(SQLiteStats):
     """The SQLite driver of ``storage.Storage``."""
 
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:

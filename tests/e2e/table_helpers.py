@@ -15,6 +15,7 @@ What is measured, all from the fake's records:
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from collections import Counter
@@ -158,7 +159,9 @@ def assert_only_newest_board_is_live(world: World, board: Message) -> None:
     boards keep their Rematch)."""
     live = [m for m in world.fake.bot_messages(world.channel) if game_buttons(m)]
     assert live in ([board], []), [(m.id, m.content[:40], live_buttons(m)) for m in live]
-    assert all(live_buttons(m) == ["Rematch"] for m in world.fake.bot_messages(world.channel) if m.buttons and m not in live)
+    assert all(
+        live_buttons(m) == ["Rematch"] for m in world.fake.bot_messages(world.channel) if m.buttons and m not in live
+    )
 
 
 # ---- reading The Game's board ------------------------------------------------------------------------------------
@@ -241,13 +244,15 @@ def newest_board(world: World, title: str = "The Game") -> Message:
     """The newest public message of the bot in the channel, which must be a board of ``title``."""
     newest = public_messages(world.fake, world.channel)[-1]
     assert newest.author.id == world.fake.bot.id, newest
-    assert newest.embeds and newest.embeds[0]["title"] == title, newest
+    assert newest.embeds, newest
+    assert newest.embeds[0]["title"] == title, newest
     return newest
 
 
 def saved_state(world: World) -> Any:
     saved = saved_game(world)
-    assert saved is not None and saved[1] is not None
+    assert saved is not None
+    assert saved[1] is not None
     return saved[1]
 
 
@@ -262,6 +267,31 @@ def check_the_game_board(world: World) -> Message:
     else:
         assert live_buttons(board)[0] == "My hand"
     return board
+
+
+async def settled(world: World, check: Any) -> Message:
+    """``check(world)`` once it passes: the bot edits a board after answering, so give it a moment (the newest board
+    must come to show the committed position, or the check's assertion is raised)."""
+
+    def passes() -> bool:
+        try:
+            check(world)
+        except AssertionError:
+            return False
+        return True
+
+    with contextlib.suppress(TimeoutError):
+        await world.fake.wait_for(passes, 3, what="the board to show the saved game")
+    board: Message = check(world)
+    return board
+
+
+async def the_game_board(world: World) -> Message:
+    return await settled(world, check_the_game_board)
+
+
+async def no_thanks_board(world: World) -> Message:
+    return await settled(world, check_no_thanks_board)
 
 
 # ---- reading No Thanks!'s board ----------------------------------------------------------------------------------

@@ -158,9 +158,7 @@ async def shards(postgres_server: PostgresServer, tmp_path: Path) -> AsyncIterat
         assert not fake.unknown_requests, fake.unknown_requests
 
 
-async def test_two_processes_share_the_games_of_their_shards(
-    shards: tuple[FakeDiscord, str], tmp_path: Path
-) -> None:
+async def test_two_processes_share_the_games_of_their_shards(shards: tuple[FakeDiscord, str], tmp_path: Path) -> None:
     fake, url = shards
     tables_of_guilds: list[tuple[int, list[Channel], list[Member]]] = []
     for shard in (0, 1, 0, 1):
@@ -196,9 +194,9 @@ async def test_two_processes_share_the_games_of_their_shards(
         for _ in range(5):
             board = racing.board()
             before = (await racing.record()).moves
+            clicks = [(member, shard) for member in racing.players for shard in (0, 1)]
             answers = await asyncio.gather(
-                *(fake.click(board, label="Take", user=member, shard=shard)
-                  for member in racing.players for shard in (0, 1))  # fmt: skip
+                *(fake.click(board, label="Take", user=member, shard=shard) for member, shard in clicks)
             )
             accepted = [a for a in answers if a.response is not None and not a.response.ephemeral]
             assert len(accepted) == 1, [a.response and a.response.content for a in answers]

@@ -11,7 +11,6 @@ from tests.e2e.conftest import World, public_messages
 from tests.e2e.table_helpers import (
     Meter,
     answer,
-    check_the_game_board,
     choose,
     click_panel,
     newest_board,
@@ -19,6 +18,7 @@ from tests.e2e.table_helpers import (
     panel_button,
     read_board,
     saved_state,
+    the_game_board,
 )
 from tests.fake_discord import Member, Message
 
@@ -26,9 +26,9 @@ SEED = 10
 SUCCESS = 3  # a green button: the signal is up
 
 
-def marks(world: World) -> set[tuple[int, str, str | None]]:
+async def marks(world: World) -> set[tuple[int, str, str | None]]:
     """The signals the newest board shows (checked against the committed game first)."""
-    return set(read_board(check_the_game_board(world)).marks)
+    return set(read_board(await the_game_board(world)).marks)
 
 
 async def signal(world: World, member: Member, kind: str, pile: str | None = None) -> str:
@@ -43,9 +43,23 @@ async def signal(world: World, member: Member, kind: str, pile: str | None = Non
     assert answer(rec).ephemeral, answer(rec).content
     assert len(public_messages(fake, world.channel)) == before
     assert not any(m.pinged for m in public_messages(fake, world.channel)[before:])
-    if "can't" not in answer(rec).content and "not playing" not in answer(rec).content:
-        assert len(board.edits) == edits + 1
+    accepted = answer(rec).content.startswith(("🛑", "🔁", "🐢", "⚠️", member.mention))
+    assert len(board.edits) == edits + accepted
     return answer(rec).content
+
+
+async def on_signals_page(world: World, panel: Message, member: Member) -> Message:
+    """The panel's signals page (after a signal the panel may go back to its main page)."""
+    if not any(str(b.get("custom_id", "")).split(":")[2:3] == ["sig"] for b in panel.buttons):
+        await click_panel(world, panel, member, "page", "signals")
+    return panel
+
+
+async def sig(world: World, panel: Message, member: Member, kind: str, pile: str = "") -> None:
+    """One click on the signals page."""
+    await on_signals_page(world, panel, member)
+    await click_panel(world, panel, member, "sig", kind, pile)
+    await world.fake.wait_idle()
 
 
 async def lay(world: World, member: Member, card: int, pile: str) -> None:
@@ -80,42 +94,44 @@ async def test_signals_by_panel_one_click_each_shown_with_their_owner(world: Wor
         assert labels[12:] == ["I'm nearly stuck", "Clear my signals", "Back"]
         assert panel_button(panel, "sig", "clear").get("disabled")
         # One click: the signal is up, on the board next to its pile with its owner; the button turns green.
-        await click_panel(world, panel, ben, "sig", "dont_lay", "C")
-        await fake.wait_idle()
-        assert marks(world) == {(ben.id, "dont_lay", "C")}
+        await sig(world, panel, ben, "dont_lay", "C")
+        assert await marks(world) == {(ben.id, "dont_lay", "C")}
         description = newest_board(world).embeds[0]["description"]
         assert f"**C** ↓ descending: **100**  🛑 {ben.mention} (please don't lay here)" in description
-        assert panel_button(panel, "sig", "dont_lay", "C")["style"] == SUCCESS
-        await click_panel(world, panel, ben, "sig", "small_steps", "A")
-        await click_panel(world, panel, ben, "sig", "nearly_stuck")
-        await fake.wait_idle()
-        assert marks(world) == {(ben.id, "dont_lay", "C"), (ben.id, "small_steps", "A"), (ben.id, "nearly_stuck", None)}
+        assert panel_button(await on_signals_page(world, panel, ben), "sig", "dont_lay", "C")["style"] == SUCCESS
+        await sig(world, panel, ben, "small_steps", "A")
+        await sig(world, panel, ben, "nearly_stuck")
+        assert await marks(world) == {
+            (ben.id, "dont_lay", "C"),
+            (ben.id, "small_steps", "A"),
+            (ben.id, "nearly_stuck", None),
+        }
         players = next(f["value"] for f in newest_board(world).embeds[0]["fields"] if f["name"] == "Players")
         assert f"{ben.mention}: 6 cards ⚠️ nearly stuck" in players
         # A new signal on the same pile replaces the old one.
-        await click_panel(world, panel, ben, "sig", "small_steps", "C")
-        await fake.wait_idle()
-        assert marks(world) == {(ben.id, "small_steps", "C"), (ben.id, "small_steps", "A"), (ben.id, "nearly_stuck", None)}
+        await sig(world, panel, ben, "small_steps", "C")
+        assert await marks(world) == {
+            (ben.id, "small_steps", "C"),
+            (ben.id, "small_steps", "A"),
+            (ben.id, "nearly_stuck", None),
+        }
         # Clicking an active signal takes it down.
-        await click_panel(world, panel, ben, "sig", "small_steps", "A")
-        await fake.wait_idle()
-        assert marks(world) == {(ben.id, "small_steps", "C"), (ben.id, "nearly_stuck", None)}
-        assert panel_button(panel, "sig", "small_steps", "A")["style"] != SUCCESS
+        await sig(world, panel, ben, "small_steps", "A")
+        assert await marks(world) == {(ben.id, "small_steps", "C"), (ben.id, "nearly_stuck", None)}
+        assert panel_button(await on_signals_page(world, panel, ben), "sig", "small_steps", "A")["style"] != SUCCESS
         # Another player's signals sit next to ben's; "Clear my signals" takes down only one's own.
         opened = await fake.click(newest_board(world), label="My hand", user=ana)
         ana_panel = opened.original
         assert ana_panel is not None
         await click_panel(world, ana_panel, ana, "page", "signals")
-        await click_panel(world, ana_panel, ana, "sig", "dont_lay", "C")
-        await fake.wait_idle()
+        await sig(world, ana_panel, ana, "dont_lay", "C")
         both = f"🐢 {ben.mention} (small steps only here) 🛑 {ana.mention} (please don't lay here)"
         assert both in newest_board(world).embeds[0]["description"]
-        await click_panel(world, panel, ben, "sig", "clear")
-        await fake.wait_idle()
-        assert marks(world) == {(ana.id, "dont_lay", "C")}
-        # All of it: no new channel message, nobody pinged, one board edited in place.
+        await sig(world, panel, ben, "clear")
+        assert await marks(world) == {(ana.id, "dont_lay", "C")}
+        # All of it: no new channel message (so nobody pinged): one board edited in place.
         assert meter.new_messages() == []
-        assert not any(m.pinged for m in public_messages(fake, world.channel))
+        assert sum(meter.pings().values()) == 0
         assert [rec.custom_id is not None for rec in meter.interactions()] == [True] * len(meter.interactions())
         # The signals are in the move log (a table event), so the replayed game has them.
         assert {(m.player, m.kind, m.pile) for m in saved_state(world).signals} == {(ana.id, "dont_lay", "C")}
@@ -132,7 +148,7 @@ async def test_signals_by_command_and_when_they_clear_themselves(world: World) -
         await signal(world, cy, "nearly_stuck")
         await signal(world, ana, "dont_lay", "A")
         await signal(world, ana, "nearly_stuck")
-        assert marks(world) == {
+        assert await marks(world) == {
             (ben.id, "small_steps", "A"),
             (cy.id, "dont_lay", "C"),
             (cy.id, "nearly_stuck", None),
@@ -144,37 +160,33 @@ async def test_signals_by_command_and_when_they_clear_themselves(world: World) -
         assert refused == "You can't do a backwards trick on A right now."
         assert (await signal(world, ben, "clear", "D")) == "You have no signal there to clear."
         # ana's card on A takes down her own signal there; ben's stays.
-        await lay(world, ana, 40, "A") if 40 in the_game.hand(saved_state(world), ana.id) else None
-        play = best_play(world, ana)
-        on_a = play if play.pile == "A" else None
-        card = on_a.card if on_a else min(the_game.hand(saved_state(world), ana.id))
-        await lay(world, ana, card, "A")
-        assert (ana.id, "dont_lay", "A") not in marks(world)
-        assert (ben.id, "small_steps", "A") in marks(world)
-        assert (ana.id, "nearly_stuck", None) in marks(world)
+        await lay(world, ana, min(the_game.hand(saved_state(world), ana.id)), "A")
+        assert (ana.id, "dont_lay", "A") not in await marks(world)
+        assert (ben.id, "small_steps", "A") in await marks(world)
+        assert (ana.id, "nearly_stuck", None) in await marks(world)
         # At her turn's end, ana's "nearly stuck" comes down; cy's stays (it is not cy's turn that ended).
         second = best_play(world, ana, laid=1)
         await lay(world, ana, second.card, second.pile)
         await world.fake.invoke("endturn", user=ana, channel=world.channel)
         await world.fake.wait_idle()
-        assert (ana.id, "nearly_stuck", None) not in marks(world)
-        assert {(cy.id, "dont_lay", "C"), (cy.id, "nearly_stuck", None)} <= marks(world)
+        assert (ana.id, "nearly_stuck", None) not in await marks(world)
+        assert {(cy.id, "dont_lay", "C"), (cy.id, "nearly_stuck", None)} <= await marks(world)
         # /signal clear takes down one pile's signal, or all of them.
         await signal(world, cy, "clear", "C")
-        assert (cy.id, "dont_lay", "C") not in marks(world)
+        assert (cy.id, "dont_lay", "C") not in await marks(world)
         await signal(world, cy, "dont_lay", "D")
         await signal(world, cy, "clear")
-        assert not any(player == cy.id for player, _, _ in marks(world))
+        assert not any(player == cy.id for player, _, _ in await marks(world))
         # Leaving takes a player's signals with them.
         await signal(world, cy, "small_steps", "B")
         await signal(world, cy, "nearly_stuck")
         await world.fake.invoke("leave", user=cy, channel=world.channel)
         await world.fake.wait_idle()
-        assert not any(player == cy.id for player, _, _ in marks(world))
-        assert (ben.id, "small_steps", "A") in marks(world)
+        assert not any(player == cy.id for player, _, _ in await marks(world))
+        assert (ben.id, "small_steps", "A") in await marks(world)
 
 
-async def test_a_trick_signal_lasts_while_the_trick_is_possible(world: World) -> None:
+async def test_a_trick_signal_is_accepted_from_the_player_who_holds_the_trick(world: World) -> None:
     members = world.players[:3]
     by_id = {m.id: m for m in members}
     async with world.bot(seed=SEED):
@@ -191,18 +203,21 @@ async def test_a_trick_signal_lasts_while_the_trick_is_possible(world: World) ->
             if found is None:
                 mover = by_id[the_game.current_player(state) or members[0].id]
                 view = the_game.public_view(state)
-                play = best_play(world, mover, laid=view.laid)
                 if view.laid >= 2:
                     await world.fake.invoke("endturn", user=mover, channel=world.channel)
                 else:
+                    play = best_play(world, mover, laid=view.laid)
                     await lay(world, mover, play.card, play.pile)
         owner, pile = found
         assert (await signal(world, owner, "trick", pile)).startswith("🔁")
-        assert (owner.id, "trick", pile) in marks(world)
+        assert (owner.id, "trick", pile) in await marks(world)
         assert f"🔁 {owner.mention} (I can do a backwards trick here)" in newest_board(world).embeds[0]["description"]
-        # The game ends: every signal comes down with it (checked on the final board against the saved game).
+        # The owner lays the trick: the signal has done its job and comes down.
         state = saved_state(world)
-        assert state.signals
+        if the_game.current_player(state) == owner.id:
+            trick = the_game.top(state, pile) + (-10 if pile in the_game.ASCENDING else 10)
+            await lay(world, owner, trick, pile)
+            assert (owner.id, "trick", pile) not in await marks(world)
 
 
 async def test_signals_survive_a_restart_and_a_spectator_cannot_signal(world: World) -> None:
@@ -212,17 +227,17 @@ async def test_signals_survive_a_restart_and_a_spectator_cannot_signal(world: Wo
         await open_game(world, members)
         await signal(world, ben, "dont_lay", "D")
         await signal(world, cy, "nearly_stuck")
-        shown = marks(world)
+        shown = await marks(world)
         refused = await signal(world, world.spectator, "dont_lay", "A")
         assert refused == "You're not playing in this game."
-        assert marks(world) == shown
+        assert await marks(world) == shown
         old_board: Message = newest_board(world)
     # Every action is committed before its answer: leaving the bot's context is the e2e kill -9.
     async with world.bot(seed=SEED):
         rec = await world.fake.invoke("board", user=world.spectator, channel=world.channel)
         await world.fake.wait_idle()
         assert rec.original is newest_board(world)
-        assert marks(world) == shown == {(ben.id, "dont_lay", "D"), (cy.id, "nearly_stuck", None)}
+        assert await marks(world) == shown == {(ben.id, "dont_lay", "D"), (cy.id, "nearly_stuck", None)}
         assert not old_board.buttons
         # After the restart, signals go on working from the panel of the new process.
         opened = await world.fake.click(newest_board(world), label="My hand", user=ben)
@@ -230,11 +245,12 @@ async def test_signals_survive_a_restart_and_a_spectator_cannot_signal(world: Wo
         assert panel is not None
         await click_panel(world, panel, ben, "page", "signals")
         assert panel_button(panel, "sig", "dont_lay", "D")["style"] == SUCCESS
-        await click_panel(world, panel, ben, "sig", "dont_lay", "D")
+        await sig(world, panel, ben, "dont_lay", "D")
         await world.fake.wait_idle()
-        assert marks(world) == {(cy.id, "nearly_stuck", None)}
+        assert await marks(world) == {(cy.id, "nearly_stuck", None)}
         assert (await signal(world, world.spectator, "nearly_stuck")) == "You're not playing in this game."
         # A spectator has no panel to signal from.
         button = await world.fake.click(newest_board(world), label="My hand", user=world.spectator)
-        assert answer(button).ephemeral and answer(button).content == "You're not playing in this game."
-        assert ana.id not in {player for player, _, _ in marks(world)}
+        assert answer(button).ephemeral
+        assert answer(button).content == "You're not playing in this game."
+        assert ana.id not in {player for player, _, _ in await marks(world)}

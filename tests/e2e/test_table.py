@@ -18,16 +18,16 @@ from tests.e2e.conftest import World, hand_in, latest_chips, latest_hand, public
 from tests.e2e.table_helpers import (
     Meter,
     answer,
-    check_no_thanks_board,
-    check_the_game_board,
     choose,
     click_panel,
     game_seed,
     live_buttons,
     newest_board,
+    no_thanks_board,
     open_game,
     panel_button,
     saved_state,
+    the_game_board,
 )
 from tests.fake_discord import Member, Message
 
@@ -129,7 +129,7 @@ async def slash_game(world: World) -> Figures:
             await fake.wait_idle()
             before_boards = len(public_messages(fake, world.channel))
             state = saved_state(world)
-            check_the_game_board(world)
+            await the_game_board(world)
             assert len(public_messages(fake, world.channel)) == before_boards
             # After a draw, the player's one DM shows the hand as it is (a card laid is answered privately instead).
             if play is None:
@@ -175,7 +175,9 @@ async def play_by_panel(world: World, members: list[Member], figures: Figures, t
         clicks_before = len(fake.interactions)
         opened = await fake.click(newest_board(world), label="My hand", user=mover)
         panel = opened.original
-        assert panel is not None and panel.ephemeral and panel.visible_to == mover.id
+        assert panel is not None
+        assert panel.ephemeral
+        assert panel.visible_to == mover.id
         laid = 0
         while True:
             view = the_game.public_view(state)
@@ -195,7 +197,8 @@ async def play_by_panel(world: World, members: list[Member], figures: Figures, t
                 rec = await fake.click(panel, end["custom_id"], user=mover)
                 assert answer(rec).type == 7  # the panel itself is redrawn
                 await fake.wait_idle()
-                assert len(rec.followups) == 1 and not rec.followups[0].ephemeral
+                assert len(rec.followups) == 1
+                assert not rec.followups[0].ephemeral
                 after = saved_state(world)
                 upcoming = the_game.current_player(after)
                 if not the_game.is_over(after):
@@ -218,12 +221,12 @@ async def play_by_panel(world: World, members: list[Member], figures: Figures, t
             laid += 1
             await fake.wait_idle()
             state = saved_state(world)
-            check_the_game_board(world)
+            await the_game_board(world)
             if the_game.is_over(state):
                 break
         figures.clicks.append((laid, len(fake.interactions) - clicks_before))
         state = saved_state(world)
-        check_the_game_board(world)
+        await the_game_board(world)
 
 
 async def test_a_whole_game_with_the_hand_panel_alone(world: World) -> None:
@@ -380,7 +383,7 @@ async def test_a_whole_no_thanks_game_by_board_buttons(world: World) -> None:
         while not no_thanks.is_over(state):
             mover = no_thanks.current_player(state)
             assert mover is not None
-            board = check_no_thanks_board(world)
+            board = await no_thanks_board(world)
             boards = len(public_messages(fake, world.channel))
             take = takes(state, mover)
             rec = await fake.click(board, label="Take" if take else "No thanks!", user=by_id[mover])
@@ -405,7 +408,7 @@ async def test_a_whole_no_thanks_game_by_board_buttons(world: World) -> None:
             if take:  # the newest DM shows the chips as they are
                 for member in members:
                     assert latest_chips(fake, member) == no_thanks.chips(state, member.id)
-        final = check_no_thanks_board(world)
+        final = await no_thanks_board(world)
         assert "**Game over**. Scores (lowest wins):" in final.content
         dms = meter.new_dms()
         new_messages = len(meter.new_messages())
@@ -431,20 +434,23 @@ async def test_no_thanks_panel_has_take_and_no_thanks_with_the_chips(world: Worl
         other = next(m for m in members if m is not mover)
         shown = await fake.click(newest_board(world, "No Thanks!"), label="My cards and chips", user=mover)
         panel = shown.original
-        assert panel is not None and panel.ephemeral
+        assert panel is not None
+        assert panel.ephemeral
         assert f"Your chips: {no_thanks.chips(state, mover.id)}" in panel.content
-        assert "Face-up card:" in panel.content and "Your turn." in panel.content
+        assert "Face-up card:" in panel.content
+        assert "Your turn." in panel.content
         assert live_buttons(panel) == ["Take", "No thanks!"]
         waiting = await fake.invoke("hand", user=other, channel=world.channel)
         assert answer(waiting).ephemeral
         assert f"<@{mover.id}> is deciding." in answer(waiting).content
-        assert answer(waiting).message is not None and not answer(waiting).message.buttons
+        assert answer(waiting).message is not None
+        assert not answer(waiting).message.buttons
         # The panel's No thanks! acts like the board's.
         await fake.click(panel, label="No thanks!", user=mover)
         await fake.wait_idle()
         after: no_thanks.State = saved_state(world)
         assert no_thanks.chips(after, mover.id) == no_thanks.chips(state, mover.id) - 1
-        check_no_thanks_board(world)
+        await no_thanks_board(world)
 
 
 # ---- the newest board is the current position --------------------------------------------------------------------
@@ -462,7 +468,7 @@ async def test_chat_pushes_the_board_up_and_the_next_change_reposts_it_below(wor
         assert play is not None
         await fake.invoke("play", user=ana, channel=world.channel, options={"card": play.card, "pile": play.pile})
         await fake.wait_idle()
-        old = check_the_game_board(world)
+        old = await the_game_board(world)
         # A little chat does not move the board.
         for line in ("nice", "go on"):
             await fake.send_message(world.channel, members[1], line)
@@ -480,7 +486,7 @@ async def test_chat_pushes_the_board_up_and_the_next_change_reposts_it_below(wor
         check_pings_before = len(public_messages(fake, world.channel))
         await fake.invoke("endturn", user=ana, channel=world.channel)
         await fake.wait_idle()
-        board = check_the_game_board(world)
+        board = await the_game_board(world)
         assert board is not old
         assert len(public_messages(fake, world.channel)) == check_pings_before + 1
         assert not old.buttons
@@ -494,14 +500,14 @@ async def test_chat_pushes_the_board_up_and_the_next_change_reposts_it_below(wor
         assert play is not None
         await fake.invoke("play", user=mover, channel=world.channel, options={"card": play.card, "pile": play.pile})
         await fake.wait_idle()
-        again = check_the_game_board(world)
+        again = await the_game_board(world)
         assert again is not board
         assert not board.buttons
         assert again.pinged == []  # the mover's own card pings nobody
         # /board also posts it at the bottom, and the old one loses its buttons.
         shown = await fake.invoke("board", user=world.spectator, channel=world.channel)
         await fake.wait_idle()
-        assert shown.original is check_the_game_board(world)
+        assert shown.original is await the_game_board(world)
         assert not again.buttons
 
 
@@ -509,9 +515,7 @@ async def test_chat_pushes_the_board_up_and_the_next_change_reposts_it_below(wor
 
 
 def lobby_messages(world: World) -> list[Message]:
-    return [
-        m for m in world.fake.bot_messages(world.channel) if m.embeds and m.embeds[0]["title"].endswith(": lobby")
-    ]
+    return [m for m in world.fake.bot_messages(world.channel) if m.embeds and m.embeds[0]["title"].endswith(": lobby")]
 
 
 def lobby_count(message: Message) -> tuple[int, list[int]]:
@@ -536,7 +540,8 @@ async def test_one_lobby_message_kept_current_by_commands_and_buttons(world: Wor
             assert live_buttons(lobby)[:3] == ["Join", "Leave", "Start"]
 
         joined = await fake.invoke("join", user=ben, channel=world.channel)
-        assert answer(joined).ephemeral and "The lobby above is up to date." in answer(joined).content
+        assert answer(joined).ephemeral
+        assert "The lobby above is up to date." in answer(joined).content
         await check([ana, ben])
         clicked = await fake.click(lobby, label="Join", user=cy)
         assert answer(clicked).type == 7  # edited in place
@@ -550,7 +555,8 @@ async def test_one_lobby_message_kept_current_by_commands_and_buttons(world: Wor
         await fake.click(lobby, label="Join", user=ben)
         await check([ana, dee, ben])
         refused = await fake.invoke("join", user=dee, channel=world.channel)
-        assert answer(refused).ephemeral and answer(refused).content == "You're already in this game."
+        assert answer(refused).ephemeral
+        assert answer(refused).content == "You're already in this game."
         await check([ana, dee, ben])
         # Start on the one lobby message works and shows the right count.
         started = await fake.click(lobby, label="Start", user=ana)
@@ -559,7 +565,7 @@ async def test_one_lobby_message_kept_current_by_commands_and_buttons(world: Wor
         assert lobby.content == "The game has started."
         assert not lobby.buttons
         assert lobby_count(lobby) == (3, [ana.id, dee.id, ben.id])
-        board = check_the_game_board(world)
+        board = await the_game_board(world)
         assert set(saved_state(world).players) == {ana.id, dee.id, ben.id}
         assert lobby_messages(world) == [lobby]
         assert public_messages(fake, world.channel) == [lobby, board]
@@ -593,7 +599,7 @@ async def test_game_over_board_result_rematch_and_a_new_deal_in_two_clicks(world
         await play_to_the_end_by_commands(world, [ana, ben])
         state = saved_state(world)
         assert state.status == "lost"
-        final = check_the_game_board(world)
+        final = await the_game_board(world)
         check_game_over_text(final.content, state)
         assert live_buttons(final) == ["Rematch"]
         # Every earlier message of the game is without buttons.
@@ -620,7 +626,8 @@ async def test_game_over_board_result_rematch_and_a_new_deal_in_two_clicks(world
         assert lobby_count(lobby) == (2, [ben.id, ana.id])
         assert "expert" in lobby.embeds[0]["fields"][0]["value"]
         row, _ = saved_game(world)  # type: ignore[misc]
-        assert row["id"] != first_id and row["status"] == "lobby"
+        assert row["id"] != first_id
+        assert row["status"] == "lobby"
         # Start (click two): a new game is dealt.
         await fake.click(lobby, label="Start", user=ben)
         await fake.wait_idle()
@@ -628,7 +635,7 @@ async def test_game_over_board_result_rematch_and_a_new_deal_in_two_clicks(world
         assert row["status"] == "running"
         assert set(new_state.players) == {ana.id, ben.id}
         assert new_state.expert
-        board = check_the_game_board(world)
+        board = await the_game_board(world)
         assert live_buttons(board)[0] == "My hand"
         # The old final board's Rematch is refused now that a game is open.
         again = await fake.click(final, label="Rematch", user=ana)
@@ -648,13 +655,16 @@ async def test_an_abandoned_game_says_so_plainly(world: World) -> None:
         assert state.status == "abandoned"
         final = newest_board(world)
         text = final.content + "\n" + (final.embeds[0].get("footer") or {}).get("text", "")
-        assert "abandoned" in text and "no score" in text
-        assert "None" not in text and "cards not laid" not in text
+        assert "abandoned" in text
+        assert "no score" in text
+        assert "None" not in text
+        assert "cards not laid" not in text
         assert final.embeds[0]["footer"]["text"] == "Game over: abandoned, no score."
         assert live_buttons(final) == ["Rematch"]
         shown = await fake.invoke("board", user=world.spectator, channel=world.channel)
         assert not answer(shown).ephemeral
-        assert shown.original is not None and "abandoned" in shown.original.content
+        assert shown.original is not None
+        assert "abandoned" in shown.original.content
         # A game ended with /endgame: /board says it ended early.
         await open_game(world, members)
         await fake.invoke("endgame", user=members[0], channel=world.channel)
@@ -662,4 +672,5 @@ async def test_an_abandoned_game_says_so_plainly(world: World) -> None:
         assert not answer(shown).ephemeral
         assert shown.original is not None
         assert "ended early" in shown.original.content
-        assert "None" not in shown.original.content and "not laid" not in shown.original.content
+        assert "None" not in shown.original.content
+        assert "not laid" not in shown.original.content

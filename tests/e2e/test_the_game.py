@@ -712,8 +712,9 @@ async def test_a_player_with_closed_dms_is_told_in_the_channel_and_the_game_goes
         notice = started.followups[0]
         assert not notice.ephemeral
         assert notice.content.startswith(f"{ben.mention}: I can't send you direct messages")
-        assert "/hand" in notice.content
-        assert ana.mention not in notice.content
+        told = notice.content.splitlines()[0]  # (a line about the turn clock may follow)
+        assert "/hand" in told
+        assert ana.mention not in told
         last = await table.play_to_end()
         table.check_game_over(last)
         notices = [m for m in public_messages(world.fake, world.channel) if "can't send you direct" in m.content]
@@ -721,6 +722,27 @@ async def test_a_player_with_closed_dms_is_told_in_the_channel_and_the_game_goes
         assert all(m.content.startswith(f"{ben.mention}:") and "Your hand" not in m.content for m in notices)
         assert not world.fake.dms(ben)
         assert world.fake.dms(ana)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: the closed-DMs notice is a followup carrying a copy of the board and its buttons; the next move "
+    "edits the real board above it, so the newest board in the channel is out of date and two boards have live "
+    "buttons",
+)
+async def test_the_closed_dms_notice_is_no_second_live_board(world: World) -> None:
+    ana, ben = world.players[:2]
+    async with world.bot(seed=109) as bot:
+        table = Table(world, bot, [ana, ben], closed_dms=(ben,))
+        await table.open()
+        card = table.known[ana.id][-1]
+        await world.fake.invoke("play", user=ana, channel=world.channel, options={"card": card, "pile": "A"})
+        await table.settle()
+        boards = [
+            m for m in public_messages(world.fake, world.channel) if m.embeds and m.embeds[0]["title"] == "The Game"
+        ]
+        assert read_board(boards[-1]).tops["A"] == card
+        assert len([m for m in public_messages(world.fake, world.channel) if m.buttons]) == 1
 
 
 async def test_restart_in_the_middle_of_a_turn_carries_on_exactly(world: World) -> None:

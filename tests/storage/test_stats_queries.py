@@ -1,0 +1,155 @@
+"""The statistics queries against every driver: the results the database keeps when a game ends (won, lost,
+abandoned, with computer players or autopilot turns), a player's tallies and streaks, teams, leaderboards, the
+history and the daily deal's first tries."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
+from storage import Conflict, Ending, GameRecord, NewGame, Storage
+
+GUILD = 1
+ANA, BEN, CY = 101, 102, 103
+BOT = -1
+
+
+async def played(
+    storage: Storage,
+    channel: int,
+    players: tuple[int, ...],
+    result: Mapping[str, Any] | None,
+    *,
+    kind: str = "the_game",
+    variants: tuple[str, ...] = (),
+    auto: bool = False,
+    options: Mapping[str, Any] | None = None,
+    guild: int = GUILD,
+) -> GameRecord:
+    """A game dealt and ended through the interface: finished with ``result``, or abandoned (None) by /endgame."""
+    record = await storage.create_game(
+        NewGame(channel, guild, kind, players[0], players, variants, 42, 1, dict(options or {}))
+    )
+    record = await storage.update_game(record, status="running", started_at="2025-01-01T10:00:00+00:00")
+    assert await storage.append_move(record.id, 1, players[0], ["end"], auto=auto)
+    if result is None:
+        await storage.update_game(record, status="abandoned", ended_at="2025-01-01T11:00:00+00:00")
+    else:
+        assert await storage.append_move(record.id, 2, players[0], ["end"], Ending("finished", dict(result)))
+    ended = await storage.game(record.id)
+    assert ended is not None
+    return ended
+
+
+def won(score: int = 0) -> dict[str, Any]:
+    return {"won": score == 0, "score": score, "turns": 9, "backwards_tricks": 1, "pile_lengths": [1, 2, 3, 4]}
+
+
+async def test_a_players_tallies_streaks_and_teams(storage: Storage) -> None:
+    await played(storage, 10, (ANA, BEN), won(0))
+    await played(storage, 10, (ANA, BEN), won(0))
+    await played(storage, 10, (ANA, BEN), won(7))
+    await played(storage, 10, (ANA, BEN), won(0))
+    await played(storage, 10, (ANA, BEN), None)  # abandoned: ends the streak, no score
+    await played(storage, 10, (ANA, CY), won(0), variants=("expert",))
+    await played(storage, 10, (ANA, BOT), won(3))  # with a computer player: apart
+    await played(storage, 10, (ANA, BEN), won(5), auto=True)  # an autopilot turn: apart
+    lobby = await storage.create_game(NewGame(11, GUILD, "the_game", ANA, (ANA,), (), 1, 1))
+    await storage.update_game(lobby, status="abandoned")  # never dealt: not a game played
+
+    tallies = {(t.seats, t.variants, t.mixed): t for t in await storage.player_tallies(GUILD, ANA)}
+    assert set(tallies) == {(2, (), False), (2, ("expert",), False), (2, (), True)}
+    people = tallies[(2, (), False)]
+    assert (people.played, people.won, people.abandoned, people.best) == (4, 3, 1, 0)
+    assert people.mean == pytest.approx(7 / 4)
+    mixed = tallies[(2, (), True)]
+    assert (mixed.played, mixed.won, mixed.best) == (2, 0, 3)
+    assert tallies[(2, ("expert",), False)].won == 1
+
+    streaks = {(s.kind, s.mixed): (s.current, s.best) for s in await storage.player_streaks(GUILD, ANA)}
+    assert streaks == {("the_game", False): (1, 2), ("the_game", True): (0, 0)}
+    assert [(s.current, s.best) for s in await storage.player_streaks(GUILD, CY)] == [(1, 1)]
+
+    teams = await storage.player_teams(GUILD, ANA, "the_game")
+    assert (teams[0].players, teams[0].mixed, teams[0].games, teams[0].won) == ((ANA, BEN), False, 4, 3)
+    assert ((ANA,), True) in [(t.players, t.mixed) for t in teams]  # the team of Ana and a computer player
+    assert await storage.player_tallies(2, ANA) == []  # another server knows nothing of her
+
+
+async def test_leaderboards_rank_teams_and_players_and_filter(storage: Storage) -> None:
+    for _ in range(3):
+        await played(storage, 10, (ANA, BEN), won(0))
+    for score in (0, 4, 9):
+        await played(storage, 10, (CY, BEN), won(score), variants=("expert",))
+    await played(storage, 10, (CY, ANA), won(0))  # only one game: does not qualify at minimum 2
+    await played(storage, 10, (CY, BOT), won(0))
+
+    board, total = await storage.leaderboard(GUILD, "the_game", teams=True, mixed=False, minimum=2)
+    assert total == 2
+    assert [(s.players, s.won, s.games) for s in board] == [((ANA, BEN), 3, 3), ((BEN, CY), 1, 3)]
+    page, total = await storage.leaderboard(GUILD, "the_game", teams=True, mixed=False, limit=1, offset=1)
+    assert total == 3
+    assert [s.players for s in page] == [(ANA, CY)]  # one win too, with fewer cards left
+    assert (await storage.leaderboard(GUILD, "the_game", teams=True, mixed=False, offset=9)) == ([], 3)
+    expert, _ = await storage.leaderboard(GUILD, "the_game", teams=True, mixed=False, variant="expert")
+    assert [s.players for s in expert] == [(BEN, CY)]
+    assert expert[0].mean == pytest.approx(13 / 3)
+    standard, _ = await storage.leaderboard(GUILD, "the_game", teams=True, mixed=False, variant="")
+    assert [s.players for s in standard] == [(ANA, BEN), (ANA, CY)]
+    assert (await storage.leaderboard(GUILD, "the_game", teams=True, mixed=False, seats=3)) == ([], 0)
+    bots, _ = await storage.leaderboard(GUILD, "the_game", teams=True, mixed=True)
+    assert [(s.players, s.mixed) for s in bots] == [((CY,), True)]
+
+    for winner, points in ((ANA, (10, 20, 30)), (ANA, (12, 25, 40)), (BEN, (30, 5, 50))):
+        scores = dict(zip(map(str, (ANA, BEN, CY)), points, strict=True))
+        result = {"winner": winner, "tie_break": False, "scores": scores}
+        await played(storage, 20, (ANA, BEN, CY), result, kind="no_thanks")
+    players, total = await storage.leaderboard(GUILD, "no_thanks", teams=False, mixed=False)
+    assert total == 3
+    assert [(s.players, s.won, s.games) for s in players] == [((ANA,), 2, 3), ((BEN,), 1, 3), ((CY,), 0, 3)]
+    assert players[0].mean == pytest.approx(52 / 3)
+    tallies = await storage.player_tallies(GUILD, BEN)
+    assert [(t.kind, t.won, t.best) for t in tallies if t.kind == "no_thanks"] == [("no_thanks", 1, 5)]
+
+
+async def test_history_and_the_daily_deals_first_tries(storage: Storage) -> None:
+    first = await played(storage, 10, (ANA, BEN), won(4), options={"deal": "daily", "date": "2025-03-01"})
+    second = await played(storage, 10, (ANA, BEN), won(0), options={"deal": "daily", "date": "2025-03-01"})
+    other = await played(storage, 11, (CY, BOT), None, options={"deal": "daily", "date": "2025-03-01"})
+    three = await played(storage, 10, (ANA, BEN, CY), won(2), options={"deal": "daily", "date": "2025-03-01"})
+    await played(storage, 12, (ANA, BEN), won(0), options={"deal": "daily", "date": "2025-03-02"})
+    await played(storage, 13, (ANA, BEN), won(0), options={"deal": "daily", "date": "2025-03-01"}, guild=2)
+    plain = await played(storage, 10, (ANA, BEN), won(0))
+    await storage.create_game(NewGame(10, GUILD, "the_game", ANA, (ANA,), (), 1, 1))  # a lobby: not history
+
+    daily = await storage.daily_games(GUILD, "2025-03-01")
+    assert [g.id for g in daily] == [first.id, other.id, three.id]
+    history = await storage.ended_games(GUILD, 10, limit=3)
+    assert [h.record.id for h in history] == [plain.id, three.id, second.id]
+    assert history[0].record.result == won(0)
+    server = await storage.ended_games(GUILD, limit=50)
+    assert len(server) == 6
+    assert {h.record.id: h.mixed for h in server}[other.id] is True
+    assert [h.record.id for h in await storage.ended_games(GUILD, 10, limit=2, offset=1)] == [three.id, second.id]
+
+
+async def test_the_daily_deal_sets_the_seed_of_a_lobby_only(storage: Storage) -> None:
+    lobby = await storage.create_game(NewGame(10, GUILD, "the_game", ANA, (ANA,), (), 1, 1, {"turn_time": 60}))
+    dealt = await storage.set_daily_deal(lobby, 12345, "2025-03-01")
+    assert dealt.seed == 12345
+    assert dealt.options == {"turn_time": 60, "deal": "daily", "date": "2025-03-01"}
+    with pytest.raises(Conflict):
+        await storage.set_daily_deal(lobby, 1, "2025-03-01")  # read before the change
+    running = await storage.update_game(dealt, status="running")
+    with pytest.raises(Conflict):
+        await storage.set_daily_deal(running, 1, "2025-03-01")
+
+
+async def test_an_autopilot_move_that_ends_the_game_marks_it(storage: Storage) -> None:
+    record = await storage.create_game(NewGame(10, GUILD, "the_game", ANA, (ANA, BEN), (), 42, 1))
+    record = await storage.update_game(record, status="running", started_at="2025-01-01T10:00:00+00:00")
+    assert await storage.append_move(record.id, 1, BEN, ["end"], Ending("finished", won(3)), auto=True)
+    assert [(t.mixed, t.played) for t in await storage.player_tallies(GUILD, ANA)] == [(True, 1)]
+    assert [h.mixed for h in await storage.ended_games(GUILD)] == [True]
