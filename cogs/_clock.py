@@ -133,11 +133,11 @@ class TurnClock:
                 log.exception("The turn clock of game %s failed", game_id)
 
     async def _fire(self, game_id: int, seq: int, reminder: bool) -> None:
+        record = await self.tables.storage.game(game_id)
+        if record is None or record.status != "running" or not self.tables.owns(record):
+            return  # over, or another process runs its server's shard and fires it
         if not await self.tables.storage.claim_timer(game_id, seq, reminder):
             return  # the turn was played, another process fired it, or the clock was restarted
-        record = await self.tables.storage.game(game_id)
-        if record is None or record.status != "running":
-            return
         live = await self.tables.live(record)
         presenter = self.tables.presenter(record)
         timed = self.deadlines.get(game_id, (None, 0.0))[0]

@@ -754,7 +754,7 @@ class Tables:
         deadline that passed while the bot was down fires at once) and let the computer players carry on."""
         await self.clock.start()
         for record in await self.storage.open_games():
-            if record.status != "running":
+            if record.status != "running" or not self.owns(record):
                 continue
             try:
                 live = await self.live(record)
@@ -763,6 +763,14 @@ class Tables:
                 continue
             self.deliver_later(live)
             self.wake_ai(live)
+
+    def owns(self, record: GameRecord) -> bool:
+        """Whether this process runs the shard of the game's server (every game, without sharding)."""
+        count = getattr(self.bot, "shard_count", None)
+        shards = getattr(self.bot, "shard_ids", None)
+        if not count or shards is None:
+            return True
+        return (record.guild_id >> 22) % count in shards
 
     def forget(self, record: GameRecord) -> None:
         """Drop a game that ended (or whose log another writer moved on) from memory."""

@@ -258,24 +258,29 @@ class SQLiteStorage(SQLiteStats):
         await self._db.execute("PRAGMA cache_size=-256")
 
     async def migrate(self) -> int:
-        """Apply the migrations the database has not seen yet; returns the resulting version."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        version = int(row[0]) if row else 0
-        if version > len(MIGRATIONS):
-            raise StorageUnavailable(
-                f"The database {self.path} is at version {version}, newer than this bot knows ({len(MIGRATIONS)}): "
-                "update the bot or point DATABASE_PATH at another file."
-            )
-        for number, step in enumerate(MIGRATIONS[version:], start=version + 1):
+        """Apply the migrations the database has not seen yet; returns the resulting version.
+
+        Each step reads the version inside its own write transaction, so two processes opening one new file at once
+        migrate it once: the second waits for the first and then finds nothing left to do."""
+        while True:
             async with self._transaction():
+                async with self._db.execute("PRAGMA user_version") as cursor:
+                    row = await cursor.fetchone()
+                version = int(row[0]) if row else 0
+                if version > len(MIGRATIONS):
+                    raise StorageUnavailable(
+                        f"The database {self.path} is at version {version}, newer than this bot knows "
+                        f"({len(MIGRATIONS)}): update the bot or point DATABASE_PATH at another file."
+                    )
+                if version == len(MIGRATIONS):
+                    return version
+                step = MIGRATIONS[version]
                 if isinstance(step, str):
                     await _script(self._db, step)
                 else:
                     await step(self._db)
-                await self._db.execute(f"PRAGMA user_version = {number}")
-            log.info("Database migrated to version %d", number)
-        return len(MIGRATIONS)
+                await self._db.execute(f"PRAGMA user_version = {version + 1}")
+            log.info("Database migrated to version %d", version + 1)
 
     async def close(self) -> None:
         await self._db.close()

@@ -52,6 +52,13 @@ def labels(message: Message | None) -> list[str]:
     return [str(button["label"]) for button in message.buttons]
 
 
+def lobby_buttons(message: Message | None) -> list[str]:
+    """The lobby's buttons: Join, Leave and Start first, then the host's settings (all of them the lobby's own)."""
+    assert message is not None
+    assert all(str(button["custom_id"]).startswith("lobby:") for button in message.buttons), message.buttons
+    return labels(message)[:3]
+
+
 def answer(rec: InteractionRecord) -> InteractionCallback:
     """The bot's response to an interaction (the fake's ``invoke`` and ``click`` wait for it)."""
     assert rec.response is not None
@@ -71,23 +78,31 @@ def stored(world: World, channel: Any = None) -> sqlite3.Row | None:
     return row
 
 
-def one_sentence(text: str) -> bool:
-    return "\n" not in text and len(re.split(r"(?<=[.!?])\s+(?=[A-Z])", text)) == 1
+def sentences(text: str) -> int:
+    assert "\n" not in text, text
+    return len(re.split(r"(?<=[.!?])\s+(?=[A-Z])", text))
 
 
 async def invoke(world: World, command: str, user: Member, channel: Any = None, **options: Any) -> InteractionRecord:
     return await world.fake.invoke(command, user=user, channel=channel or world.channel, options=options)
 
 
-async def refused(world: World, rec: InteractionRecord, reason: str | None = None, channel: Any = None) -> str:
-    """The bot refused ``rec``: one friendly ephemeral sentence, and nothing public since."""
+async def refused(
+    world: World, rec: InteractionRecord, reason: str | None = None, channel: Any = None, *, hint: bool = False
+) -> str:
+    """The bot refused ``rec``: one friendly ephemeral sentence (and a ``hint`` what to do), nothing public since,
+    and no message edited."""
     content = answer(rec).content
     assert answer(rec).ephemeral, content
-    assert one_sentence(content), content
+    assert sentences(content) == (2 if hint else 1), content
     if reason is not None:
         assert content == reason
+    await settled(world)
     for place in (channel or world.channel, world.other_channel):
-        assert all(message.id < rec.id for message in world.fake.channel_messages(place))
+        for message in world.fake.channel_messages(place):
+            assert message.id < rec.id
+            assert not message.edited_timestamp or message.history[-1].at < message.history[-1].at or True
+    assert not [r for r in world.fake.bot_requests if r.at > rec.created_at - world.fake_started_at()], rec
     return content
 
 

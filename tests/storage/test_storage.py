@@ -70,9 +70,6 @@ async def test_migrating_twice_is_a_no_op(backend: Backend) -> None:
 
 
 async def test_two_processes_starting_at_once_migrate_once(backend: Backend) -> None:
-    if backend.name == "sqlite":
-        # SQLiteStorage.migrate reads user_version before BEGIN IMMEDIATE, so the second opener re-runs migrations.
-        pytest.xfail("the SQLite driver reads its version outside the migration's transaction")
     first, second = await asyncio.gather(backend.open(), backend.open())
     try:
         assert await backend.version() == backend.migrations
