@@ -26,14 +26,14 @@ from discord.ext import commands
 from dotenv import load_dotenv
 
 from cogs._flow import Tables
-from cogs._ui import USERS_ONLY, DMsClosed, reply_error
+from cogs._ui import NO_PINGS, DMsClosed, reply_error
 from engine import GAMES
 from storage import Storage, StorageUnavailable, open_storage
 
 log = logging.getLogger("bot")
 
 # One cog per concern, and one per registered game (named after its kind).
-EXTENSIONS = ("cogs.lobby", *(f"cogs.{kind}" for kind in GAMES), "cogs.moderation")
+EXTENSIONS = ("cogs.lobby", *(f"cogs.{kind}" for kind in GAMES), "cogs.moderation", "cogs.stats")
 # Transient server errors worth trying a DM again for; 429s are retried by discord.py itself.
 DM_RETRIES = 3
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
@@ -142,7 +142,7 @@ class Bot(commands.Bot):
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=intents(),
-            allowed_mentions=USERS_ONLY,
+            allowed_mentions=NO_PINGS,
             tree_cls=GameTree,
             # No message cache: moderation reads raw events, and caching every board costs memory per message.
             max_messages=options.pop("max_messages", None),

@@ -93,6 +93,8 @@ PLAY_ON_COST = 1  # after the minimum, keep laying cards that fit this close (a 
 HAND_LINE = re.compile(r"^Your hand: (.*)$", re.MULTILINE)
 PILE_TOP = re.compile(r"\*\*([ABCD])\*\*[^:\n]*: \*\*(\d+)\*\*")
 TURN = re.compile(r"<@(\d+)>: (\d+) laid, at least (\d+)")
+PANEL_TOP = re.compile(r"\b([ABCD]) (\d+)(?= ·)")
+PANEL_TURN = re.compile(r"^Your turn: (\d+) laid, at least (\d+)\.", re.MULTILINE)
 ASCENDING = ("A", "B")
 
 
@@ -129,6 +131,18 @@ class Board:
         if len(tops) != len(PILES):
             return None
         return cls(tops, mover, laid, minimum, over)
+
+    @classmethod
+    def from_panel(cls, content: str, player: int, previous: Board | None) -> Board | None:
+        """The position as the private panel shows it: "A 35 · B 12 · C 60 · D 88 ..." and "Your turn: 1 laid..."."""
+        tops = {pile: int(top) for pile, top in PANEL_TOP.findall(content)}
+        if len(tops) != len(PILES):
+            return previous
+        turn = PANEL_TURN.search(content)
+        if turn is not None:
+            return cls(tops, player, int(turn[1]), int(turn[2]), False)
+        mover = previous.mover if previous is not None else None
+        return cls(tops, mover, 0, 2, "The game is over." in content)
 
 
 @dataclass(frozen=True)
@@ -422,7 +436,9 @@ class Game:
                 bench.counted()
                 if command in ("play", "endturn"):
                     stats.ages.append(self.moves)
-            if answer.ephemeral and command not in ("hand", "rules", "join"):  # /join answers privately
+            # A card laid mid-turn is answered privately with the player's hand panel (the board is edited in place).
+            panel = answer.ephemeral and command == "play" and HAND_LINE.search(answer.content) is not None
+            if answer.ephemeral and not panel and command not in ("hand", "rules", "join"):  # /join answers privately
                 bench.problems[f"/{command} refused: {answer.content}"] += 1
                 return Outcome("refused", rec, answer)
             for embed in answer.embeds:
@@ -431,7 +447,14 @@ class Game:
                     self.board = board
             if command in ("play", "endturn"):
                 self.moves += 1
-            if command == "play" and self.board is not None and not self.board.over:
+            if panel:
+                cards = parse_hand(answer.content)
+                if cards is not None:
+                    player.hand = cards
+                self.board = Board.from_panel(answer.content, player.id, self.board)
+                if measured:
+                    stats.complete.append(answer.latency)
+            elif command == "play" and self.board is not None and not self.board.over:
                 try:
                     arrived = await asyncio.wait_for(asyncio.shield(pending.followed), ANSWER_TIMEOUT)
                 except TimeoutError:

@@ -315,9 +315,9 @@ class TurnClock:
             ),
         ]
 
-    def deadline_line(self, record: GameRecord) -> str | None:
+    def deadline_line(self, record: GameRecord, mover: int | None) -> str | None:
         entry = self.deadlines.get(record.id)
-        if entry is None:
+        if entry is None or (mover is not None and entry[0] != mover):
             return None
         player, due = entry
         return f"⏰ {mention(player)}'s turn ends <t:{int(due)}:R>."

@@ -13,11 +13,13 @@ delivers whatever a kill interrupted.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
+import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
@@ -25,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
 import discord
 
 from cogs._clock import TurnClock, autopilot
-from cogs._ui import NO_GAME, USERS_ONLY, DMsClosed, UserError, detached, is_ai, mention, send
+from cogs._ui import NO_GAME, NO_PINGS, USERS_ONLY, DMsClosed, UserError, detached, is_ai, mention, send
 from engine import GAMES
 from engine.ai import PLAYERS as AI_PLAYERS
 from engine.errors import CorruptState, GameError
@@ -45,6 +47,8 @@ ActionT = TypeVar("ActionT")
 DEFER_AFTER_SECONDS = 2.0
 STALE_PANEL = "This panel belongs to an earlier game: open a fresh one with /hand."
 AI_PAUSE_SECONDS = 1.0
+# An interaction's token edits its messages for 15 minutes; leave a margin.
+INTERACTION_TOKEN_SECONDS = 14 * 60
 # A DM Discord kept failing is tried again after this long.
 RETRY_DM_SECONDS = 30.0
 # Chat messages after the board that push it out of sight: the next change posts the board again below them.
@@ -97,6 +101,18 @@ class Played(NamedTuple):
     action: Any
 
 
+@dataclass
+class BoardHandle:
+    """How to edit a board posted as an interaction's answer: through that interaction's token (15 minutes)."""
+
+    message_id: int
+    edit: Callable[..., Awaitable[Any]]
+    since: float = field(default_factory=time.monotonic)
+
+    def fresh(self) -> bool:
+        return time.monotonic() - self.since < INTERACTION_TOKEN_SECONDS
+
+
 class GameUnavailable(UserError):
     """The channel's game cannot be loaded; only /endgame helps."""
 
@@ -146,6 +162,7 @@ class Tables:
         # from memory. Kept by start, load and end (a channel's messages all reach the process that runs its game).
         self._running: dict[int, str] = {}
         self._chat_since: dict[int, int] = {}
+        self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board for free
 
     def forbids_numbers(self, channel_id: int) -> bool:
         kind = self._running.get(channel_id)
@@ -271,14 +288,15 @@ class Tables:
         kind: str | None = None,
         board: tuple[int, int] | None = None,
         game: int | None = None,
+        page: str | None = None,
     ) -> None:
         """Apply ``action`` by the interaction's user to the channel's game, append it to the log, then answer.
-        ``game`` is the game id a private panel's button was made for."""
+        ``game`` is the game id a private panel's button was made for, ``page`` the panel page to show after."""
         channel_id = interaction.channel_id
         assert channel_id is not None
         async with self.in_time(interaction):
             played = await self.play(channel_id, interaction.user.id, action, kind=kind, board=board, game=game)
-        await self.answer(interaction, played)
+        await self.answer(interaction, played, page)
 
     async def play(
         self,
@@ -310,6 +328,11 @@ class Tables:
                 if await self._append(live, presenter, player, action, after, auto):
                     if not auto and not is_ai(player):
                         await self.clock.acted(live.record, player)
+                    try:
+                        # Before the answer, so that the board it shows carries the new turn's deadline.
+                        await self.clock.moved(live, presenter, presenter.new_board(before, after, player, action))
+                    except Exception:
+                        log.exception("Could not set the turn clock of game %s", live.record.id)
                     return Played(live, presenter, before, after, player, action)
                 log.info("Move %d of game %s was taken; deciding again", rules.move_count(after), live.record.id)
                 await asyncio.sleep(0.01 * (attempt + 1))
@@ -340,7 +363,7 @@ class Tables:
             self.forget(live.record)
         return True
 
-    async def answer(self, interaction: discord.Interaction[Any], played: Played) -> None:
+    async def answer(self, interaction: discord.Interaction[Any], played: Played, page: str | None = None) -> None:
         """Tell the table what happened. The move is already in the log, so a failure here never says otherwise.
 
         The channel stays quiet: the board is one message edited in place, and a new board is posted at the bottom
@@ -349,7 +372,7 @@ class Tables:
         """
         live = played.live
         try:
-            await self._answer(interaction, played)
+            await self._answer(interaction, played, page)
         except Exception:
             # Never let the error handler say "nothing was changed": the move is made.
             log.exception("Move made in channel %s but the answer failed", live.record.channel_id)
@@ -361,18 +384,13 @@ class Tables:
         await self.after_move(played)
 
     async def after_move(self, played: Played) -> None:
-        """What every move sets going: the turn clock, and the computer players."""
-        live, presenter, before, after, player, action = played
-        try:
-            await self.clock.moved(live, presenter, presenter.new_board(before, after, player, action))
-        except Exception:
-            log.exception("Could not set the turn clock of game %s", live.record.id)
-        self.wake_ai(live)
+        """What every move sets going: the computer players."""
+        self.wake_ai(played.live)
 
     def cached(self, game_id: int) -> Live[Any] | None:
         return self._live.get(game_id)
 
-    async def _answer(self, interaction: discord.Interaction[Any], played: Played) -> None:
+    async def _answer(self, interaction: discord.Interaction[Any], played: Played, page: str | None) -> None:
         live, presenter, before, after, player, action = played
         game = presenter.game
         record = live.record
@@ -395,37 +413,47 @@ class Tables:
                 await interaction.response.edit_message(**board)  # the clicked board itself: free
                 return
             if on_panel:
-                await interaction.response.edit_message(**self.panel(live, presenter, player, None, ack=True))
+                await interaction.response.edit_message(**self.panel(live, presenter, player, page, ack=True))
             else:
                 await send(interaction, ephemeral=True, **self.panel(live, presenter, player, None, ack=True))
             await self._edit_board(record, board)
             return
-        upcoming = game.current_player(after)
-        pings = (
-            [discord.Object(upcoming)] if upcoming is not None and upcoming != player and not is_ai(upcoming) else []
-        )
-        mentions = discord.AllowedMentions(everyone=False, roles=False, users=pings)
+        mentions = self.pings(played)
         old = record.message_id
-        if on_board:
-            # The clicked board keeps what happened but loses its buttons; the new board goes below.
-            await interaction.response.edit_message(content=board.get("content"), embed=board["embed"], view=None)
-            new_id = (await interaction.followup.send(wait=True, allowed_mentions=mentions, **board)).id
-            old = None
-        elif on_panel:
-            await interaction.response.edit_message(**self.panel(live, presenter, player, None, ack=True))
-            new_id = (await interaction.followup.send(wait=True, allowed_mentions=mentions, **board)).id
+        if on_board or on_panel:
+            if on_board:
+                # The clicked board keeps what happened but loses its buttons; the new board goes below.
+                await interaction.response.edit_message(content=board.get("content"), embed=board["embed"], view=None)
+                old = None
+            else:
+                await interaction.response.edit_message(**self.panel(live, presenter, player, page, ack=True))
+            posted = await interaction.followup.send(wait=True, allowed_mentions=mentions, **board)
+            handle = BoardHandle(posted.id, functools.partial(interaction.followup.edit_message, posted.id))
         else:
             response = await interaction.response.send_message(allowed_mentions=mentions, **board)
-            new_id = response.message_id or 0
+            handle = BoardHandle(response.message_id or 0, interaction.edit_original_response)
             if not over and presenter.show_after(before, after, player, action):
                 await interaction.followup.send(ephemeral=True, **self.panel(live, presenter, player, None))
-        await self._moved_board(live, new_id, old)
+        await self._moved_board(live, handle.message_id, old, handle)
+
+    @staticmethod
+    def pings(played: Played) -> discord.AllowedMentions:
+        """A new board pings the person whose turn begins, never the actor and never for a mere repost."""
+        _, presenter, before, after, player, action = played
+        upcoming = presenter.game.current_player(after)
+        if upcoming is None or upcoming == player or is_ai(upcoming):
+            return NO_PINGS
+        began = presenter.new_board(before, after, player, action) and upcoming != presenter.game.current_player(before)
+        ping = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(upcoming)])
+        return ping if began else NO_PINGS
 
     def _is_board_click(self, interaction: discord.Interaction[Any], record: GameRecord) -> bool:
         message = interaction.message if interaction.type is discord.InteractionType.component else None
         return message is not None and not message.flags.ephemeral and message.id == record.message_id
 
-    async def _moved_board(self, live: Live[Any], new_id: int | None, old_id: int | None) -> None:
+    async def _moved_board(
+        self, live: Live[Any], new_id: int | None, old_id: int | None, handle: BoardHandle | None = None
+    ) -> None:
         """The board now lives in message ``new_id``: remember it, and take the buttons off the old one."""
         record = live.record
         if new_id is None:
@@ -435,14 +463,27 @@ class Tables:
         await self.storage.set_message(record.id, new_id)
         if old_id is not None and old_id != new_id:
             await self._edit_board(record, {"view": None}, old_id)
+        if handle is not None:
+            self._handles[record.id] = handle
+        else:
+            self._handles.pop(record.id, None)
 
     async def _edit_board(self, record: GameRecord, message: dict[str, Any], message_id: int | None = None) -> None:
-        """Edit the board in place (one rate-limited request); a board that is gone is posted again later."""
+        """Edit the board in place. Through the interaction that posted it while its token lasts (free, like every
+        interaction response), else as a channel message (one rate-limited request); a board that is gone is
+        posted again at the next change."""
         target = message_id or record.message_id
         if target is None:
             return
-        channel = self.bot.get_partial_messageable(record.channel_id)
+        handle = self._handles.get(record.id)
         try:
+            if handle is not None and handle.message_id == target and handle.fresh():
+                try:
+                    await handle.edit(**message)
+                    return
+                except discord.HTTPException:
+                    self._handles.pop(record.id, None)  # the token expired early: edit as a channel message
+            channel = self.bot.get_partial_messageable(record.channel_id)
             await channel.get_partial_message(target).edit(**message)
         except discord.NotFound:
             log.info("The board of game %s was deleted; the next change posts a new one", record.id)
@@ -460,8 +501,11 @@ class Tables:
     ) -> dict[str, Any]:
         """A public message: ``text``, the headline, the board and its buttons (none once the game is over)."""
         over = presenter.game.is_over(state)
-        deadline = None if over else self.clock.deadline_line(record)
-        lines = [line for line in (text, presenter.headline(state), deadline) if line]
+        deadline = None if over else self.clock.deadline_line(record, presenter.game.current_player(state))
+        lines = [line for line in (text, presenter.headline(state)) if line]
+        if deadline:
+            # On the last line rather than one of its own: the board stays short.
+            lines = [*lines[:-1], f"{lines[-1]} {deadline}"] if lines else [deadline]
         message: dict[str, Any] = {"embed": presenter.board(state)}
         if lines:
             message["content"] = "\n".join(lines)
@@ -492,8 +536,15 @@ class Tables:
         log.info("%s started in channel %s with %d players", record.kind, record.channel_id, len(record.players))
         text = presenter.start_text(state) + extra
         try:
-            posted = await send(interaction, **self.public(record, presenter, state, text))
-            await self._moved_board(live, posted, None)
+            message = self.public(record, presenter, state, text)
+            clicked = interaction.message if interaction.type is discord.InteractionType.component else None
+            if clicked is not None and not interaction.response.is_done():
+                # Start pressed on the lobby: the lobby message becomes the first board, no new message.
+                await interaction.response.edit_message(**message)
+                handle = BoardHandle(clicked.id, interaction.edit_original_response)
+            else:
+                handle = await self.post_board(interaction, message)
+            await self._moved_board(live, handle.message_id, None, handle)
         except Exception:
             log.exception("Game started in channel %s but the answer failed", record.channel_id)
         self.deliver_later(live, interaction)
@@ -541,8 +592,18 @@ class Tables:
         """Post the board again at the bottom; the old one loses its buttons."""
         live = await self.live(record)
         presenter = self.presenter(record)
-        posted = await send(interaction, **self.public(live.record, presenter, live.state, live.last or None))
-        await self._moved_board(live, posted, live.record.message_id)
+        handle = await self.post_board(interaction, self.public(live.record, presenter, live.state, live.last or None))
+        await self._moved_board(live, handle.message_id, live.record.message_id, handle)
+
+    @staticmethod
+    async def post_board(interaction: discord.Interaction[Any], message: dict[str, Any]) -> BoardHandle:
+        """Post a board as the interaction's answer (or followup), keeping how to edit it for free."""
+        message.setdefault("allowed_mentions", NO_PINGS)
+        if interaction.response.is_done():
+            posted = await interaction.followup.send(wait=True, **message)
+            return BoardHandle(posted.id, functools.partial(interaction.followup.edit_message, posted.id))
+        response = await interaction.response.send_message(**message)
+        return BoardHandle(response.message_id or 0, interaction.edit_original_response)
 
     async def show_result(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The final board of the channel's last game, for a while after it ended."""
@@ -669,19 +730,13 @@ class Tables:
             if not fresh:
                 await self._edit_board(record, board)
             else:
-                upcoming = game.current_player(after)
-                pings = [discord.Object(upcoming)] if upcoming is not None and not is_ai(upcoming) else []
-                mentions = discord.AllowedMentions(everyone=False, roles=False, users=pings)
+                mentions = self.pings(played)
                 channel = self.bot.get_partial_messageable(record.channel_id)
                 message = await channel.send(allowed_mentions=mentions, **board)
                 await self._moved_board(live, message.id, record.message_id)
         except discord.HTTPException:
             log.warning("Could not show a computer player's move in channel %s", record.channel_id, exc_info=True)
         self.deliver_later(live)
-        try:
-            await self.clock.moved(live, presenter, presenter.new_board(before, after, player, action))
-        except Exception:
-            log.exception("Could not set the turn clock of game %s", live.record.id)
 
     # ---- private messages ---------------------------------------------------------------------------------------
 
@@ -775,5 +830,6 @@ class Tables:
     def forget(self, record: GameRecord) -> None:
         """Drop a game that ended (or whose log another writer moved on) from memory."""
         self._live.pop(record.id, None)
+        self._handles.pop(record.id, None)
         if self._running.get(record.channel_id) == record.kind:
             del self._running[record.channel_id]

@@ -20,6 +20,8 @@ NO_GAME = "There's no game in this channel: open one with /newgame."
 APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
 MESSAGE_LIMIT = 2000  # characters Discord accepts in a message's content
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+# Mentions name people without notifying them; a message that must ping says whom, explicitly.
+NO_PINGS = discord.AllowedMentions.none()
 
 
 class UserError(Exception):
@@ -94,7 +96,7 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
 async def send(interaction: discord.Interaction[Any], **kwargs: Any) -> int | None:
     """Answer with the interaction's response if it is still free, else with a followup (both cost no rate limit).
     Returns the id of the message sent, when Discord says it."""
-    kwargs.setdefault("allowed_mentions", USERS_ONLY)
+    kwargs.setdefault("allowed_mentions", NO_PINGS)
     if interaction.response.is_done():
         message = await interaction.followup.send(wait=True, **kwargs)
         return getattr(message, "id", None)

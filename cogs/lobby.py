@@ -7,9 +7,12 @@ registry: each game's variants are its own data.
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import logging
 import re
+from collections.abc import Callable
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -56,6 +59,18 @@ def all_variants() -> dict[str, tuple[Variant, list[GameInfo]]]:
 
 
 VARIANTS = all_variants()
+DEALS = {"random": "a random shuffle (default)", "daily": "today's daily deal: the same cards on every server"}
+
+
+def utc_today() -> date:
+    return datetime.now(UTC).date()
+
+
+def daily_seed(kind: str, day: date, players: int) -> int:
+    """The daily deal: one seed per game, UTC date and number of players, the same on every server (52 bits, like
+    every seed, so that it stays exact through JSON)."""
+    digest = hashlib.sha256(f"{kind}:{day.isoformat()}:{players}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 12
 
 
 def variants_text(kind: str, variants: tuple[str, ...]) -> str:
@@ -69,6 +84,8 @@ def lobby_embed(record: GameRecord) -> discord.Embed:
     embed = discord.Embed(title=f"{info.title}: lobby", colour=LOBBY_COLOUR)
     embed.add_field(name="Variant", value=variants_text(record.kind, record.variants), inline=False)
     embed.add_field(name="Turn time", value=turn_time_words(turn_time(record)), inline=False)
+    if record.options.get("deal") == "daily":
+        embed.add_field(name="Deal", value=DEALS["daily"], inline=False)
     players = "\n".join(
         f"{mention(p)}{' (host)' if p == record.host_id else ''}{' (computer)' if is_ai(p) else ''}"
         for p in record.players
@@ -117,9 +134,10 @@ async def _newgame(
     game: str = DEFAULT_GAME,
     bots: int = 0,
     turn_time: str | None = None,
+    deal: str = "random",
     **variants: Any,
 ) -> None:
-    await self.newgame(interaction, game, variants, bots, turn_time)
+    await self.newgame(interaction, game, variants, bots, turn_time, deal)
 
 
 # /newgame takes one optional boolean per variant of any registered game: its parameters are built from the
@@ -133,6 +151,7 @@ _newgame.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
             "bots", inspect.Parameter.KEYWORD_ONLY, annotation=app_commands.Range[int, 0, MAX_BOTS], default=0
         ),
         inspect.Parameter("turn_time", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
+        inspect.Parameter("deal", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="random"),
         *(
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=bool | None, default=None)
             for name in VARIANTS
@@ -149,6 +168,7 @@ newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
             game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
             bots="Computer players to seat at the table (default none)",
             turn_time="Time for each turn before the autopilot plays it (default: 3 minutes, No Thanks! 1 minute)",
+            deal="A random shuffle, or today's daily deal: the same cards on every server (compare with /daily)",
             **{
                 name: f"{' / '.join(info.title for info in infos)}: {variant.description}"[:100]
                 for name, (variant, infos) in VARIANTS.items()
@@ -157,6 +177,7 @@ newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
             app_commands.choices(
                 game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()],
                 turn_time=[app_commands.Choice(name=words, value=words) for words in TURN_TIMES],
+                deal=[app_commands.Choice(name=words, value=name) for name, words in DEALS.items()],
             )(cast(Any, _newgame))
         )
     )
@@ -212,6 +233,7 @@ class VoteButton(
 class Lobby(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        self.today: Callable[[], date] = utc_today  # the daily deal's date; tests set their own
 
     newgame_command = newgame_command
 
@@ -274,6 +296,7 @@ class Lobby(commands.Cog):
         chosen: dict[str, Any],
         bots: int = 0,
         turn_time: str | None = None,
+        deal: str = "random",
     ) -> None:
         game = GAMES.get(kind)
         if game is None:
@@ -283,6 +306,8 @@ class Lobby(commands.Cog):
             raise UserError(f"bots is a number of computer players, from 0 to {MAX_BOTS}.")
         if turn_time is not None and turn_time not in TURN_TIMES:
             raise UserError(f"Choose a turn time from the list: {', '.join(TURN_TIMES)}.")
+        if deal not in DEALS:
+            raise UserError("Choose the deal from the list: random or daily.")
         if bots and bots + 1 > info.max_players:
             raise UserError(
                 f"{info.title} is for at most {info.max_players} players: you and {info.max_players - 1} bots."
@@ -312,7 +337,10 @@ class Lobby(commands.Cog):
             variants=tuple(v.name for v in info.variants if chosen.get(v.name)),
             seed=self.bot.seeds.getrandbits(52),  # 52 bits stay exact through JSON in every client
             rules_version=info.rules_version,
-            options={"turn_time": TURN_TIMES[turn_time] if turn_time else DEFAULT_TURN_TIME.get(info.kind, 180)},
+            options={
+                "turn_time": TURN_TIMES[turn_time] if turn_time else DEFAULT_TURN_TIME.get(info.kind, 180),
+                **({"deal": "daily"} if deal == "daily" else {}),
+            },
         )
         async with self.bot.tables.lock(channel_id):
             try:
@@ -526,13 +554,21 @@ class Lobby(commands.Cog):
                 )
             if all(is_ai(p) for p in record.players):
                 raise UserError("A table of computer players alone is not started from Discord: join it first.")
+            if record.options.get("deal") == "daily":
+                # The table's size is known only now: deal the day's cards for it.
+                day = self.today()
+                try:
+                    record = await self.bot.storage.set_daily_deal(
+                        record, daily_seed(record.kind, day, len(record.players)), day.isoformat()
+                    )
+                except Conflict:
+                    raise UserError("The lobby changed at the same moment; press Start again.") from None
             extra = ""
             if NO_NUMBERS_IN_CHAT in info.capabilities and not interaction.app_permissions.manage_messages:
                 extra = f"\n\n{MISSING_PERMISSION}"
-            if interaction.type is discord.InteractionType.component:
-                # The lobby message keeps its player list but loses its buttons; the board follows below.
-                await interaction.response.edit_message(content="The game has started.", view=None)
-            else:
+            if interaction.type is not discord.InteractionType.component:
+                # Started by command: the lobby keeps its player list but loses its buttons; the board follows below.
+                # (Start pressed on the lobby turns the lobby message itself into the board.)
                 await self.edit_lobby(record, {"content": "The game has started.", "view": None})
             try:
                 await self.bot.tables.start(interaction, record, extra)

@@ -205,7 +205,6 @@ class Presenter:
         """The hand panel: a button per card; a card opens the pile buttons; the signals have a page of their own."""
         view = the_game.public_view(state)
         cards = the_game.hand(state, player)
-        mine = not view.over and view.current_player in (player, None)
         lines = [
             hand_line(cards),
             " · ".join(f"{p.name} {p.top}" for p in view.piles) + f" · draw pile {view.draw_pile}",
@@ -259,7 +258,8 @@ class Presenter:
                         card,
                         label=str(card),
                         style=discord.ButtonStyle.primary,
-                        disabled=not (mine and fits),
+                        # Enabled out of turn too: a panel left open is ready the moment the turn comes.
+                        disabled=view.over or not fits,
                         row=index // 5,
                     )
                 )
@@ -336,7 +336,8 @@ class PanelButton(
             if self.a == the_game.CLEAR:
                 pile = None
             action = the_game.Signal(kind_clicked, pile)
-        await tables.act(interaction, action, kind=kind, game=self.game)
+        # A signal click keeps the signals page open: the next signal is one more click.
+        await tables.act(interaction, action, kind=kind, game=self.game, page="signals" if self.verb == "sig" else None)
 
 
 class TheGameBoard(ErrorHandlingView):

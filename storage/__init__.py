@@ -127,7 +127,7 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class Streak:
-    """Wins in a row in one kind of game, games in order of their end; an abandoned game ends a streak."""
+    """Wins in a row in one kind of game, in the order the games were opened; an abandoned game ends a streak."""
 
     kind: str
     mixed: bool

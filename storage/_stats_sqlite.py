@@ -43,6 +43,11 @@ FROM {source}
 WHERE p.value > 0
 """
 
+# The results of every game that ended before the trigger existed (the migration; a benchmark's bulk fill).
+BACKFILL = _RESULT_ROWS.format(g="g", source="games g, json_each(g.players) p") + (
+    " AND g.status IN ('finished', 'abandoned') AND g.started_at IS NOT NULL"
+)
+
 _SCHEMA = (
     """
     CREATE TABLE results (
@@ -83,8 +88,7 @@ _SCHEMA = (
     {_RESULT_ROWS.format(g="NEW", source="json_each(NEW.players) p")};
     END
     """,
-    _RESULT_ROWS.format(g="g", source="games g, json_each(g.players) p")
-    + " AND g.status IN ('finished', 'abandoned') AND g.started_at IS NOT NULL",
+    BACKFILL,
 )
 
 

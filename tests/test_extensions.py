@@ -23,6 +23,10 @@ PROMISED = {
     "take",
     "nothanks",
     "signal",
+    "stats",
+    "leaderboard",
+    "history",
+    "daily",
 }
 
 

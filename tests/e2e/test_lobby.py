@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import sqlite3
@@ -11,7 +12,15 @@ from typing import Any
 import pytest
 
 from tests.e2e.conftest import CHIPS_LINE, World, hand_in, latest_hand, public_messages
-from tests.fake_discord import InteractionCallback, InteractionRecord, InvalidInteraction, Member, Message, Perm
+from tests.fake_discord import (
+    InteractionCallback,
+    InteractionRecord,
+    InvalidInteraction,
+    Member,
+    Message,
+    Perm,
+    snowflake_time,
+)
 
 NO_GAME = "There's no game in this channel: open one with /newgame."
 PLAYER_LINE = re.compile(r"^<@(\d+)>( \(host\))?$", re.MULTILINE)
@@ -98,11 +107,11 @@ async def refused(
     if reason is not None:
         assert content == reason
     await settled(world)
+    asked = snowflake_time(rec.id) + dt.timedelta(milliseconds=1)  # a snowflake's time is in whole milliseconds
     for place in (channel or world.channel, world.other_channel):
         for message in world.fake.channel_messages(place):
-            assert message.id < rec.id
-            assert not message.edited_timestamp or message.history[-1].at < message.history[-1].at or True
-    assert not [r for r in world.fake.bot_requests if r.at > rec.created_at - world.fake_started_at()], rec
+            assert message.id < rec.id, message
+            assert message.edited_timestamp is None or dt.datetime.fromisoformat(message.edited_timestamp) < asked
     return content
 
 
@@ -145,28 +154,43 @@ async def test_newgame_join_leave_start_with_commands(world: World) -> None:
             "1/5",
             "1-5 players. Join, then the host presses Start.",
         )
-        assert labels(opened.original) == ["Join", "Leave", "Start"]
+        lobby_message = opened.original
+        assert lobby_buttons(lobby_message) == ["Join", "Leave", "Start"]
         row = stored(world)
         assert row is not None
         assert (row["status"], row["kind"], row["host_id"]) == ("lobby", "the_game", ana.id)
 
+        # /join and /leave keep the one lobby message current, and answer privately.
         joined = await invoke(world, "join", ben)
-        assert not answer(joined).ephemeral
-        assert answer(joined).content == f"{ben.mention} joined."
-        assert read_lobby(joined.original).players == [ana.id, ben.id]
-        assert labels(joined.original) == ["Join", "Leave", "Start"]
+        assert answer(joined).ephemeral
+        assert answer(joined).content == f"{ben.mention} joined. The lobby above is up to date."
+        await settled(world)
+        assert public_messages(world.fake, world.channel) == [lobby_message]
+        assert lobby_message is not None
+        assert lobby_message.content == f"{ben.mention} joined."
+        assert read_lobby(lobby_message).players == [ana.id, ben.id]
+        assert lobby_buttons(lobby_message) == ["Join", "Leave", "Start"]
         await refused(world, await invoke(world, "join", ben), "You're already in this game.")
         await refused(world, await invoke(world, "leave", cy), "You aren't in this game.")
 
         left = await invoke(world, "leave", ben)
-        assert not answer(left).ephemeral
-        assert answer(left).content == f"{ben.mention} left."
-        assert read_lobby(left.original).players == [ana.id]
+        assert answer(left).ephemeral
+        assert answer(left).content == f"{ben.mention} left. The lobby above is up to date."
+        await settled(world)
+        assert lobby_message.content == f"{ben.mention} left."
+        assert read_lobby(lobby_message).players == [ana.id]
         await invoke(world, "join", cy)
+        assert read_lobby(lobby_message).players == [ana.id, cy.id]
+        assert public_messages(world.fake, world.channel) == [lobby_message]
 
         started = await invoke(world, "start", ana)
+        assert not answer(started).ephemeral
         assert started.original is not None
         await check_started(world, [ana, cy], started.original)
+        # The lobby keeps its player list but loses its buttons.
+        assert lobby_message.content == "The game has started."
+        assert not lobby_message.buttons
+        assert read_lobby(lobby_message).players == [ana.id, cy.id]
         assert not world.fake.dms(ben)
         await refused(
             world, await invoke(world, "join", dee), "The game of The Game here has already started; join the next one!"
@@ -271,8 +295,12 @@ async def test_only_the_host_starts_until_the_host_leaves(world: World) -> None:
         await invoke(world, "join", cy)
         await refused(world, await invoke(world, "start", ben), f"Only the host, {ana.mention}, can start the game.")
         left = await invoke(world, "leave", ana)
-        assert answer(left).content == f"{ana.mention} left. The host left: any player may start now."
-        lobby = read_lobby(left.original)
+        assert answer(left).ephemeral
+        assert answer(left).content == (
+            f"{ana.mention} left. The host left: any player may start now. The lobby above is up to date."
+        )
+        await settled(world)
+        lobby = read_lobby(public_messages(world.fake, world.channel)[-1])
         assert lobby.host is None
         assert lobby.players == [ben.id, cy.id]
         assert "any player presses Start" in lobby.footer
@@ -362,7 +390,12 @@ async def test_no_thanks_needs_three_players(world: World) -> None:
         opened = await invoke(world, "newgame", ana, game="no_thanks")
         assert read_lobby(opened.original).footer.startswith("3-7 players.")
         await invoke(world, "join", ben)
-        await refused(world, await invoke(world, "start", ana), "No Thanks! needs at least 3 players; 2 joined so far.")
+        await refused(
+            world,
+            await invoke(world, "start", ana),
+            "No Thanks! needs at least 3 players; 2 joined so far. Press Add bot to seat a computer player.",
+            hint=True,
+        )
         await invoke(world, "join", cy)
         started = await invoke(world, "start", ana)
         assert not answer(started).ephemeral
@@ -379,18 +412,35 @@ async def test_leaving_a_running_game_and_everybody_leaving(world: World) -> Non
         await invoke(world, "join", ben)
         await invoke(world, "start", ana)
         await settled(world)
+        board = public_messages(world.fake, world.channel)[-1]
+        # Nobody's turn changes (nobody laid a card yet): the leaver is answered privately, the board edited.
         left = await invoke(world, "leave", ben)
-        assert not answer(left).ephemeral
+        assert answer(left).ephemeral
         assert answer(left).content.startswith(f"{ben.mention} left the game")
-        seats = next(f["value"] for f in answer(left).embeds[0]["fields"] if f["name"] == "Players")
+        await settled(world)
+        assert public_messages(world.fake, world.channel)[-1] is board
+        assert board.content.startswith(f"{ben.mention} left the game")
+        seats = next(f["value"] for f in board.embeds[0]["fields"] if f["name"] == "Players")
         assert f"{ben.mention}: left the game" in seats
         await refused(world, await invoke(world, "leave", ben), "You left this game, so you can't act in it any more.")
+        # The last player leaving ends the game without a score; the final board keeps only the rematch.
         last = await invoke(world, "leave", ana)
         assert not answer(last).ephemeral
         assert "Game over" in answer(last).content
+        assert "abandoned" in answer(last).content
+        assert answer(last).embeds[0]["footer"]["text"] == "Game over: abandoned, no score."
+        await settled(world)
+        assert not board.buttons
+        assert labels(last.original) == ["Rematch"]
         row = stored(world)
         assert row is not None
         assert row["status"] == "abandoned"
+        assert row["result"] is None
+        # Until the next /newgame, /board shows how the game ended.
+        shown = await invoke(world, "board", world.spectator)
+        assert not answer(shown).ephemeral
+        assert answer(shown).embeds[0]["footer"]["text"] == "Game over: abandoned, no score."
+        assert labels(shown.original) == ["Rematch"]
         assert not answer(await invoke(world, "newgame", ben)).ephemeral
         # Everybody leaving a lobby closes it.
         gone = await invoke(world, "leave", ben)

@@ -26,6 +26,8 @@ from tests.fake_discord import Channel, FakeDiscord, InteractionRecord, Member, 
 ON_CARD = re.compile(r"^Face-up card: (\d+) \((\d+) chips? on it\)", re.MULTILINE)
 FACE_UP = re.compile(r"^Face-up card: (\d+)", re.MULTILINE)
 LABELS = {"take": "Take", "pass": "No thanks!"}
+PANEL = "My cards and chips"
+CLOSED_DMS = "can't send you direct messages"
 COMMANDS = {"take": "take", "pass": "nothanks", "leave": "leave"}
 ACTIONS: dict[str, no_thanks.Action] = {"take": Take(), "pass": NoThanks(), "leave": no_thanks.Leave()}
 
@@ -34,6 +36,8 @@ PUBLIC_NUMBERS = [
     re.compile(pattern)
     for pattern in (
         r"<[@#]!?\d+>",  # mentions
+        r"<t:\d+(?::[tTdDfFR])?>",  # Discord timestamps (the turn clock)
+        r"\b\d+ (?:seconds?|minutes?|hours?)\b",  # the turn time, in the lobby
         r"Face-up card: \d+ \(\d+ chips? on it\)",  # the chips on the face-up card are public
         r"took \d+ with \d+ chips?",
         r"one chip on \d+",
@@ -138,6 +142,13 @@ def chip_values(messages: Iterable[Message]) -> list[int]:
     return values
 
 
+def is_board(message: Message) -> bool:
+    """A board of No Thanks!. The notice about closed DMs carries a copy of the board, which is neither kept current
+    nor stripped of its buttons (see test_the_game.test_the_closed_dms_notice_is_no_second_live_board): left out."""
+    embed = message.embed
+    return embed is not None and embed.get("title") == "No Thanks!" and CLOSED_DMS not in message.content
+
+
 def public(record: InteractionRecord) -> Message:
     """The public answer to ``record`` (failing if the bot refused it)."""
     response = record.response
@@ -179,6 +190,8 @@ class Table:
     chips_history: dict[int, list[int]] = field(default_factory=dict)
     #: Per player, how many DMs they had before this game started.
     earlier_dms: dict[int, int] = field(default_factory=dict)
+    #: The id of the game's first board.
+    start_id: int = 0
 
     def game_dms(self, member: Member) -> list[Message]:
         return self.fake.dms(member)[self.earlier_dms.get(member.id, 0) :]
@@ -209,11 +222,15 @@ class Table:
         """Wait until the bot finished the action in the channel (answer, then DMs and notices in the background)."""
         await self.fake.wait_idle()
 
-    def newest_board(self) -> Message:
+    def newest_board(self, *, before: int | None = None) -> Message:
+        """The newest board in the channel (the one the players look at), or the newest posted ``before`` that
+        snowflake."""
         for message in reversed(public_messages(self.fake, self.channel)):
-            if message.author.id == self.fake.bot.id and any(b.get("label") == "Take" for b in message.buttons):
+            if before is not None and message.id > before:
+                continue
+            if message.author.id == self.fake.bot.id and is_board(message):
                 return message
-        raise AssertionError("no board with buttons in the channel")
+        raise AssertionError("no board in the channel")
 
     def snapshot(self) -> tuple[int, int, dict[int, int]]:
         """What a refused action must not change: the channel's messages (and their edits), everybody's DMs."""
@@ -238,33 +255,84 @@ class Table:
     def attempt(
         self, member: Member, verb: str, *, via: str = "command", board: Message | None = None
     ) -> Awaitable[InteractionRecord]:
+        """``via``: "command", "button" (on ``board``, the newest by default), or "panel" (``board`` is then the
+        player's private panel)."""
         if via == "command":
             return self.fake.invoke(COMMANDS[verb], user=member, channel=self.channel)
         return self.fake.click(board or self.newest_board(), label=LABELS[verb], user=member)
 
+    async def panel(self, member: Member, board: Message | None = None) -> Message:
+        """``member``'s private panel, opened from the board's button."""
+        record = await self.fake.click(board or self.newest_board(), label=PANEL, user=member)
+        private(record)
+        assert record.original is not None
+        assert record.original.visible_to == member.id
+        return record.original
+
     async def act(self, member: Member, verb: str, *, via: str = "command", board: Message | None = None) -> Message:
-        """``member`` takes or passes (by command or by a board's button); the bot must accept it."""
+        """``member`` takes or passes (by command, a board's button or their private panel); the bot must accept
+        it. Returns the board that shows the result."""
+        if via == "panel":
+            board = await self.panel(member, board)
         record = await self.attempt(member, verb, via=via, board=board)
         return await self.accepted(record, member, verb)
 
-    async def accepted(self, record: InteractionRecord, member: Member, verb: str) -> Message:
+    async def accepted(self, record: InteractionRecord, member: Member, verb: str, *, newest: bool = True) -> Message:
+        """Check the bot's answer to an accepted action against the engine; returns the board showing it.
+        ``newest``: no other action followed (else the board's buttons may have moved on already)."""
         response = record.response
         assert response is not None
-        assert not response.ephemeral, f"{member.name} {verb} was refused: {response.content}"
+        assert not response.ephemeral or CHIPS_LINE.search(response.content), f"{member.name} {verb} was refused"
         before = self.state
+        old_board = self.newest_board(before=record.id)
         self.state = no_thanks.apply(before, member.id, ACTIONS[verb])
         for seat, player in enumerate(self.state.players):
             if self.state.chips[seat] != before.chips[seat] and not self.state.left[seat]:
                 self.chips_history[player].append(self.state.chips[seat])
         await self.idle()
-        answer = record.original
-        assert answer is not None
-        assert not answer.ephemeral
-        self.check_answer(answer, before, member, verb)
-        self.check_board(answer)
+        clicked = record.message  # the message whose button was pressed (None for a command)
+        on_panel = clicked is not None and clicked.ephemeral
+        if no_thanks.is_over(self.state) or verb == "take":
+            # The table moved on: a new board below, answering the action; the clicked board (or the panel) is
+            # brought up to date in place, the old board keeps what happened but loses its buttons.
+            if clicked is None:
+                board = public(record)
+            else:
+                assert response.type == 7, response
+                (board,) = record.followups
+                assert not board.ephemeral
+            if newest:
+                assert not any(b.get("label") in LABELS.values() for b in old_board.buttons), old_board
+            text = board.content
+        else:
+            # The board is edited in place; a click on it is answered by that very edit, a command or a panel's
+            # click by the player's private panel, opening with what they did.
+            board = old_board
+            if clicked is not None and not on_panel:
+                assert response.type == 7, response
+                assert clicked is board
+                text = board.content
+            else:
+                text = private(record)
+                assert CHIPS_LINE.search(text), text
+                assert response.message is not None
+                assert response.message.visible_to == member.id
+            posted = [m for m in public_messages(self.fake, self.channel) if m.id > record.id and is_board(m)]
+            assert not posted, "an edit in place posted a new board"
+        if on_panel:
+            assert response.type == 7  # the panel redraws itself
+            assert CHIPS_LINE.search(response.content), response.content
+        if newest:
+            assert board is self.newest_board()
+            saved = saved_game(self.world)
+            assert saved is not None
+            if saved[0]["status"] == "running":
+                assert saved[0]["message_id"] == board.id
+        self.check_answer(text, board, before, member, verb, record)
+        self.check_board(board, live=newest)
         self.check_private()
         await self.check_saved()
-        return answer
+        return board
 
     async def play_turn(self, number: int) -> Message:
         """One move by the simple player, chosen from what is public and from the mover's own DMs."""
@@ -274,7 +342,8 @@ class Table:
                 "board", user=self.members[number % len(self.members)], channel=self.channel
             )
             board = public(record)
-            self.check_board(board)
+            await self.idle()
+            self.check_board(board)  # the board posted again is the live one
         match = ON_CARD.search(board.content)
         assert match, board.content
         card, on_card = int(match[1]), int(match[2])
@@ -290,7 +359,8 @@ class Table:
             chips = latest_chips(self.fake, member)
         last = "0 cards face down" in all_text(board)
         verb = choose(card, on_card, chips, cards_in(player_lines(board)[mover]), last=last)
-        return await self.act(member, verb, via="button" if number % 2 else "command", board=board)
+        via = ("command", "button", "panel")[number % 3]
+        return await self.act(member, verb, via=via, board=board)
 
     async def play_out(self, *, check_secrets: bool = False) -> Message:
         """Play with the simple player until the last card is taken; returns the game-over message."""
@@ -307,8 +377,10 @@ class Table:
 
     # ---- checks --------------------------------------------------------------------------------------------------
 
-    def check_answer(self, answer: Message, before: State, member: Member, verb: str) -> None:
-        text = answer.content
+    def check_answer(
+        self, text: str, board: Message, before: State, member: Member, verb: str, record: InteractionRecord
+    ) -> None:
+        """``text`` (the new board's, the edited board's or the mover's panel's) says what happened."""
         assert member.mention in text
         if verb == "take":
             chips = before.chips_on_card
@@ -317,7 +389,13 @@ class Table:
             assert f"No thanks! (one chip on {before.face_up})" in text, text
         else:
             assert "left" in text, text
+        # The board shows what happened last.
+        assert board.content.startswith(text.splitlines()[0]), board.content
         upcoming = no_thanks.current_player(self.state)
+        # Only a new board pings, and only the player whose turn begins (never the one who acted).
+        for message in public_messages(self.fake, self.channel):
+            if message.id > record.id:
+                assert {user.id for user in message.pinged} <= {upcoming} - {member.id}, message
         if upcoming is None:
             assert "Game over" in text
             return
@@ -325,14 +403,14 @@ class Table:
         assert match, text
         assert (int(match[1]), int(match[2])) == (self.state.face_up, self.state.chips_on_card)
         if upcoming != no_thanks.current_player(before):
-            # The turn changed hands: the next player is mentioned (and pinged).
+            # The turn changed hands: the next player is named.
             assert f"<@{upcoming}>" in text
-            assert upcoming in [user.id for user in answer.mentions]
         elif verb == "leave":  # somebody else left: nobody is told it's their turn again
             assert "your turn" not in text, text
 
-    def check_board(self, message: Message) -> None:
-        """The board in ``message`` shows exactly the engine's public view."""
+    def check_board(self, message: Message, *, live: bool = True) -> None:
+        """The board in ``message`` shows exactly the engine's public view; if it is the ``live`` board, only it
+        has the game's buttons."""
         state = self.state
         embed = message.embed
         assert embed is not None
@@ -360,14 +438,19 @@ class Table:
                 assert shown is None, line
             assert ("to move" in line) == (player == no_thanks.current_player(state)), line
         labels = [button.get("label") for button in message.buttons]
+        if not live:
+            return
         if no_thanks.is_over(state):
-            assert "Take" not in labels
-            assert "No thanks!" not in labels
+            assert labels == ["Rematch"], labels  # a finished game's board keeps only the rematch
         else:
             take = message.component(label="Take")["custom_id"]
             assert take.startswith("no_thanks:take:"), take
             assert take.endswith(f":{state.move_count}"), take
-            assert "No thanks!" in labels
+            assert message.component(label="No thanks!")["custom_id"].endswith(f":{state.move_count}")
+            assert PANEL in labels
+        for other in public_messages(self.fake, self.channel):
+            if other.id >= self.start_id and other is not message and CLOSED_DMS not in other.content:
+                assert not other.buttons, f"an old message has live buttons: {other!r}"
 
     def check_private(self) -> None:
         """Every DMed chip count matches the engine's, and each change was DMed."""
@@ -457,11 +540,17 @@ async def open_game(
         options["open_chips"] = True
     lobby = public(await fake.invoke("newgame", user=members[0], channel=world.channel, options=options))
     for number, member in enumerate(members[1:]):
+        # The one lobby message is kept current: a click edits it, /join too and answers privately.
         if number % 2:
             record = await fake.invoke("join", user=member, channel=world.channel)
+            assert private(record) == f"{member.mention} joined. The lobby above is up to date."
         else:
             record = await fake.click(lobby, label="Join", user=member)
-        public(record)
+            assert record.response is not None
+            assert record.response.type == 7
+        await fake.wait_idle()
+        assert lobby.content == f"{member.mention} joined."
+        assert public_messages(fake, world.channel)[-1] is lobby
     earlier_dms = {member.id: len(fake.dms(member)) for member in members}
     record = await fake.invoke("start", user=members[0], channel=world.channel)
     announcement = public(record)
@@ -471,8 +560,12 @@ async def open_game(
     state = no_thanks.new_game([m.id for m in members], seed=row["seed"], open_chips=open_chips)
     assert saved_state == state
     start = no_thanks.starting_chips(count)
-    table = Table(world, bot, list(members), state, closed_ids, {m.id: [start] for m in members}, earlier_dms)
+    table = Table(
+        world, bot, list(members), state, closed_ids, {m.id: [start] for m in members}, earlier_dms, announcement.id
+    )
     await table.idle()
+    assert lobby.content == "The game has started."
+    assert not lobby.buttons
     assert f"Face-up card: {state.face_up} " in announcement.content
     assert table.to_move().mention in announcement.content
     table.check_board(announcement)
@@ -510,9 +603,13 @@ async def test_three_player_game_to_the_end_keeps_secrets_and_breaks_the_tie(wor
         result = json.loads(saved[0]["result"])
         assert result["winner"] == no_thanks.winner(table.state)[0]
         assert result["tie_break"] is True
-        # After the end: no buttons, no game, the channel is free.
-        assert not any(b.get("label") == "Take" for b in over.buttons)
+        # After the end: only the rematch under the final board, no game, and /board shows how it ended.
+        assert [b.get("label") for b in over.buttons] == ["Rematch"]
         refusal(await world.fake.invoke("take", user=world.players[0], channel=world.channel), "no game")
+        shown = public(await world.fake.invoke("board", user=world.spectator, channel=world.channel))
+        assert shown.embeds == over.embeds
+        assert "Winner" in shown.content
+        assert [b.get("custom_id") for b in shown.buttons] == [f"rematch:{saved[0]['id']}"]
 
 
 async def test_seven_player_game_to_the_end(world: World) -> None:
@@ -560,7 +657,7 @@ async def test_refusals_outside_a_running_game(world: World) -> None:
         for member in world.players[2:]:
             await fake.invoke("join", user=member, channel=channel)
         refusal(await fake.invoke("join", user=world.spectator, channel=channel), "at most 7 players")
-        assert len(public_messages(fake, channel)) == lobby_messages + 5
+        assert len(public_messages(fake, channel)) == lobby_messages  # the one lobby message, edited
         assert all(fake.dms(member) == [] for member in [*world.players, world.spectator])
 
 
@@ -632,24 +729,31 @@ async def test_a_stale_board_is_refused(world: World) -> None:
         table = await open_game(world, bot, 3)
         first_board = table.newest_board()
         passer = table.to_move()
+        passer_panel = await table.panel(passer)
         await table.act(passer, "pass", via="button", board=first_board)
+        # The board was brought up to date in place; the panel the passer opened before still shows the old card.
+        assert table.newest_board() is first_board
         mover = table.to_move()
-        for member in (mover, passer):
-            for verb in ("take", "pass"):
-                await table.refused(table.attempt(member, verb, via="button", board=first_board), "out of date")
+        for verb in ("take", "pass"):
+            await table.refused(table.attempt(passer, verb, via="panel", board=passer_panel), "out of date")
+        mover_panel = await table.panel(mover)
         board = table.newest_board()
         await table.act(mover, "take", via="button", board=board)
-        # The taker moves again, but not from the board they just used.
-        await table.refused(table.attempt(mover, "take", via="button", board=board), "out of date")
+        # The taker moves again, but not from the board they just used (it lost its buttons) nor an older panel.
+        assert not board.buttons
+        await table.refused(table.attempt(mover, "take", via="panel", board=mover_panel), "out of date")
         await table.act(mover, "pass", via="command")
 
         # A board of an earlier game in the channel is stale too, even at the same move count.
+        stale = table.newest_board()
         public(await fake.invoke("endgame", user=world.players[0], channel=world.channel))
         new = await open_game(world, bot, 3)
         assert new.state.seed != table.state.seed
-        assert new.state.move_count == 0
+        for _ in range(table.state.move_count):
+            await new.act(new.to_move(), "pass")
+        assert new.state.move_count == table.state.move_count
         for verb in ("take", "pass"):
-            await new.refused(new.attempt(new.to_move(), verb, via="button", board=first_board), "out of date")
+            await new.refused(new.attempt(new.to_move(), verb, via="button", board=stale), "out of date")
         await new.act(new.to_move(), "take", via="button")
 
 
@@ -682,7 +786,7 @@ async def test_concurrent_presses_are_applied_one_at_a_time(world: World) -> Non
         )
         accepted = [r for r in (command, click) if r.response and not r.response.ephemeral]
         if len(accepted) == 2:  # the button came first: its board was still current, and the command took the next
-            await table.accepted(click, mover, "take")
+            await table.accepted(click, mover, "take", newest=False)
             await table.accepted(command, mover, "take")
         else:  # the command came first: the button's board was out of date
             assert accepted == [command]
@@ -721,15 +825,17 @@ async def test_a_restart_mid_game_carries_on_exactly(world: World) -> None:
         for turn in range(15):
             await table.play_turn(turn)
         older_board = table.newest_board()
+        older_panel = await table.panel(table.to_move())
         await table.act(table.to_move(), "take")
         board = table.newest_board()
+        assert not older_board.buttons
         state = table.state
 
     async with world.bot(seed=99) as restarted:
         table.bot = restarted
         await table.check_saved()
         assert table.state == state
-        await table.refused(table.attempt(table.to_move(), "take", via="button", board=older_board), "out of date")
+        await table.refused(table.attempt(table.to_move(), "take", via="panel", board=older_panel), "out of date")
         # The buttons of the board posted before the restart still work.
         await table.act(table.to_move(), "take", via="button", board=board)
         text = private(await fake.invoke("hand", user=table.members[0], channel=world.channel))
@@ -792,7 +898,12 @@ async def test_hand_board_and_rules(world: World) -> None:
                 text = private(record)
                 assert mine in text
                 assert cards_in(text) == list(no_thanks.hand(table.state, member.id))
+        old_board = table.newest_board()
         board = public(await fake.invoke("board", user=world.spectator, channel=channel))
+        await table.idle()
+        # Posted again at the bottom, the board is the live one; the old one lost its buttons.
+        assert table.newest_board() is board
+        assert not old_board.buttons
         table.check_board(board)
         rules = private(await fake.invoke("rules", user=world.spectator, channel=channel))
         assert "No Thanks!" in rules
@@ -820,5 +931,5 @@ async def test_players_who_leave_take_their_cards_and_chips_along(world: World) 
         answer = await table.accepted(await fake.invoke("leave", user=last, channel=channel), last, "leave")
         assert "Game over" in answer.content
         assert "abandoned" in answer.content
-        assert not any(b.get("label") == "Take" for b in answer.buttons)
+        assert [b.get("label") for b in answer.buttons] == ["Rematch"]
         table.check_secrets()

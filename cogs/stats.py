@@ -1,0 +1,542 @@
+"""What a server's games leave behind: /stats, /leaderboard, /history with its replays, and /daily.
+
+Everything reads the database's ``results`` (one row per person per ended game, written by the database when the
+game ends) and the games' move logs; nothing here writes. Games with computer players or autopilot turns are counted
+apart from people-only games and say so. Every page turns in place (the interaction edits its own message), and the
+buttons are dynamic items whose custom ids carry all they need, so an old page still works after a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._flow import setup_of
+from cogs._ui import UserError, in_text_channel, is_ai, mention, reply_error, send, shorten
+from cogs.lobby import DEFAULT_GAME, VARIANTS, utc_today, variants_text
+from engine import GAMES
+from engine.errors import CorruptState, GameError
+from engine.game import decode_moves, replay
+from storage import EndedGame, GameRecord, Standing, Streak, Tally
+
+if TYPE_CHECKING:
+    from bot import Bot
+
+log = logging.getLogger(__name__)
+
+COLOUR = discord.Colour.gold()
+MIN_GAMES = 3  # finished games a team or player needs to appear on a leaderboard
+PAGE = 10  # lines of a leaderboard or history page
+MIXED_WORDS = "with computer players or autopilot turns"
+# How each game's figures read; a game not listed reads in neutral words. Team games rank teams, the others players.
+WON_WORDS = {"the_game": "won", "no_thanks": "first place"}
+SCORE_WORDS = {"the_game": ("card left", "cards left"), "no_thanks": ("point", "points")}
+TEAM_GAMES = {"the_game"}
+NOT_HERE = "Statistics are kept per server: use this command in a server's text channel."
+
+
+def score_text(kind: str, score: float | None, digits: int = 0) -> str:
+    if score is None:
+        return "no score"
+    one, many = SCORE_WORDS.get(kind, ("point", "points"))
+    return f"{score:.{digits}f} {one if digits == 0 and score == 1 else many}"
+
+
+def title(kind: str) -> str:
+    game = GAMES.get(kind)
+    return game.info.title if game else kind
+
+
+def when(stamp: str | None) -> str:
+    """A Discord timestamp (each reader sees their own time zone and language), or nothing."""
+    try:
+        return f"<t:{int(datetime.fromisoformat(stamp or '').timestamp())}:d>"
+    except ValueError:
+        return ""
+
+
+def result_text(record: GameRecord) -> str:
+    """How the game ended, in a few words."""
+    result = record.result or {}
+    if record.status != "finished" or not result:
+        return "abandoned"
+    if "won" in result:
+        return "**won**" if result.get("won") else score_text(record.kind, result.get("score"))
+    winner, scores = result.get("winner"), result.get("scores") or {}
+    if isinstance(winner, int):
+        return f"{mention(winner)} first with {score_text(record.kind, scores.get(str(winner)))}"
+    return "finished"
+
+
+def rank_key(record: GameRecord) -> tuple[int, float]:
+    """Best first: finished before abandoned, won first, then the lowest score (the winner's, in a player game)."""
+    result = record.result or {}
+    if record.status != "finished" or not result:
+        return (2, 0.0)
+    if "won" in result:
+        return (0 if result.get("won") else 1, float(result.get("score") or 0))
+    scores = result.get("scores") or {}
+    return (1, float(scores.get(str(result.get("winner")), 0)))
+
+
+def people(players: tuple[int, ...]) -> str:
+    return " ".join(mention(p) for p in players) or "nobody"
+
+
+def variant_words(kind: str, variants: tuple[str, ...]) -> str:
+    return variants_text(kind, variants) if kind in GAMES else ", ".join(variants) or "standard rules"
+
+
+# ---- /stats -----------------------------------------------------------------------------------------------------
+
+
+def tally_lines(kind: str, tallies: list[Tally], streak: Streak | None) -> str:
+    """One game's figures: totals, the streak, then each table size and variant played (when more than one)."""
+    played = sum(t.played for t in tallies)
+    won = sum(t.won for t in tallies)
+    abandoned = sum(t.abandoned for t in tallies)
+    scored = [t for t in tallies if t.mean is not None]
+    best = min((t.best for t in scored if t.best is not None), default=None)
+    mean = sum((t.mean or 0) * t.played for t in scored) / played if played else None
+    share = f" ({won * 100 // played}%)" if played else ""
+    lines = [
+        f"Played **{played}**, {WON_WORDS.get(kind, 'won')} **{won}**{share}"
+        + (f", abandoned {abandoned}" if abandoned else ""),
+        f"Best {score_text(kind, best)}, average {score_text(kind, mean, 1)}" if played else "No finished game yet.",
+    ]
+    if streak is not None and played:
+        lines.append(f"Winning streak: {streak.current} now, best {streak.best}")
+    if len(tallies) > 1:
+        for t in tallies[:6]:
+            average = f", average {score_text(kind, t.mean, 1)}" if t.mean is not None else ""
+            lines.append(
+                f"· {t.seats} players, {variant_words(kind, t.variants)}: {t.played} played, {t.won} "
+                f"{WON_WORDS.get(kind, 'won')}{average}" + (f", {t.abandoned} abandoned" if t.abandoned else "")
+            )
+    return "\n".join(lines)
+
+
+def team_lines(kind: str, teams: list[Standing]) -> str:
+    return "\n".join(
+        f"{people(t.players)}{' + computer' if t.mixed else ''}: {t.games} played, {t.won} won, best "
+        f"{score_text(kind, t.best)}"
+        for t in teams
+    )
+
+
+def stats_embed(player: int, tallies: list[Tally], streaks: list[Streak], teams: dict[str, list[Standing]]) -> Any:
+    embed = discord.Embed(title="Statistics on this server", colour=COLOUR, description=f"Player: {mention(player)}")
+    if not tallies:
+        embed.description = f"{mention(player)} hasn't finished a game on this server yet."
+        return embed
+    groups: dict[tuple[str, bool], list[Tally]] = {}
+    for t in tallies:
+        groups.setdefault((t.kind, t.mixed), []).append(t)
+    for (kind, mixed), group in sorted(groups.items()):
+        streak = next((s for s in streaks if (s.kind, s.mixed) == (kind, mixed)), None)
+        name = f"{title(kind)}" + (f" ({MIXED_WORDS})" if mixed else " (people only)")
+        embed.add_field(name=name, value=shorten(tally_lines(kind, group, streak), 1024), inline=False)
+    for kind, standings in teams.items():
+        if standings:
+            embed.add_field(
+                name=f"{title(kind)}: teams", value=shorten(team_lines(kind, standings), 1024), inline=False
+            )
+    return embed
+
+
+# ---- /leaderboard -----------------------------------------------------------------------------------------------
+
+
+async def turn_page(interaction: discord.Interaction[Any], page: Callable[[Stats], Awaitable[dict[str, Any]]]) -> None:
+    """A page button: the message it is under shows the next page, in place; a refusal goes privately."""
+    try:
+        await interaction.response.edit_message(**await page(interaction.client.get_cog("Stats")))
+    except Exception as error:
+        await reply_error(interaction, error)
+
+
+class LeaderboardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lb:(?P<kind>[a-z_]+):(?P<seats>[0-9]):(?P<variant>[a-z_]*|-):(?P<mixed>[01]):(?P<page>[0-9]+)",
+):
+    """A leaderboard page: the custom id is the whole query (game, table size, variant, company, page)."""
+
+    def __init__(self, kind: str, seats: int, variant: str | None, mixed: bool, page: int, **options: Any) -> None:
+        wanted = "-" if variant is None else variant
+        super().__init__(
+            discord.ui.Button(custom_id=f"lb:{kind}:{seats}:{wanted}:{int(mixed)}:{page}", **options),
+        )
+        self.query = (kind, seats, variant, mixed, page)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LeaderboardButton:
+        variant = None if match["variant"] == "-" else match["variant"]
+        return cls(match["kind"], int(match["seats"]), variant, match["mixed"] == "1", int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await turn_page(interaction, lambda cog: cog.leaderboard_page(interaction, *self.query))
+
+
+# ---- /history and the replays -----------------------------------------------------------------------------------
+
+
+class HistoryButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"hist:(?P<scope>[cg]):(?P<offset>[0-9]+):(?P<tag>[a-z])",
+):
+    """Older or newer games of the history (the channel's, c, or the server's, g)."""
+
+    def __init__(self, scope: str, offset: int, tag: str, **options: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"hist:{scope}:{offset}:{tag}", **options))
+        self.scope, self.offset = scope, offset
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HistoryButton:
+        return cls(match["scope"], int(match["offset"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await turn_page(interaction, lambda cog: cog.history_page(interaction, self.scope, self.offset))
+
+
+class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hist:pick"):
+    """The history's menu of games: choosing one opens its replay, privately."""
+
+    def __init__(self, options: list[discord.SelectOption] | None = None) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id="hist:pick",
+                placeholder="Watch the replay of a game…",
+                options=options or [discord.SelectOption(label="-", value="0")],
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HistoryPick:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            data: dict[str, Any] = dict(interaction.data or {})
+            values = data.get("values") or ["0"]
+            game = int(values[0]) if str(values[0]).isdigit() else 0
+            cog: Stats = interaction.client.get_cog("Stats")
+            await send(interaction, ephemeral=True, **await cog.replay_page(interaction, game, 0))
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
+class ReplayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"rp:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<tag>[a-z])",
+):
+    """A step of a replay: the custom id names the game and the move to show."""
+
+    def __init__(self, game: int, step: int, tag: str, **options: Any) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"rp:{game}:{step}:{tag}", **options))
+        self.game, self.step = game, step
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> ReplayButton:
+        return cls(int(match["game"]), int(match["step"]), match["tag"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await turn_page(interaction, lambda cog: cog.replay_page(interaction, self.game, self.step))
+
+
+def history_line(game: EndedGame) -> str:
+    record = game.record
+    mark = " 🤖" if game.mixed else ""
+    return (
+        f"`#{record.id}` {when(record.ended_at or record.started_at)} **{title(record.kind)}** "
+        f"({variant_words(record.kind, record.variants)}): {people(record.players)} · {result_text(record)}{mark}"
+    )
+
+
+def pick_label(record: GameRecord) -> str:
+    result = record.result or {}
+    if record.status != "finished" or not result:
+        outcome = "abandoned"
+    elif "won" in result:
+        outcome = "won" if result.get("won") else score_text(record.kind, result.get("score"))
+    else:
+        outcome = "finished"
+    return shorten(f"#{record.id} {title(record.kind)}, {len(record.players)} players: {outcome}", 100)
+
+
+def reveal(presenter: Any, state: Any, players: tuple[int, ...]) -> str:
+    """Every seat's private view, now that the game is over: hands, chips."""
+    lines = []
+    for player in players:
+        private = presenter.private_text(state, player).replace("Your ", "").replace("\n", "; ")
+        lines.append(f"{mention(player)}: {private}")
+    return "\n".join(lines)
+
+
+def replay_buttons(game: int, step: int, last: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for label, target, tag, row in (
+        ("⏮ Start", 0, "s", 0),
+        ("◀ Back", step - 1, "b", 0),
+        ("Next ▶", step + 1, "n", 0),
+        ("End ⏭", last, "e", 0),
+        ("◀◀ 10 back", step - 10, "m", 1),
+        ("10 on ▶▶", step + 10, "p", 1),
+    ):
+        target = max(0, min(last, target))
+        view.add_item(ReplayButton(game, target, tag, label=label, disabled=target == step, row=row))
+    return view
+
+
+# ---- the cog ----------------------------------------------------------------------------------------------------
+
+
+class Stats(commands.Cog):
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.min_games = MIN_GAMES
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(LeaderboardButton, HistoryButton, HistoryPick, ReplayButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(LeaderboardButton, HistoryButton, HistoryPick, ReplayButton)
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return in_text_channel(interaction)
+
+    def today(self) -> str:
+        """Today's date (UTC) as the lobby deals it: the Lobby cog's clock, which tests may set."""
+        lobby = self.bot.get_cog("Lobby")
+        return (getattr(lobby, "today", None) or utc_today)().isoformat()
+
+    # ---- /stats ---------------------------------------------------------------------------------------------
+
+    @app_commands.command(name="stats", description="A player's statistics on this server (privately by default).")
+    @app_commands.guild_only()
+    @app_commands.describe(player="Whose statistics (default: yours)", public="Show them to the channel")
+    async def stats(
+        self, interaction: discord.Interaction[Bot], player: discord.Member | None = None, public: bool = False
+    ) -> None:
+        guild = interaction.guild_id or 0
+        who = player.id if player is not None else interaction.user.id
+        if player is not None and player.bot:
+            raise UserError("Bots don't keep statistics; choose a person.")
+        storage = self.bot.storage
+        tallies = await storage.player_tallies(guild, who)
+        streaks = await storage.player_streaks(guild, who)
+        teams = {
+            kind: await storage.player_teams(guild, who, kind)
+            for kind in sorted({t.kind for t in tallies if t.played} & TEAM_GAMES)
+        }
+        await send(interaction, embed=stats_embed(who, tallies, streaks, teams), ephemeral=not public)
+
+    # ---- /leaderboard ---------------------------------------------------------------------------------------
+
+    @app_commands.command(name="leaderboard", description="This server's best teams and players.")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game=f"Which game (default: {title(DEFAULT_GAME)})",
+        players="Only tables of this many players",
+        variant="Only games with this variant (or standard rules only)",
+        public="Show it to the channel",
+    )
+    @app_commands.choices(
+        game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()],
+        variant=[
+            app_commands.Choice(name="standard rules", value="standard"),
+            *(app_commands.Choice(name=v.label, value=name) for name, (v, _) in VARIANTS.items()),
+        ],
+    )
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Bot],
+        game: str = DEFAULT_GAME,
+        players: app_commands.Range[int, 1, 9] | None = None,
+        variant: str | None = None,
+        public: bool = False,
+    ) -> None:
+        if game not in GAMES:
+            raise UserError("Choose a game from the list.")
+        if variant is not None and variant != "standard" and GAMES[game].info.variant(variant) is None:
+            raise UserError(f"{title(game)} has no variant {variant.replace('_', ' ')}.")
+        wanted = "" if variant == "standard" else variant
+        page = await self.leaderboard_page(interaction, game, players or 0, wanted, False, 0)
+        await send(interaction, ephemeral=not public, **page)
+
+    async def leaderboard_page(
+        self, interaction: discord.Interaction[Any], kind: str, seats: int, variant: str | None, mixed: bool, page: int
+    ) -> dict[str, Any]:
+        teams = kind in TEAM_GAMES
+        lines, total = await self.bot.storage.leaderboard(
+            interaction.guild_id or 0,
+            kind,
+            teams=teams,
+            mixed=mixed,
+            seats=seats or None,
+            variant=variant,
+            minimum=self.min_games,
+            limit=PAGE,
+            offset=page * PAGE,
+        )
+        pages = max(1, -(-total // PAGE))
+        filters = [f"{seats} players"] if seats else []
+        if variant is not None:
+            filters.append(variant_words(kind, (variant,) if variant else ()))
+        who = "Teams" if teams else "Players"
+        embed = discord.Embed(
+            title=f"Leaderboard: {title(kind)}" + (f" ({MIXED_WORDS})" if mixed else " (people only)"),
+            colour=COLOUR,
+        )
+        rows = []
+        for number, line in enumerate(lines, start=page * PAGE + 1):
+            rows.append(
+                f"**{number}.** {people(line.players)}: {line.won} {WON_WORDS.get(kind, 'won')} in {line.games}, "
+                f"average {score_text(kind, line.mean, 1)}, best {score_text(kind, line.best)}"
+            )
+        embed.description = "\n".join(
+            [f"Only {', '.join(filters)}." if filters else "", *rows]
+            if rows
+            else [f"No {who.lower()} with {self.min_games} finished games here yet{' in that choice' * bool(filters)}."]
+        ).strip()
+        embed.set_footer(
+            text=f"{who} with at least {self.min_games} finished games; most wins first, then the lowest average. "
+            f"Page {page + 1} of {pages}."
+        )
+        view = discord.ui.View(timeout=None)
+        view.add_item(LeaderboardButton(kind, seats, variant, mixed, max(0, page - 1), label="◀", disabled=page == 0))
+        view.add_item(LeaderboardButton(kind, seats, variant, mixed, page + 1, label="▶", disabled=page + 1 >= pages))
+        toggle = "People only" if mixed else "With computer players"
+        view.add_item(LeaderboardButton(kind, seats, variant, not mixed, 0, label=toggle))
+        return {"embed": embed, "view": view}
+
+    # ---- /history and the replays ---------------------------------------------------------------------------
+
+    @app_commands.command(name="history", description="Recent games here, and their replays.")
+    @app_commands.guild_only()
+    @app_commands.describe(
+        where="This channel's games (default) or the whole server's", public="Show it to the channel"
+    )
+    @app_commands.choices(
+        where=[
+            app_commands.Choice(name="this channel", value="channel"),
+            app_commands.Choice(name="this server", value="server"),
+        ]
+    )
+    async def history(
+        self, interaction: discord.Interaction[Bot], where: str = "channel", public: bool = False
+    ) -> None:
+        page = await self.history_page(interaction, "g" if where == "server" else "c", 0)
+        await send(interaction, ephemeral=not public, **page)
+
+    async def history_page(self, interaction: discord.Interaction[Any], scope: str, offset: int) -> dict[str, Any]:
+        channel = None if scope == "g" else interaction.channel_id
+        games = await self.bot.storage.ended_games(interaction.guild_id or 0, channel, PAGE + 1, offset)
+        more, games = len(games) > PAGE, games[:PAGE]
+        place = "this server" if channel is None else "this channel"
+        embed = discord.Embed(title=f"Recent games in {place}", colour=COLOUR)
+        if not games:
+            embed.description = f"No game has ended in {place} yet: start one with /newgame."
+        else:
+            embed.description = shorten("\n".join(history_line(g) for g in games), 4096)
+            embed.set_footer(text=f"🤖 {MIXED_WORDS}. Choose a game below to watch its replay.")
+        view = discord.ui.View(timeout=None)
+        if games:
+            options = [discord.SelectOption(label=pick_label(g.record), value=str(g.record.id)) for g in games]
+            view.add_item(HistoryPick(options))
+        view.add_item(HistoryButton(scope, max(0, offset - PAGE), "n", label="◀ Newer", disabled=offset == 0, row=1))
+        view.add_item(HistoryButton(scope, offset + PAGE, "o", label="Older ▶", disabled=not more, row=1))
+        return {"embed": embed, "view": view}
+
+    async def replay_page(self, interaction: discord.Interaction[Any], game_id: int, step: int) -> dict[str, Any]:
+        """The game ``game_id`` after ``step`` moves, every hand shown: it is over."""
+        record = await self.bot.storage.game(game_id)
+        if record is None or record.guild_id != interaction.guild_id:
+            raise UserError("I can't find that game on this server.")
+        if record.is_open or record.started_at is None:
+            raise UserError("That game isn't over yet: its replay opens when it ends.")
+        presenter = self.bot.tables.presenters.get(record.kind)
+        if presenter is None or record.damaged:
+            raise UserError("That game can't be replayed on this bot.")
+        game = presenter.game
+        try:
+            logged = await self.bot.storage.moves(record.id)
+            moves = decode_moves(game, [(m.player, m.action) for m in logged])
+            last = len(moves)
+            step = max(0, min(step, last))
+            state = replay(game, setup_of(record), moves[: max(0, step - 1)])
+            before = state
+            if step:
+                move = moves[step - 1]
+                state = game.apply(before, move.player, move.action)
+        except (CorruptState, GameError, ValueError) as error:
+            log.warning("Game %s cannot be replayed: %s", record.id, error)
+            raise UserError("That game's log can't be replayed; it may come from another version of the bot.") from None
+        head = (
+            f"**Replay of {title(record.kind)} `#{record.id}`** ({variant_words(record.kind, record.variants)}) "
+            f"{when(record.started_at)}: move {step} of {last}"
+        )
+        lines = [head]
+        if step == 0:
+            lines.append("The deal, before the first move.")
+        else:
+            move = moves[step - 1]
+            auto = " *(played by the autopilot)*" if logged[step - 1].auto else ""
+            lines.append(presenter.announce(before, state, move.player, move.action) + auto)
+        lines.append(reveal(presenter, state, record.players))
+        if step == last:
+            if game.is_over(state):
+                lines.append(presenter.game_over_text(state))
+            else:
+                lines.append("The game was ended here, without a score (abandoned).")
+        return {
+            "content": shorten("\n".join(lines), 2000),
+            "embed": presenter.board(state),
+            "view": replay_buttons(record.id, step, last),
+            "allowed_mentions": discord.AllowedMentions.none(),
+        }
+
+    # ---- /daily ---------------------------------------------------------------------------------------------
+
+    @app_commands.command(name="daily", description="Today's daily deal: how every table here did with the same cards.")
+    @app_commands.guild_only()
+    @app_commands.describe(public="Show it to the channel")
+    async def daily(self, interaction: discord.Interaction[Bot], public: bool = False) -> None:
+        day = self.today()
+        games = await self.bot.storage.daily_games(interaction.guild_id or 0, day)
+        embed = discord.Embed(title=f"The daily deal of {day} (UTC)", colour=COLOUR)
+        if not games:
+            embed.description = (
+                "No table here has finished today's deal yet. Play it with `/newgame deal:daily`: the same cards on "
+                "every server, one deal per game and number of players."
+            )
+        groups: dict[tuple[str, int], list[GameRecord]] = {}
+        for record in games:
+            groups.setdefault((record.kind, len(record.players)), []).append(record)
+        for (kind, seats), records in sorted(groups.items()):
+            lines = [
+                f"<#{r.channel_id}>: {people(r.players)} · {result_text(r)}"
+                + (" 🤖" if any(map(is_ai, r.players)) else "")
+                for r in sorted(records, key=rank_key)
+            ]
+            embed.add_field(name=f"{title(kind)}, {seats} players", value=shorten("\n".join(lines), 1024), inline=False)
+        embed.set_footer(text="Each table's first try of the day counts. A new deal at midnight UTC.")
+        await send(interaction, embed=embed, ephemeral=not public)
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(Stats(bot))
