@@ -369,6 +369,7 @@ class Bench:
         self.target = 0  # with --actions: the window closes after this many
         self.reached = asyncio.Event()
         self.gate = asyncio.Event()  # cleared: players finish what they are doing, then wait
+        self.all_open = asyncio.Event()  # set once every game has been opened
         self.gate.set()
         self.in_flight = 0
         self.idle = asyncio.Event()  # set while no game is in the middle of an action
@@ -545,6 +546,9 @@ class Game:
                     await self.act("endgame", self.players[0])  # free the channel, then try again
                 await asyncio.sleep(1)
                 continue
+            # Play starts once every game is open: games playing flat out (--think 0) would otherwise starve the
+            # openings of the rest.
+            await bench.all_open.wait()
             while self.board is not None and not self.board.over:
                 await asyncio.sleep(bench.pause())
                 await bench.gate.wait()
@@ -808,6 +812,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
             if loop.time() > deadline:
                 raise RuntimeError(f"only {bench.active} of {args.games} games started: {dict(bench.problems)}")
             await asyncio.sleep(0.05)
+        bench.all_open.set()
         print(f"{args.games} games running; warming up for {args.warmup:g} s...", flush=True)
         await asyncio.sleep(args.warmup)
 

@@ -163,6 +163,7 @@ class Tables:
         self._running: dict[int, str] = {}
         self._chat_since: dict[int, int] = {}
         self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board for free
+        self.closing = False
 
     def forbids_numbers(self, channel_id: int) -> bool:
         kind = self._running.get(channel_id)
@@ -634,7 +635,7 @@ class Tables:
 
     def wake_ai(self, live: Live[Any]) -> None:
         """Let the game's computer players signal and, on their turn, move (in the background, after a pause)."""
-        if live.record.kind not in AI_PLAYERS:
+        if live.record.kind not in AI_PLAYERS or self.closing:
             return
         if not any(is_ai(p) for p in live.record.players) and not autopilot(live.record):
             return
@@ -742,6 +743,8 @@ class Tables:
 
     def deliver_later(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
         """Bring the game's DMs up to date in the background: a slow DM never holds up the channel."""
+        if self.closing:
+            return  # a restart delivers what is left (what each DM shows is stored)
         task = self._delivery.get(live.record.id)
         if task is not None and not task.done():
             task.add_done_callback(lambda _: self.deliver_later(live, interaction))
@@ -758,6 +761,7 @@ class Tables:
 
     async def close(self) -> None:
         """Let DMs under way finish (briefly) before the database closes."""
+        self.closing = True
         for retry in self._retries:
             retry.cancel()
         for task in self._ai.values():

@@ -120,6 +120,9 @@ class PileView:
     ascending: bool
     top: int  # the row card (1 or 100) while the pile is empty
     size: int  # cards laid on it
+    # Every card laid on it, oldest first: each was laid in front of the whole table, so it is public knowledge
+    # (counting cards is part of the game; a player could note them from the board's history anyway).
+    cards: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,7 +314,7 @@ def public_view(state: State) -> PublicView:
     over = is_over(state)
     return PublicView(
         piles=tuple(
-            PileView(name, _UP[i], tops[i], len(pile))
+            PileView(name, _UP[i], tops[i], len(pile), pile)
             for i, (name, pile) in enumerate(zip(PILES, state.piles, strict=True))
         ),
         draw_pile=len(state.draw_pile),

@@ -133,6 +133,8 @@ async def check_started(world: World, members: list[Member], board: Message) -> 
     assert row is not None
     assert row["status"] == "running"
     assert json.loads(row["players"]) == [member.id for member in members]
+    assert row["message_id"] == board.id  # the board the game keeps current
+    assert "My hand" in labels(board)
 
 
 # ---- the happy paths -----------------------------------------------------------------------------------------------
@@ -227,12 +229,12 @@ async def test_newgame_join_leave_start_with_buttons(world: World) -> None:
             f"Only the host, {ana.mention}, can start the game.",
         )
 
+        # Start pressed on the lobby turns the lobby message itself into the first board: no new message.
         started = await world.fake.click(lobby_message, label="Start", user=ana)
         assert answer(started).type == 7
-        assert lobby_message.content == "The game has started."
-        assert not lobby_message.buttons  # the old lobby keeps its player list but loses its buttons
-        (board,) = await started.wait_followups(1)
-        await check_started(world, [ana, ben], board)
+        await check_started(world, [ana, ben], lobby_message)
+        assert not started.followups
+        assert public_messages(world.fake, world.channel) == [lobby_message]
 
 
 # ---- refusals ------------------------------------------------------------------------------------------------------
@@ -481,8 +483,8 @@ async def test_lobby_buttons_keep_working_after_restarts(world: World) -> None:
         )
         started = await world.fake.click(lobby_message, label="Start", user=ana)
         assert answer(started).type == 7
-        (board,) = await started.wait_followups(1)
-        await check_started(world, [ana, ben], board)
+        await check_started(world, [ana, ben], lobby_message)
+        assert not started.followups
 
 
 async def test_commands_are_synced_on_the_first_start_only(world: World) -> None:

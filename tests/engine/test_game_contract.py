@@ -110,6 +110,8 @@ def the_game_secrets(state: tg.State, player: int, rng: random.Random) -> None:
             "player": lambda value: value == player,
             "hand[]": lambda card: card in state.hands[seat],
             "view.piles[].top": lambda card: card in tops,
+            # Laid cards are public: every one was laid in front of the table.
+            "view.piles[].cards[]": lambda card: any(card in pile for pile in state.piles),
             **dict.fromkeys(
                 (
                     "view.piles[].size", "view.draw_pile", "view.seats[].player", "view.seats[].cards",
