@@ -576,9 +576,9 @@ def test_public_view_during_a_game() -> None:
     state = make_state([[30, 31], [40]], piles={"A": [20], "C": [80]}, draw_pile=[90, 91, 92], laid=1, expert=True)
     view = tg.public_view(state)
     assert view.piles == (
-        tg.PileView("A", True, 20, 1),
+        tg.PileView("A", True, 20, 1, (20,)),
         tg.PileView("B", True, 1, 0),
-        tg.PileView("C", False, 80, 1),
+        tg.PileView("C", False, 80, 1, (80,)),
         tg.PileView("D", False, 100, 0),
     )
     assert view.seats == (tg.SeatView(P1, 2, False), tg.SeatView(P2, 1, False))
