@@ -13,13 +13,12 @@ delivers whatever a kill interrupted.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import random
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, NamedTuple, Protocol, TypeVar
@@ -101,16 +100,27 @@ class Played(NamedTuple):
     action: Any
 
 
-@dataclass
+@dataclass(slots=True)
 class BoardHandle:
-    """How to edit a board posted as an interaction's answer: through that interaction's token (15 minutes)."""
+    """How to edit a board posted as an interaction's answer: through that interaction's webhook token (15
+    minutes), which costs nothing against the rate limits. Only the token is kept, not the interaction."""
 
     message_id: int
-    edit: Callable[..., Awaitable[Any]]
+    application_id: int
+    token: str
     since: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any], message_id: int) -> BoardHandle:
+        return cls(message_id, interaction.application_id, interaction.token)
 
     def fresh(self) -> bool:
         return time.monotonic() - self.since < INTERACTION_TOKEN_SECONDS
+
+    async def edit(self, client: discord.Client, **message: Any) -> None:
+        await discord.Webhook.partial(self.application_id, self.token, client=client).edit_message(
+            self.message_id, **message
+        )
 
 
 class GameUnavailable(UserError):
@@ -429,10 +439,10 @@ class Tables:
             else:
                 await interaction.response.edit_message(**self.panel(live, presenter, player, page, ack=True))
             posted = await interaction.followup.send(wait=True, allowed_mentions=mentions, **board)
-            handle = BoardHandle(posted.id, functools.partial(interaction.followup.edit_message, posted.id))
+            handle = BoardHandle.of(interaction, posted.id)
         else:
             response = await interaction.response.send_message(allowed_mentions=mentions, **board)
-            handle = BoardHandle(response.message_id or 0, interaction.edit_original_response)
+            handle = BoardHandle.of(interaction, response.message_id or 0)
             if not over and presenter.show_after(before, after, player, action):
                 await interaction.followup.send(ephemeral=True, **self.panel(live, presenter, player, None))
         await self._moved_board(live, handle.message_id, old, handle)
@@ -480,7 +490,7 @@ class Tables:
         try:
             if handle is not None and handle.message_id == target and handle.fresh():
                 try:
-                    await handle.edit(**message)
+                    await handle.edit(self.bot, **message)
                     return
                 except discord.HTTPException:
                     self._handles.pop(record.id, None)  # the token expired early: edit as a channel message
@@ -542,7 +552,7 @@ class Tables:
             if clicked is not None and not interaction.response.is_done():
                 # Start pressed on the lobby: the lobby message becomes the first board, no new message.
                 await interaction.response.edit_message(**message)
-                handle = BoardHandle(clicked.id, interaction.edit_original_response)
+                handle = BoardHandle.of(interaction, clicked.id)
             else:
                 handle = await self.post_board(interaction, message)
             await self._moved_board(live, handle.message_id, None, handle)
@@ -602,9 +612,9 @@ class Tables:
         message.setdefault("allowed_mentions", NO_PINGS)
         if interaction.response.is_done():
             posted = await interaction.followup.send(wait=True, **message)
-            return BoardHandle(posted.id, functools.partial(interaction.followup.edit_message, posted.id))
+            return BoardHandle.of(interaction, posted.id)
         response = await interaction.response.send_message(**message)
-        return BoardHandle(response.message_id or 0, interaction.edit_original_response)
+        return BoardHandle.of(interaction, response.message_id or 0)
 
     async def show_result(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The final board of the channel's last game, for a while after it ended."""

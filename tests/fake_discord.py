@@ -2653,7 +2653,11 @@ class FakeDiscord:
     def _webhook_message(self, req: _Request) -> tuple[InteractionRecord, Message]:
         rec = self._interaction_from_token(req)
         mid = req.params["message_id"]
-        msg = rec.original if mid == "@original" else next((m for m in rec.followups if str(m.id) == mid), None)
+        # The original response answers to "@original" and to its own id, like the followups.
+        if mid == "@original" or (rec.original is not None and str(rec.original.id) == mid):
+            msg = rec.original
+        else:
+            msg = next((m for m in rec.followups if str(m.id) == mid), None)
         if msg is None or msg.deleted:
             raise _ApiError(404, 10008, "Unknown Message")
         return rec, msg

@@ -175,6 +175,13 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
         await last.edit(content="go!")
         await interaction.delete_original_response()
 
+    @tree.command(description="Edit the answer by its id through the token")
+    async def relabel(interaction: discord.Interaction) -> None:
+        response = await interaction.response.send_message("before")
+        assert response.message_id is not None
+        hook = discord.Webhook.partial(interaction.application_id, interaction.token, client=interaction.client)
+        await hook.edit_message(response.message_id, content="after")
+
     @tree.command(description="Mention both players, pinging only some")
     async def mention(interaction: discord.Interaction, who: discord.Member) -> None:
         both = f"{interaction.user.mention} {who.mention}"
@@ -838,6 +845,18 @@ async def test_original_response_and_followup_edits(world: World, running: Runni
         ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}"),
         ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}"),
     ]
+
+
+async def test_the_original_response_can_be_edited_by_its_id_through_the_token(world: World, running: Running) -> None:
+    fake = world.fake
+    inter = await fake.invoke("relabel", user=world.ana, channel=world.chan)
+    await fake.wait_for(lambda: inter.original is not None and inter.original.content == "after", what="the edit")
+    assert inter.original is not None
+    assert [v.content for v in inter.original.history] == ["before", "after"]
+    edits = [r for r in fake.requests if r.method == "PATCH" and r.route and r.route.startswith("/webhooks/")]
+    assert len(edits) == 1
+    assert edits[0].interaction_endpoint  # free: not counted against the bot's rate limit
+    assert edits[0].path.endswith(f"/messages/{inter.original.id}")
 
 
 async def test_bot_edits_reacts_and_deletes_its_own_messages(world: World, running: Running) -> None:

@@ -73,9 +73,9 @@ def _board(observation: Observation) -> _Board:
     tops = (a, b, c, d)
     hand = observation.hand
     known = set(hand)
-    known.update(pile.top for pile in view.piles if pile.size)
-    to_come = view.draw_pile + sum(seat.cards for seat in view.seats if seat.player != observation.player)
-    chance = _chances(tops, [pile.size for pile in view.piles], known, to_come)
+    for pile in view.piles:
+        known.update(pile.cards)
+    chance = [0.0 if card in known or card < _FIRST or card > _LAST else 1.0 for card in range(_HIGHEST + 1)]
     prefix = [0.0] * (_HIGHEST + 1)
     total = 0.0
     for card in range(_HIGHEST + 1):
@@ -94,32 +94,6 @@ def _board(observation: Observation) -> _Board:
         needed=max(0, view.minimum - view.laid),
         extra=extra,
     )
-
-
-def _chances(tops: Sequence[int], sizes: Sequence[int], known: set[int], to_come: int) -> list[float]:
-    """For each card 0..101, how likely it is still to come: in another hand or the draw pile.
-
-    A pile of ``size`` cards holds, besides its top, ``size - 1`` cards from the range it has passed (below the top of
-    an ascending pile, above the top of a descending one); each card is taken to lie in each pile that has passed it
-    with that pile's share of its range. The chances are then scaled to add up to the cards known to be still to come.
-    """
-    unseen = [card for card in range(_FIRST, _LAST + 1) if card not in known]
-    passed = [[card for card in unseen if (card < top if _UP[pile] else card > top)] for pile, top in enumerate(tops)]
-    laid = dict.fromkeys(unseen, 0.0)
-    for pile, cards in enumerate(passed):
-        if cards and sizes[pile] > 1:
-            share = (sizes[pile] - 1) / len(cards)
-            for card in cards:
-                laid[card] += share
-    chance = [0.0] * (_HIGHEST + 1)
-    for card in unseen:
-        chance[card] = max(0.0, 1.0 - laid[card])
-    total = sum(chance)
-    if total > 0:
-        scale = to_come / total
-        for card in unseen:
-            chance[card] = min(1.0, chance[card] * scale)
-    return chance
 
 
 def _fits(pile: int, top: int, card: int) -> bool:
