@@ -1,9 +1,12 @@
-"""A computer player for No Thanks!: it prices the face-up card by what it does to its own score.
+"""A computer player for No Thanks!: a short lookahead over what the rest of the table will do with the face-up card.
 
 Taking a card costs the points it adds to the seat's cards (nothing, or less than nothing, when it joins or links
-runs) and pays the chips on it; saying "no thanks" costs a chip. The player takes once the card is cheap enough, and
-lets a card that only it wants go round the table once more to collect chips. It decides from the seat's
-``Observation`` alone: its own chips and the public board (everybody's cards; other chips only when they are open).
+runs) and pays the chips on it; saying "no thanks" costs a chip, and a chip is worth more than its point while many
+cards are still to come and the seat is short of chips (without chips it must take whatever comes). After a "no
+thanks" the player foresees the others as simple players who take a card that joins one of their runs, a card with
+enough chips on it, or any card once out of chips; a card that nobody else will take comes back richer, so the player
+lets it go round ("milks" it) while that is safe. It decides from the seat's ``Observation`` alone: its own chips and
+the public board (everybody's cards; other chips only when they are open, otherwise estimated from the total).
 """
 
 from __future__ import annotations
@@ -11,14 +14,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.no_thanks import Action, NoThanks, Observation, Take, card_points
+from engine.no_thanks import Action, NoThanks, Observation, PlayerView, Take, card_points, starting_chips
 
 # Tuned on seeded games against threshold players (benchmarks/ai.py).
-SHARE_TAKEN = 0.4  # take once the chips on the card reach this share of the points it adds ...
-TAKE_AT = 3.0  # ... or once the points it adds, less the chips on it, are at most this
-SHORT_OF_CHIPS = 5  # below this many chips, each chip counts half a point more: without chips we must take
-CHIP_SCARCITY = 0.5
-MILK_ROUNDS = 1  # a card only we want may go round the table this many times to collect chips
+OTHERS_TAKE_AT = 0.4  # the others are expected to take a card once the chips on it reach this share of its value
+CHIP_TEMPO = 16.0  # a chip is worth 1 + CHIP_TEMPO * (cards to come / cards in all) / (chips held + 1) points
+CHIPS_SURE = 2.0  # with this many chips each on average, the others are taken to hold a chip
+MAX_ROUNDS = 12  # how many times round the table the lookahead follows a card
+TOTAL_CARDS = 24
 
 
 def points_added(cards: Sequence[int], card: int) -> int:
@@ -26,12 +29,26 @@ def points_added(cards: Sequence[int], card: int) -> int:
     return card_points((*cards, card)) - card_points(cards)
 
 
-def _wanted_by_others(observation: Observation, card: int) -> bool:
-    return any(
-        card - 1 in seat.cards or card + 1 in seat.cards
-        for seat in observation.view.players
-        if seat.player != observation.player
-    )
+def chip_value(chips: int, cards_left: int) -> float:
+    """What one chip is worth to a seat holding ``chips`` with ``cards_left`` cards still face down."""
+    return 1.0 + CHIP_TEMPO * (cards_left / TOTAL_CARDS) / (max(chips, 0) + 1)
+
+
+def chips_worth(held: int, gained: int, cards_left: int) -> float:
+    """What ``gained`` more chips are worth to a seat holding ``held``."""
+    return sum(chip_value(held + extra, cards_left) for extra in range(gained))
+
+
+def _chances_of_chips(observation: Observation, order: Sequence[PlayerView]) -> list[float]:
+    """For each of ``order`` (the other seats): the chance it still has a chip, known when chips are open."""
+    view = observation.view
+    if all(seat.chips is not None for seat in order):
+        return [1.0 if seat.chips else 0.0 for seat in order]
+    # Every chip is on the card or with a player: the others share what is neither ours nor on the card.
+    total = starting_chips(len(view.players) + len(view.left)) * len(view.players)
+    spare = max(0, total - observation.chips - view.chips_on_card)
+    chance = min(1.0, spare / max(1, len(order)) / CHIPS_SURE)
+    return [chance] * len(order)
 
 
 def act(observation: Observation, rng: random.Random) -> Action:
@@ -43,19 +60,36 @@ def act(observation: Observation, rng: random.Random) -> Action:
         raise ValueError("No card is face up: the game is over.")
     if observation.chips == 0:
         return Take()
-    mine = next((seat.cards for seat in view.players if seat.player == observation.player), ())
-    chips = view.chips_on_card
-    if card - 1 in mine or card + 1 in mine:
-        # It costs us nothing; if nobody else wants it, let it go round once more for their chips.
-        others = len(view.players) - 1
-        if observation.chips > 2 and chips < MILK_ROUNDS * others and not _wanted_by_others(observation, card):
-            return NoThanks()
-        return Take()
+    seats = view.players
+    me = next(index for index, seat in enumerate(seats) if seat.player == observation.player)
+    order = [seats[(me + step) % len(seats)] for step in range(1, len(seats))]
+    mine = seats[me].cards
     added = points_added(mine, card)
-    chip_value = 1 + CHIP_SCARCITY * max(0, SHORT_OF_CHIPS - observation.chips)
-    if added - chips * chip_value <= TAKE_AT or chips >= SHARE_TAKEN * added:
-        return Take()
-    return NoThanks()
+    chances = _chances_of_chips(observation, order)
+    wants = [card - 1 in seat.cards or card + 1 in seat.cards for seat in order]
+    left = view.cards_left
+    table = len(seats)
+
+    def value(chips_on: int, held: int, depth: int) -> float:
+        """Expected cost to us (points, lower is better) of facing the card with ``chips_on`` on it, best play."""
+        take = added - chips_worth(held, chips_on, left)
+        if held == 0 or depth >= MAX_ROUNDS:
+            return take
+        # No thanks: pay a chip, then each other seat in turn may take it (then it costs us nothing more) or pass.
+        cost = chip_value(held - 1, left)
+        reach = 1.0
+        for step, seat_wants in enumerate(wants, start=1):
+            on = chips_on + step
+            takes = 1.0 if seat_wants or on >= OTHERS_TAKE_AT * card else 1.0 - chances[step - 1]
+            reach *= 1.0 - takes
+            if reach <= 1e-9:
+                break
+        if reach > 1e-9:
+            cost += reach * value(chips_on + table, held - 1, depth + 1)
+        return min(take, cost)
+
+    take_now = added - chips_worth(observation.chips, view.chips_on_card, left)
+    return Take() if take_now <= value(view.chips_on_card, observation.chips, 0) + 1e-9 else NoThanks()
 
 
 def signals(observation: Observation) -> list[Action]:

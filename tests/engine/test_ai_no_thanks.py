@@ -61,12 +61,16 @@ def test_it_says_no_thanks_to_a_high_card_without_chips_on_it() -> None:
 
 
 def test_it_takes_a_card_once_enough_chips_lie_on_it() -> None:
-    assert decide(make_state(20, 8, [(), (), ()], [11, 11, 11])) == Take()
+    assert decide(make_state(20, 14, [(), (), ()], [11, 11, 11])) == Take()
+    # With 8 chips the next seat takes it (8 + 1 >= 0.4 x 20): letting it go costs one chip, taking it 12 points.
+    assert decide(make_state(20, 8, [(), (), ()], [11, 11, 11])) == NoThanks()
 
 
 def test_it_takes_a_card_that_links_two_of_its_runs() -> None:
-    # 21 turns 20 and 22 (42 points) into one run worth 20; with two chips left it takes no risk for more.
-    assert decide(make_state(21, 0, [(20, 22), (30,), ()], [2, 11, 11])) == Take()
+    # 21 turns 20 and 22 (42 points) into one run worth 20; with 7 chips on it the third seat would take it.
+    assert decide(make_state(21, 7, [(20, 22), (30,), ()], [2, 11, 11])) == Take()
+    # With no chips on it nobody else will take it yet: it goes round once more for their chips.
+    assert decide(make_state(21, 0, [(20, 22), (30,), ()], [2, 11, 11])) == NoThanks()
 
 
 def test_it_lets_a_card_only_it_wants_go_round_for_chips() -> None:
