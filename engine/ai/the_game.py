@@ -32,6 +32,7 @@ from engine.the_game import (
 _UP = (True, True, False, False)
 _FIRST, _LAST = 2, 99
 _HIGHEST = 101  # the prefix sums run over 0..101 so that the row cards 1 and 100 index safely
+_NO_PILE = 1000.0  # the room a card would take on a pile it does not fit
 
 # What the plan weighs, in expected cards still to come. Tuned on seeded all-AI games (benchmarks/ai.py).
 DEAD_CARD = 2.0  # a card still to come that no pile takes any more, on top of the room it took
@@ -112,30 +113,28 @@ def _room_taken(board: _Board, pile: int, top: int, card: int) -> float:
 def _position(board: _Board, tops: Sequence[int], hand: Sequence[int]) -> float:
     """How bad the position is beyond the room already taken: dead cards, and what the rest of the hand will cost."""
     a, b, c, d = tops
+    prefix = board.prefix
     cost = 0.0
     high, low = min(a, b), max(c, d)
     if low <= high:
         # No pile takes these any more; only a backwards trick could save them.
-        cost += DEAD_CARD * (board.prefix[high] - board.prefix[low - 1])
+        cost += DEAD_CARD * (prefix[high] - prefix[low - 1])
     for card in hand:
-        best = DEAD_IN_HAND
-        for pile in range(4):
-            top = tops[pile]
-            if _UP[pile]:
-                if card > top:
-                    gap = HAND_GAP * board.between(top, card)
-                elif card == top - BACKWARDS_STEP:
-                    gap = TRICK_IN_HAND
-                else:
-                    continue
-            elif card < top:
-                gap = HAND_GAP * board.between(card, top)
-            elif card == top + BACKWARDS_STEP:
-                gap = TRICK_IN_HAND
+        # The room a card takes on a pile is prefix[card - 1] - prefix[top] (ascending) or
+        # prefix[top - 1] - prefix[card] (descending); a backwards trick is the best a card can do.
+        if card in (a - BACKWARDS_STEP, b - BACKWARDS_STEP, c + BACKWARDS_STEP, d + BACKWARDS_STEP):
+            cost += TRICK_IN_HAND
+        else:
+            up = max(a if a < card else 0, b if b < card else 0)
+            down = min(c if c > card else _HIGHEST, d if d > card else _HIGHEST)
+            if up or down < _HIGHEST:
+                gap = min(
+                    prefix[card - 1] - prefix[up] if up else _NO_PILE,
+                    prefix[down - 1] - prefix[card] if down < _HIGHEST else _NO_PILE,
+                )
+                cost += HAND_GAP * gap
             else:
-                continue
-            best = min(best, gap)
-        cost += best
+                cost += DEAD_IN_HAND
         if card + BACKWARDS_STEP in hand:
             cost -= PAIR_IN_HAND
     return cost
@@ -168,21 +167,39 @@ def _plan(board: _Board, longest: int) -> _Best:
         best.cost = _position(board, board.tops, board.hand)
     tops = list(board.tops)
 
+    prefix = board.prefix
+    needed = board.needed
+    extra = board.extra
+
     def search(hand: tuple[int, ...], first_pile: int, laid: int, cost: float, first: Play | None) -> None:
         for pile in range(first_pile, 4):
             top = tops[pile]
+            up = _UP[pile]
+            asked = board.asked[pile]
             for index, card in enumerate(hand):
-                if not _fits(pile, top, card):
+                if up:
+                    if card > top:
+                        step = prefix[card - 1] - prefix[top]
+                    elif card == top - BACKWARDS_STEP:
+                        step = prefix[card] - prefix[top - 1]
+                    else:
+                        continue
+                elif card < top:
+                    step = prefix[top - 1] - prefix[card]
+                elif card == top + BACKWARDS_STEP:
+                    step = prefix[top] - prefix[card - 1]
+                else:
                     continue
-                step = _room_taken(board, pile, top, card) + _signal_cost(board, pile, top, card)
-                if laid >= board.needed:
+                if asked:
+                    step += _signal_cost(board, pile, top, card)
+                if laid >= needed:
                     if step > EXTRA_ROOM:
                         continue  # only nearly free cards are worth laying beyond the minimum
-                    step -= board.extra
+                    step -= extra
                 rest = hand[:index] + hand[index + 1 :]
                 play = first or Play(card, PILES[pile])
                 tops[pile] = card
-                if laid + 1 >= board.needed:
+                if laid + 1 >= needed:
                     total = cost + step + _position(board, tops, rest)
                     if total < best.cost - 1e-9:
                         best.cost, best.first = total, play
