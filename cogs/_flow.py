@@ -492,8 +492,10 @@ class Tables:
                 try:
                     await handle.edit(self.bot, **message)
                     return
-                except discord.HTTPException:
-                    self._handles.pop(record.id, None)  # the token expired early: edit as a channel message
+                except Exception:
+                    # The token expired early, or its connection broke: edit it as a channel message instead.
+                    log.debug("Editing the board of game %s through its token failed", record.id, exc_info=True)
+                    self._handles.pop(record.id, None)
             channel = self.bot.get_partial_messageable(record.channel_id)
             await channel.get_partial_message(target).edit(**message)
         except discord.NotFound:
@@ -564,9 +566,13 @@ class Tables:
         self.wake_ai(live)
 
     async def abandon(self, record: GameRecord) -> GameRecord:
-        """End an open game without a score (the caller holds the channel's lock)."""
+        """End an open game without a score (the caller holds the channel's lock); its board or lobby loses its
+        buttons."""
         self.forget(record)
-        return await self.storage.update_game(record, status="abandoned", ended_at=now())
+        ended = await self.storage.update_game(record, status="abandoned", ended_at=now())
+        with suppress(Exception):
+            await self._edit_board(ended, {"view": None})
+        return ended
 
     async def show_panel(
         self,
@@ -810,10 +816,10 @@ class Tables:
             self._told_closed_dms.update((record.id, p) for p in untold)
             who = ", ".join(mention(p) for p in untold)
             notice = f"{who}: I can't send you direct messages. {presenter.closed_dms_hint}"
+            # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
             with suppress(discord.HTTPException):
                 if interaction is not None:
-                    message = self.public(record, presenter, live.state, notice)
-                    await interaction.followup.send(allowed_mentions=USERS_ONLY, **message)
+                    await interaction.followup.send(notice, allowed_mentions=USERS_ONLY)
                 else:
                     channel = self.bot.get_partial_messageable(record.channel_id)
                     await channel.send(notice, allowed_mentions=USERS_ONLY)

@@ -44,7 +44,9 @@ WHERE p.value > 0
 """
 
 # The results of every game that ended before the trigger existed (the migration; a benchmark's bulk fill).
-BACKFILL = _RESULT_ROWS.format(g="g", source="games g, json_each(g.players) p") + (
+# A row whose players can't be read (reported as damaged in its channel) has no results, and must not stop the
+# migration or /endgame: json_each of malformed text would raise.
+BACKFILL = _RESULT_ROWS.format(g="g", source="games g, json_each(IIF(json_valid(g.players), g.players, '[]')) p") + (
     " AND g.status IN ('finished', 'abandoned') AND g.started_at IS NOT NULL"
 )
 
@@ -83,9 +85,9 @@ _SCHEMA = (
     f"""
     CREATE TRIGGER results_at_end AFTER UPDATE OF status ON games
     WHEN NEW.status IN ('finished', 'abandoned') AND OLD.status NOT IN ('finished', 'abandoned')
-         AND NEW.started_at IS NOT NULL
+         AND NEW.started_at IS NOT NULL AND json_valid(NEW.players) AND json_valid(NEW.variants)
     BEGIN
-    {_RESULT_ROWS.format(g="NEW", source="json_each(NEW.players) p")};
+    {_RESULT_ROWS.format(g="NEW", source="json_each(IIF(json_valid(NEW.players), NEW.players, '[]')) p")};
     END
     """,
     BACKFILL,

@@ -1,9 +1,8 @@
 """A computer player for The Game: a card-counting turn planner that reads and sets the pile signals.
 
-It decides from one seat's ``Observation`` alone: its own hand and the public board. The board shows each pile's top
-and size but not the cards beneath, so which unseen cards are still to come is estimated: a card not in the hand that
-no pile has passed yet must still be in a hand or the draw pile; the rest of the cards still to come are spread evenly
-over the cards the piles have passed.
+It decides from one seat's ``Observation`` alone: its own hand and the public board. Every laid card is public
+(``view.piles[i].cards``), so the cards still to come are counted exactly: each card of 2..99 that is neither in the
+hand nor laid is in another hand or the draw pile.
 
 A turn is planned whole: every order of the cards still needed this turn is tried (backwards tricks that an earlier
 card of the same turn opens included), and each end position is scored by the room left on the piles for the cards
@@ -34,18 +33,19 @@ _FIRST, _LAST = 2, 99
 _HIGHEST = 101  # the prefix sums run over 0..101 so that the row cards 1 and 100 index safely
 _NO_PILE = 1000.0  # the room a card would take on a pile it does not fit
 
-# What the plan weighs, in expected cards still to come. Tuned on seeded all-AI games (benchmarks/ai.py).
+# What the plan weighs, in cards still to come. Tuned on seeded all-AI games (benchmarks/ai.py).
 DEAD_CARD = 2.0  # a card still to come that no pile takes any more, on top of the room it took
 DEAD_IN_HAND = 12.0  # a card of our own hand that no pile takes any more
 HAND_GAP = 0.1  # for each card left in the hand, the room it will cost to lay it later
 TRICK_IN_HAND = -1.5  # a card left in the hand that fits a pile as a backwards trick
 PAIR_IN_HAND = 1.0  # two cards ten apart in the hand: a backwards trick for later
 EXTRA_CARD = 0.9  # the value of laying one card more than the minimum
+EXTRA_CARD_SOLO = 0.0  # likewise in a solo game, where no other hand waits for the room a card keeps open
 EXTRA_CARD_LAST = 3.0  # likewise once the draw pile is empty: every card must be laid in the end
 # Laying a card (other than a backwards trick) on a pile where another seat asks for something.
-SIGNAL_COST = {"trick": 6.0, "dont_lay": 4.0, "small_steps": 1.5}
-SMALL_STEPS_GAP = 1.0  # "small steps" also weighs the room a big step takes once more
-# When this seat raises a signal on a pile: the room (expected cards to come) its card needs at most.
+SIGNAL_COST = {"trick": 6.0, "dont_lay": 1.5, "small_steps": 0.5}
+SMALL_STEPS_GAP = 0.5  # "small steps" also weighs half the room the step takes once more
+# When this seat raises a signal on a pile: the room (cards still to come it skips) its card needs at most.
 DONT_LAY_ROOM = 1.0
 SMALL_STEPS_ROOM = 3.0
 EXTRA_ROOM = 2.0  # a card beyond the minimum is considered only if it takes at most this much room
@@ -54,17 +54,17 @@ MAX_EXTRA = 2  # cards beyond the minimum that one plan may hold (the rest are p
 
 @dataclass(frozen=True, slots=True)
 class _Board:
-    """One seat's reading of the table: the tops, the hand, and how likely each card is still to come."""
+    """One seat's reading of the table: the tops, the hand, and which cards are still to come."""
 
     tops: tuple[int, int, int, int]
     hand: tuple[int, ...]
-    prefix: tuple[float, ...]  # prefix[k]: expected cards still to come among 2..k (not counting the hand)
+    prefix: tuple[float, ...]  # prefix[k]: cards still to come among 2..k (the hand and the laid cards excluded)
     asked: tuple[tuple[str, ...], ...]  # per pile: the signals other seats raise there
     needed: int  # cards still to lay this turn before it may end
     extra: float  # the value of laying a card beyond the minimum
 
     def between(self, low: int, high: int) -> float:
-        """Expected cards still to come strictly between ``low`` and ``high``."""
+        """Cards still to come strictly between ``low`` and ``high``."""
         return self.prefix[high - 1] - self.prefix[low] if high > low + 1 else 0.0
 
 
@@ -86,7 +86,7 @@ def _board(observation: Observation) -> _Board:
         tuple(mark.kind for mark in view.signals if mark.pile == name and mark.player != observation.player)
         for name in PILES
     )
-    extra = EXTRA_CARD if view.draw_pile else EXTRA_CARD_LAST
+    extra = EXTRA_CARD_LAST if not view.draw_pile else EXTRA_CARD_SOLO if len(view.seats) == 1 else EXTRA_CARD
     return _Board(
         tops=tops,
         hand=hand,
@@ -104,7 +104,7 @@ def _fits(pile: int, top: int, card: int) -> bool:
 
 
 def _room_taken(board: _Board, pile: int, top: int, card: int) -> float:
-    """Expected cards still to come that laying ``card`` on ``pile`` at ``top`` shuts out (negative: lets back in)."""
+    """Cards still to come that laying ``card`` on ``pile`` at ``top`` shuts out (negative: lets back in)."""
     if _UP[pile]:
         return board.between(top, card) if card > top else -board.between(card, top)
     return board.between(card, top) if card < top else -board.between(top, card)
@@ -140,16 +140,6 @@ def _position(board: _Board, tops: Sequence[int], hand: Sequence[int]) -> float:
     return cost
 
 
-def _signal_cost(board: _Board, pile: int, top: int, card: int) -> float:
-    asked = board.asked[pile]
-    if not asked or card == top + (-BACKWARDS_STEP if _UP[pile] else BACKWARDS_STEP):
-        return 0.0  # a backwards trick only widens the pile, which every signal welcomes
-    cost = sum(SIGNAL_COST.get(kind, 0.0) for kind in asked)
-    if "small_steps" in asked:
-        cost += SMALL_STEPS_GAP * max(0.0, _room_taken(board, pile, top, card))
-    return cost
-
-
 @dataclass(slots=True)
 class _Best:
     cost: float
@@ -170,28 +160,33 @@ def _plan(board: _Board, longest: int) -> _Best:
     prefix = board.prefix
     needed = board.needed
     extra = board.extra
+    # Laying a card (other than a backwards trick) on a pile where other seats ask for something.
+    asked_cost = [sum(SIGNAL_COST.get(kind, 0.0) for kind in asked) for asked in board.asked]
+    small_steps = ["small_steps" in asked for asked in board.asked]
 
     def search(hand: tuple[int, ...], first_pile: int, laid: int, cost: float, first: Play | None) -> None:
         for pile in range(first_pile, 4):
             top = tops[pile]
             up = _UP[pile]
-            asked = board.asked[pile]
+            flat, steps = asked_cost[pile], small_steps[pile]
             for index, card in enumerate(hand):
                 if up:
                     if card > top:
                         step = prefix[card - 1] - prefix[top]
+                        if flat:
+                            step += flat + (SMALL_STEPS_GAP * step if steps else 0.0)
                     elif card == top - BACKWARDS_STEP:
-                        step = prefix[card] - prefix[top - 1]
+                        step = prefix[card] - prefix[top - 1]  # a backwards trick: every signal welcomes it
                     else:
                         continue
                 elif card < top:
                     step = prefix[top - 1] - prefix[card]
+                    if flat:
+                        step += flat + (SMALL_STEPS_GAP * step if steps else 0.0)
                 elif card == top + BACKWARDS_STEP:
                     step = prefix[top] - prefix[card - 1]
                 else:
                     continue
-                if asked:
-                    step += _signal_cost(board, pile, top, card)
                 if laid >= needed:
                     if step > EXTRA_ROOM:
                         continue  # only nearly free cards are worth laying beyond the minimum

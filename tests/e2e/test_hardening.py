@@ -169,15 +169,7 @@ async def endgame_clears(world: World, host: Member) -> None:
 @pytest.mark.parametrize(
     "damage",
     [
-        pytest.param(
-            "players",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="BUG (issue 15's statistics): the SQLite trigger results_at_end reads json_each(NEW.players) "
-                "when a game's status changes, so /endgame of a game whose players can't be read fails with "
-                "'malformed JSON' and the apology instead of clearing it",
-            ),
-        ),
+        "players",
         "move",
     ],
 )

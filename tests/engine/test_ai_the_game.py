@@ -87,6 +87,15 @@ def test_it_never_lays_into_a_dead_end_when_a_safe_sequence_exists() -> None:
     assert second in (Play(51, "C"), Play(54, "C"))
 
 
+def test_it_counts_the_laid_cards_exactly() -> None:
+    # 75 on C jumps further than 35 on A, but 76..84 are already laid on B: only 75 on C skips no card to come.
+    piles = ((30,), (2, *range(76, 85)), (85,), (99,))
+    used = {35, 75, 3, 4}.union(*piles)
+    state = make_state([(35, 75), (3, 4)], draw_pile=[card for card in tg.CARDS if card not in used], laid=1)
+    state = replace(state, piles=piles)
+    assert decide(state) == Play(75, "C")
+
+
 def test_it_keeps_a_pair_ten_apart_together() -> None:
     # 30 alone on A skips one unseen card, as 88 on D does, but it would strand 40; 40 then 30 lays both for one.
     state = make_state([(30, 40, 86, 88), (3, 4)], tops={"A": 28, "B": 60, "C": 25, "D": 90})
