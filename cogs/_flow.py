@@ -403,22 +403,11 @@ class Tables:
 
     async def _answer(self, interaction: discord.Interaction[Any], played: Played, page: str | None) -> None:
         live, presenter, before, after, player, action = played
-        game = presenter.game
         record = live.record
-        text = presenter.announce(before, after, player, action)
-        live.last = text
-        over = game.is_over(after)
-        if over:
-            text = f"{text}\n\n{presenter.game_over_text(after)}"
-        board = self.public(record, presenter, after, text)
+        board, fresh = self._board_after(played)
+        over = presenter.game.is_over(after)
         on_board = self._is_board_click(interaction, record)
         on_panel = interaction.type is discord.InteractionType.component and not on_board
-        fresh = (
-            over
-            or record.message_id is None
-            or presenter.new_board(before, after, player, action)
-            or self._chat_since.get(record.channel_id, 0) >= REPOST_AFTER_MESSAGES
-        )
         if not fresh:
             if on_board:
                 await interaction.response.edit_message(**board)  # the clicked board itself: free
@@ -446,6 +435,24 @@ class Tables:
             if not over and presenter.show_after(before, after, player, action):
                 await interaction.followup.send(ephemeral=True, **self.panel(live, presenter, player, None))
         await self._moved_board(live, handle.message_id, old, handle)
+
+    def _board_after(self, played: Played, prefix: str = "") -> tuple[dict[str, Any], bool]:
+        """The board a move leaves, with what happened (and the end), and whether it goes up as a new message: when
+        the table moved on, the game ended, there is no board yet, or chat has pushed it out of sight."""
+        live, presenter, before, after, player, action = played
+        record = live.record
+        text = prefix + presenter.announce(before, after, player, action)
+        live.last = text
+        over = presenter.game.is_over(after)
+        if over:
+            text = f"{text}\n\n{presenter.game_over_text(after)}"
+        fresh = (
+            over
+            or record.message_id is None
+            or presenter.new_board(before, after, player, action)
+            or self._chat_since.get(record.channel_id, 0) >= REPOST_AFTER_MESSAGES
+        )
+        return self.public(record, presenter, after, text), fresh
 
     @staticmethod
     def pings(played: Played) -> discord.AllowedMentions:
@@ -728,21 +735,9 @@ class Tables:
     async def publish(self, played: Played, prefix: str = "") -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
         place, or posted anew when the table moved on (one rate-limited request either way)."""
-        live, presenter, before, after, player, action = played
-        game = presenter.game
-        text = prefix + presenter.announce(before, after, player, action)
-        live.last = text
-        over = game.is_over(after)
-        if over:
-            text = f"{text}\n\n{presenter.game_over_text(after)}"
+        live = played.live
         record = live.record
-        board = self.public(record, presenter, after, text)
-        fresh = (
-            over
-            or record.message_id is None
-            or presenter.new_board(before, after, player, action)
-            or self._chat_since.get(record.channel_id, 0) >= REPOST_AFTER_MESSAGES
-        )
+        board, fresh = self._board_after(played, prefix)
         try:
             if not fresh:
                 await self._edit_board(record, board)

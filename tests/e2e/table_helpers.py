@@ -19,38 +19,12 @@ import contextlib
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from engine import no_thanks, the_game
-from engine.the_game import Play
 from tests.e2e.conftest import World, public_messages, saved_game
 from tests.fake_discord import InteractionCallback, InteractionRecord, Member, Message, MessageVersion
-
-# ---- the players' strategy: greedy smallest jump (as in test_the_game) ---------------------------------------------
-
-SLACK = 2
-
-
-def jump(pile: str, top: int, card: int) -> int:
-    if the_game.is_backwards_trick(pile, top, card):
-        return -10
-    return card - top if pile in the_game.ASCENDING else top - card
-
-
-def choose(hand: Iterable[int], tops: dict[str, int], laid: int, minimum: int) -> Play | None:
-    """The card to lay next, or None to end the turn."""
-    options = [
-        (jump(pile, tops[pile], card), card, pile)
-        for card in hand
-        for pile in the_game.PILES
-        if the_game.is_legal(pile, tops[pile], card)
-    ]
-    if not options:
-        return None
-    cost, card, pile = min(options)
-    return Play(card, pile) if laid < minimum or cost <= SLACK else None
 
 
 def game_seed(bot_seed: int, newgames: int = 1) -> int:

@@ -11,7 +11,6 @@ from tests.e2e.conftest import World, public_messages
 from tests.e2e.table_helpers import (
     Meter,
     answer,
-    choose,
     click_panel,
     newest_board,
     open_game,
@@ -20,6 +19,7 @@ from tests.e2e.table_helpers import (
     saved_state,
     the_game_board,
 )
+from tests.e2e.test_the_game import choose
 from tests.fake_discord import Member, Message
 
 SEED = 10

@@ -18,7 +18,6 @@ from tests.e2e.conftest import World, hand_in, latest_chips, latest_hand, public
 from tests.e2e.table_helpers import (
     Meter,
     answer,
-    choose,
     click_panel,
     game_seed,
     live_buttons,
@@ -29,6 +28,7 @@ from tests.e2e.table_helpers import (
     saved_state,
     the_game_board,
 )
+from tests.e2e.test_the_game import choose
 from tests.fake_discord import Member, Message
 
 # 3 players, greedy strategy: 31 turns, 4 backwards tricks, lost with 33 cards left (like the 31-turn game).
