@@ -173,6 +173,7 @@ class Tables:
         self._running: dict[int, str] = {}
         self._chat_since: dict[int, int] = {}
         self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board for free
+        self._board_turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self.closing = False
 
     def forbids_numbers(self, channel_id: int) -> bool:
@@ -402,10 +403,9 @@ class Tables:
         return self._live.get(game_id)
 
     async def _answer(self, interaction: discord.Interaction[Any], played: Played, page: str | None) -> None:
-        live, presenter, before, after, player, action = played
+        live, presenter, _, _, player, _ = played
         record = live.record
         board, fresh = self._board_after(played)
-        over = presenter.game.is_over(after)
         on_board = self._is_board_click(interaction, record)
         on_panel = interaction.type is discord.InteractionType.component and not on_board
         if not fresh:
@@ -416,10 +416,25 @@ class Tables:
                 await interaction.response.edit_message(**self.panel(live, presenter, player, page, ack=True))
             else:
                 await send(interaction, ephemeral=True, **self.panel(live, presenter, player, None, ack=True))
-            await self._edit_board(record, board)
+            await self._show_in_place(played, board)
             return
+        async with self._board_turn(record.id):
+            await self._post_new_board(interaction, played, board, page, on_board=on_board, on_panel=on_panel)
+
+    async def _post_new_board(
+        self,
+        interaction: discord.Interaction[Any],
+        played: Played,
+        board: dict[str, Any],
+        page: str | None,
+        *,
+        on_board: bool,
+        on_panel: bool,
+    ) -> None:
+        live, presenter, before, after, player, action = played
+        over = presenter.game.is_over(after)
         mentions = self.pings(played)
-        old = record.message_id
+        old = live.record.message_id
         if on_board or on_panel:
             if on_board:
                 # The clicked board keeps what happened but loses its buttons; the new board goes below.
@@ -485,6 +500,23 @@ class Tables:
             self._handles[record.id] = handle
         else:
             self._handles.pop(record.id, None)
+
+    def _board_turn(self, game_id: int) -> asyncio.Lock:
+        """Board changes of one game in order: answers go out after the channel's lock, so a slow answer to an
+        earlier move must not overwrite (or give buttons back to) the board a later move put up."""
+        lock = self._board_turns.get(game_id)
+        if lock is None:
+            lock = self._board_turns[game_id] = asyncio.Lock()
+        return lock
+
+    async def _show_in_place(self, played: Played, board: dict[str, Any]) -> None:
+        """Edit the current board to show ``played``, unless a later move already shows itself."""
+        presenter = played.presenter
+        async with self._board_turn(played.live.record.id):
+            current = self._live.get(played.live.record.id, played.live)
+            if presenter.game.move_count(current.state) > presenter.game.move_count(played.after):
+                return
+            await self._edit_board(current.record, board)
 
     async def _edit_board(self, record: GameRecord, message: dict[str, Any], message_id: int | None = None) -> None:
         """Edit the board in place. Through the interaction that posted it while its token lasts (free, like every
@@ -740,12 +772,12 @@ class Tables:
         board, fresh = self._board_after(played, prefix)
         try:
             if not fresh:
-                await self._edit_board(record, board)
+                await self._show_in_place(played, board)
             else:
-                mentions = self.pings(played)
-                channel = self.bot.get_partial_messageable(record.channel_id)
-                message = await channel.send(allowed_mentions=mentions, **board)
-                await self._moved_board(live, message.id, record.message_id)
+                async with self._board_turn(record.id):
+                    channel = self.bot.get_partial_messageable(record.channel_id)
+                    message = await channel.send(allowed_mentions=self.pings(played), **board)
+                    await self._moved_board(live, message.id, live.record.message_id)
         except discord.HTTPException:
             log.warning("Could not show a computer player's move in channel %s", record.channel_id, exc_info=True)
         self.deliver_later(live)
