@@ -312,6 +312,8 @@ async def open_game(world: World, members: list[Member], game: str = "the_game",
         assert answer(joined).ephemeral, answer(joined).content
     started = await fake.invoke("start", user=host, channel=world.channel)
     assert not answer(started).ephemeral, answer(started).content
+    # The first DMs go out in the background after the answer: wait for them, not just for a quiet moment.
+    await fake.wait_for(lambda: all(fake.dms(member) for member in members), what="every player's first DM")
     await fake.wait_idle()
     return started
 
