@@ -1390,7 +1390,7 @@ class FakeDiscord:
             finally:
                 self._waiters.discard(fut)
 
-    async def wait_idle(self, quiet: float = 0.05, timeout: float | None = None) -> None:
+    async def wait_idle(self, quiet: float = 0.1, timeout: float | None = None) -> None:
         """Wait until the bot has made no REST request for ``quiet`` seconds: what it does in the background after
         an answer (DMs, notices) is done, as a person watching the channel and their DMs would see it."""
         loop = asyncio.get_running_loop()
