@@ -25,17 +25,23 @@ from discord import app_commands
 from discord.ext import commands
 from dotenv import load_dotenv
 
-from cogs._flow import Tables
-from cogs._ui import NO_PINGS, DMsClosed, reply_error
+from cogs._ui import reply_error
 from engine import GAMES
 from storage import Storage, StorageUnavailable, open_storage
+from table.answer import NO_PINGS
+from table.flow import Table
 
 log = logging.getLogger("bot")
 
-# One cog per concern, and one per registered game (named after its kind).
-EXTENSIONS = ("cogs.lobby", *(f"cogs.{kind}" for kind in GAMES), "cogs.moderation", "cogs.stats")
-# Transient server errors worth trying a DM again for; 429s are retried by discord.py itself.
-DM_RETRIES = 3
+# One cog per concern; each registered game's table adapter comes after the lobby (``GameInfo.adapter``).
+CONCERNS = ("cogs.lobby", "cogs.moderation", "cogs.stats")
+
+
+def extensions() -> tuple[str, ...]:
+    """The cogs to load: read when the bot sets up, so a game registered before then is played like the others."""
+    return (CONCERNS[0], *(game.info.adapter_module for game in GAMES.values()), *CONCERNS[1:])
+
+
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 # Where the commands were last synced to (a server id, or null for global) and a hash of them.
 COMMAND_SYNC_KEY = "command_sync"
@@ -135,7 +141,7 @@ discord.VoiceClient.warn_dave = False
 
 class Bot(commands.Bot):
     storage: Storage
-    tables: Tables
+    tables: Table
 
     def __init__(self, settings: Settings, *, seed: int | None = None, **options: Any) -> None:
         super().__init__(
@@ -157,8 +163,8 @@ class Bot(commands.Bot):
         # Everything a game needs is ready here, before the gateway connects: cogs register their
         # persistent views in cog_load, and every game lives in the database.
         self.storage = await open_storage(self.settings.database_path, self.settings.database_url)
-        self.tables = Tables(self, self.storage)
-        for extension in EXTENSIONS:
+        self.tables = Table(self, self.storage)
+        for extension in extensions():
             await self.load_extension(extension)
         await self.sync_commands()
         # Replaying every running game once now reports a damaged one at start, for its channel only, and delivers
@@ -229,49 +235,6 @@ class Bot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("Connected as %s (id %s) to %d servers", self.user, self.user and self.user.id, len(self.guilds))
-
-    async def deliver_dm(self, user_id: int, text: str, message_id: int | None = None) -> int | None:
-        """Show ``text`` in a DM to ``user_id``: edit ``message_id`` if given, else send a new message. Returns the
-        message's id, or None if Discord kept failing (worth trying later); raises ``DMsClosed`` only when the user
-        does not accept DMs from the bot.
-
-        The DM channel id is kept in the database so that each DM costs one request, even after a restart."""
-        for attempt in range(DM_RETRIES):
-            try:
-                try:
-                    return await self._show_dm(await self._dm_channel(user_id, cached=True), text, message_id)
-                except discord.NotFound:
-                    # A remembered DM channel or message that no longer exists (say, the token changed): start afresh.
-                    return await self._show_dm(await self._dm_channel(user_id, cached=False), text, None)
-            except discord.Forbidden as error:
-                if error.code == 50007:  # "Cannot send messages to this user": their DMs are closed to us
-                    raise DMsClosed(user_id) from error
-                log.warning("DM to user %s refused: %s", user_id, error)
-                return None
-            except discord.HTTPException as error:
-                if error.status < 500 or attempt == DM_RETRIES - 1:
-                    log.warning("Could not DM user %s", user_id, exc_info=True)
-                    return None
-                await asyncio.sleep(0.5 * 2**attempt)
-        return None
-
-    async def _show_dm(self, channel: discord.PartialMessageable, text: str, message_id: int | None) -> int:
-        if message_id is not None:
-            try:
-                await channel.get_partial_message(message_id).edit(content=text)
-                return message_id
-            except discord.NotFound:
-                pass  # the user deleted it, or it is from an old channel: send a new one
-        message = await channel.send(text)
-        return message.id
-
-    async def _dm_channel(self, user_id: int, *, cached: bool) -> discord.PartialMessageable:
-        channel_id = await self.storage.dm_channel(user_id) if cached else None
-        if channel_id is None:
-            data = await self.http.start_private_message(user_id)
-            channel_id = int(data["id"])
-            await self.storage.set_dm_channel(user_id, channel_id)
-        return self.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def close(self) -> None:
         tables = self.__dict__.get("tables")

@@ -110,8 +110,8 @@ def cache_stats() -> dict[str, Any]:
         "guild_channels": sum(len(guild.channels) for guild in client.guilds),
         "view_store_message_views": len(store._synced_message_views),
         "view_store_dispatch_keys": len(store._views),
-        "channel_locks": len(tables._locks) if tables is not None else None,
-        "live_games": len(tables._live) if tables is not None else None,
+        "channel_locks": len(tables.games._locks) if tables is not None else None,
+        "live_games": len(tables.games._live) if tables is not None else None,
         "gc_tracked_objects": len(gc.get_objects()),
         **GC_TIMER.stats(),
     }

@@ -16,7 +16,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
@@ -24,11 +23,12 @@ if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
 sys.path.insert(0, str(ROOT))
 
 from cogs import the_game as the_game_cog  # noqa: E402
-from cogs._flow import Tables  # noqa: E402
 from engine import the_game  # noqa: E402
 from engine.game import Setup  # noqa: E402
 from storage import NewGame  # noqa: E402
 from storage.sqlite import SQLiteStorage  # noqa: E402
+from table.events import Events  # noqa: E402
+from table.games import Games  # noqa: E402
 
 PLAYER = 1
 EARLY, LATE = 10, 120
@@ -59,7 +59,7 @@ def long_game_seed() -> tuple[int, list[the_game.Action]]:
 async def run(repeats: int, folder: Path) -> tuple[list[float], list[float]]:
     seed, actions = long_game_seed()
     storage = await SQLiteStorage.open(str(folder / "bench.sqlite3"))
-    tables = Tables(cast(Any, None), storage)
+    tables = Games(storage, Events())
     tables.presenters["the_game"] = the_game_cog.PRESENTER
     early: list[float] = []
     late: list[float] = []

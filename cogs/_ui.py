@@ -1,38 +1,20 @@
-"""The one error path, and the few helpers every cog uses to answer an interaction."""
+"""The one error path of every command and button, and the check every game command shares."""
 
 from __future__ import annotations
 
 import logging
-from contextlib import suppress
-from typing import Any, TypeVar
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from engine.errors import GameError
 from storage import StorageBusy
+from table.answer import MESSAGE_LIMIT, UserError, send, shorten
 
 log = logging.getLogger(__name__)
 
-ViewT = TypeVar("ViewT", bound=discord.ui.View)
-
-NO_GAME = "There's no game in this channel: open one with /newgame."
 APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
-MESSAGE_LIMIT = 2000  # characters Discord accepts in a message's content
-USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
-# Mentions name people without notifying them; a message that must ping says whom, explicitly.
-NO_PINGS = discord.AllowedMentions.none()
-
-
-class UserError(Exception):
-    """A request the bot refuses for reasons outside the rules (no game here, not the host, ...).
-
-    Like ``GameError``, its message is the sentence the user sees.
-    """
-
-
-class DMsClosed(Exception):
-    """The user does not accept direct messages from the bot (Discord's error 50007)."""
 
 
 class WrongChannel(app_commands.CheckFailure):
@@ -81,27 +63,12 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
         )
         message = APOLOGY
     try:
-        if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
-            # A slow action was deferred with a public "thinking..." that the first followup would fill in: take it
-            # away, so that the refusal stays private like every other.
-            with suppress(discord.HTTPException):
-                await interaction.delete_original_response()
-        # A refusal may quote what the user typed: never past Discord's limit, or the user hears nothing at all.
+        # Private whatever the interaction's state (a public "thinking..." of a deferral is taken away first). A
+        # refusal may quote what the user typed: never past Discord's limit, or the user hears nothing at all.
         await send(interaction, content=shorten(message, MESSAGE_LIMIT), ephemeral=True)
     except discord.HTTPException:
         # The interaction token may have expired (15 min) or Discord is unreachable: the log is all we have.
         log.warning("Could not tell the user about an error in channel %s", interaction.channel_id)
-
-
-async def send(interaction: discord.Interaction[Any], **kwargs: Any) -> int | None:
-    """Answer with the interaction's response if it is still free, else with a followup (both cost no rate limit).
-    Returns the id of the message sent, when Discord says it."""
-    kwargs.setdefault("allowed_mentions", NO_PINGS)
-    if interaction.response.is_done():
-        message = await interaction.followup.send(wait=True, **kwargs)
-        return getattr(message, "id", None)
-    response = await interaction.response.send_message(**kwargs)
-    return getattr(response, "message_id", None)
 
 
 TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
@@ -115,39 +82,6 @@ def in_text_channel(interaction: discord.Interaction[Any]) -> bool:
     if kind is not None and kind not in TEXT_CHANNELS:  # an unknown type is given the benefit of the doubt
         raise WrongChannel("Games are played in a server's text channels; this kind of channel doesn't work.")
     return True
-
-
-def shorten(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# Computer players sit under negative ids (Discord's are positive); their names say what they are.
-AI_NAMES = ("Bot Ada", "Bot Grace", "Bot Alan", "Bot Edsger", "Bot Barbara", "Bot Donald", "Bot Hedy")
-
-
-def is_ai(player: int) -> bool:
-    return player < 0
-
-
-def ai_seat_id(number: int) -> int:
-    """The id of the ``number``-th computer player at a table (0 for the first)."""
-    return -(number + 1)
-
-
-def mention(user_id: int) -> str:
-    if is_ai(user_id):
-        return f"**{AI_NAMES[(-user_id - 1) % len(AI_NAMES)]}**"
-    return f"<@{user_id}>"
-
-
-def detached(view: ViewT) -> ViewT:
-    """``view`` ready to go under a message, stopped so discord.py keeps no per-message copy of it.
-
-    Clicks are answered by the persistent instance (or dynamic items) registered at start-up, matched by custom
-    id; storing every sent board as well would grow memory with every message for as long as the bot runs.
-    """
-    view.stop()
-    return view
 
 
 class ErrorHandlingView(discord.ui.View):

@@ -1,6 +1,6 @@
 """Opening, joining and starting games, and the commands every game shares (/hand, /board, /rules, /endgame).
 
-The lobby is the game's row before its deal; starting hands it to the shared flow in ``cogs._flow``. The lobby's
+The lobby is the game's row before its deal; starting hands it to the table (``table.flow``). The lobby's
 buttons are a persistent view, so they keep working after a restart. /newgame's options come from the games'
 registry: each game's variants are its own data.
 """
@@ -19,25 +19,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._clock import DEFAULT_TURN_TIME, TURN_TIMES, turn_time, turn_time_words
-from cogs._flow import unavailable
-from cogs._ui import (
-    NO_GAME,
-    ErrorHandlingView,
-    UserError,
-    ai_seat_id,
-    detached,
-    in_text_channel,
-    is_ai,
-    mention,
-    reply_error,
-    send,
-)
+from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from cogs.moderation import MISSING_PERMISSION
 from engine import GAMES
+from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
 from storage import ChannelBusy, Conflict, GameRecord, NewGame
 from storage.sqlite import now
+from table.answer import UserError, detached, send
+from table.clock import TURN_TIMES, default_turn_time, turn_time, turn_time_words
+from table.games import NO_GAME
+from table.people import ai_seat_id, is_ai, mention
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -47,6 +39,10 @@ log = logging.getLogger(__name__)
 DEFAULT_GAME = "the_game"
 MAX_BOTS = 6
 LOBBY_COLOUR = discord.Colour.blurple()
+
+
+def no_computer_players(info: GameInfo) -> str:
+    return f"{info.title} has no computer players yet: invite people to fill the seats."
 
 
 def all_variants() -> dict[str, tuple[Variant, list[GameInfo]]]:
@@ -225,7 +221,7 @@ class VoteButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             in_text_channel(interaction)
-            await interaction.client.tables.clock.vote(interaction, self.game, self.kind, self.target)
+            await interaction.client.tables.vote(interaction, self.game, self.kind, self.target)
         except Exception as error:
             await reply_error(interaction, error)
 
@@ -308,6 +304,8 @@ class Lobby(commands.Cog):
             raise UserError(f"Choose a turn time from the list: {', '.join(TURN_TIMES)}.")
         if deal not in DEALS:
             raise UserError("Choose the deal from the list: random or daily.")
+        if bots and info.kind not in AI_PLAYERS:
+            raise UserError(no_computer_players(info))
         if bots and bots + 1 > info.max_players:
             raise UserError(
                 f"{info.title} is for at most {info.max_players} players: you and {info.max_players - 1} bots."
@@ -338,7 +336,7 @@ class Lobby(commands.Cog):
             seed=self.bot.seeds.getrandbits(52),  # 52 bits stay exact through JSON in every client
             rules_version=info.rules_version,
             options={
-                "turn_time": TURN_TIMES[turn_time] if turn_time else DEFAULT_TURN_TIME.get(info.kind, 180),
+                "turn_time": TURN_TIMES[turn_time] if turn_time else default_turn_time(info.kind),
                 **({"deal": "daily"} if deal == "daily" else {}),
             },
         )
@@ -404,7 +402,7 @@ class Lobby(commands.Cog):
             title = self.bot.tables.title(record.kind)
             raise UserError(f"The game of {title} here has already started; join the next one!")
         if record.damaged:
-            raise unavailable(record, record.damaged)
+            raise self.bot.tables.unavailable(record, record.damaged)
         self.bot.tables.presenter(record)  # refuses a game this bot doesn't know
         return record
 
@@ -508,6 +506,8 @@ class Lobby(commands.Cog):
                 raise UserError("Only a player in the lobby can seat computer players; press Join first.")
             bots = [p for p in record.players if is_ai(p)]
             if change > 0:
+                if info.kind not in AI_PLAYERS:
+                    raise UserError(no_computer_players(info))
                 if len(record.players) >= info.max_players:
                     raise UserError(f"The table is full: {info.title} is for at most {info.max_players} players.")
                 taken = set(bots)

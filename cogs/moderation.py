@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from cogs._ui import USERS_ONLY, DMsClosed, mention
 from engine.chat_filter import mentions_number
+from table.answer import USERS_ONLY
+from table.courier import DMsClosed
+from table.people import mention
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -111,7 +113,7 @@ class Moderation(commands.Cog):
         self.explained[author_id] = now
         rule = RULE.format(channel=f"<#{channel_id}>")
         with contextlib.suppress(DMsClosed):
-            if await self.bot.deliver_dm(author_id, rule) is not None:
+            if await self.bot.tables.courier.show(author_id, rule) is not None:
                 return
         channel = self.bot.get_partial_messageable(channel_id)
         try:

@@ -15,10 +15,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import ErrorHandlingView, detached, in_text_channel, mention, reply_error
+from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from engine import no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
 from storage import GameRecord
+from table.answer import detached
+from table.people import mention
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -117,7 +119,7 @@ class NoThanksBoard(ErrorHandlingView):
 
 
 class Presenter:
-    """How No Thanks! reads to people; see ``cogs._flow.Presenter``."""
+    """How No Thanks! reads to people; see ``table.presenter.Presenter``."""
 
     game = no_thanks.GAME
     rules_text = RULES

@@ -18,13 +18,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._flow import setup_of
-from cogs._ui import UserError, in_text_channel, is_ai, mention, reply_error, send, shorten
+from cogs._ui import in_text_channel, reply_error
 from cogs.lobby import DEFAULT_GAME, VARIANTS, utc_today, variants_text
 from engine import GAMES
 from engine.errors import CorruptState, GameError
 from engine.game import decode_moves, replay
 from storage import EndedGame, GameRecord, Standing, Streak, Tally
+from table.answer import UserError, send, shorten
+from table.games import setup_of
+from table.people import is_ai, mention
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -35,11 +37,20 @@ COLOUR = discord.Colour.gold()
 MIN_GAMES = 3  # finished games a team or player needs to appear on a leaderboard
 PAGE = 10  # lines of a leaderboard or history page
 MIXED_WORDS = "with computer players or autopilot turns"
-# How each game's figures read; a game not listed reads in neutral words. Team games rank teams, the others players.
-WON_WORDS = {"the_game": "won", "no_thanks": "first place"}
-SCORE_WORDS = {"the_game": ("card left", "cards left"), "no_thanks": ("point", "points")}
-TEAM_GAMES = {"the_game"}
+# How a game's score reads; a game not listed reads in points. What a win is follows from the contract: a
+# cooperative game is won by the team, a competitive one by whoever comes first. Team games rank teams.
+SCORE_WORDS = {"the_game": ("card left", "cards left")}
 NOT_HERE = "Statistics are kept per server: use this command in a server's text channel."
+
+
+def won_word(kind: str) -> str:
+    game = GAMES.get(kind)
+    return "first place" if game is not None and not game.info.cooperative else "won"
+
+
+def is_team_game(kind: str) -> bool:
+    game = GAMES.get(kind)
+    return game is not None and game.info.cooperative
 
 
 def score_text(kind: str, score: float | None, digits: int = 0) -> str:
@@ -107,8 +118,7 @@ def tally_lines(kind: str, tallies: list[Tally], streak: Streak | None) -> str:
     mean = sum((t.mean or 0) * t.played for t in scored) / played if played else None
     share = f" ({won * 100 // played}%)" if played else ""
     lines = [
-        f"Played **{played}**, {WON_WORDS.get(kind, 'won')} **{won}**{share}"
-        + (f", abandoned {abandoned}" if abandoned else ""),
+        f"Played **{played}**, {won_word(kind)} **{won}**{share}" + (f", abandoned {abandoned}" if abandoned else ""),
         f"Best {score_text(kind, best)}, average {score_text(kind, mean, 1)}" if played else "No finished game yet.",
     ]
     if streak is not None and played:
@@ -118,7 +128,7 @@ def tally_lines(kind: str, tallies: list[Tally], streak: Streak | None) -> str:
             average = f", average {score_text(kind, t.mean, 1)}" if t.mean is not None else ""
             lines.append(
                 f"· {t.seats} players, {variant_words(kind, t.variants)}: {t.played} played, {t.won} "
-                f"{WON_WORDS.get(kind, 'won')}{average}" + (f", {t.abandoned} abandoned" if t.abandoned else "")
+                f"{won_word(kind)}{average}" + (f", {t.abandoned} abandoned" if t.abandoned else "")
             )
     return "\n".join(lines)
 
@@ -341,7 +351,7 @@ class Stats(commands.Cog):
         streaks = await storage.player_streaks(guild, who)
         teams = {
             kind: await storage.player_teams(guild, who, kind)
-            for kind in sorted({t.kind for t in tallies if t.played} & TEAM_GAMES)
+            for kind in sorted({t.kind for t in tallies if t.played} & {k for k in GAMES if is_team_game(k)})
         }
         await send(interaction, embed=stats_embed(who, tallies, streaks, teams), ephemeral=not public)
 
@@ -381,7 +391,7 @@ class Stats(commands.Cog):
     async def leaderboard_page(
         self, interaction: discord.Interaction[Any], kind: str, seats: int, variant: str | None, mixed: bool, page: int
     ) -> dict[str, Any]:
-        teams = kind in TEAM_GAMES
+        teams = is_team_game(kind)
         lines, total = await self.bot.storage.leaderboard(
             interaction.guild_id or 0,
             kind,
@@ -405,7 +415,7 @@ class Stats(commands.Cog):
         rows = []
         for number, line in enumerate(lines, start=page * PAGE + 1):
             rows.append(
-                f"**{number}.** {people(line.players)}: {line.won} {WON_WORDS.get(kind, 'won')} in {line.games}, "
+                f"**{number}.** {people(line.players)}: {line.won} {won_word(kind)} in {line.games}, "
                 f"average {score_text(kind, line.mean, 1)}, best {score_text(kind, line.best)}"
             )
         embed.description = "\n".join(

@@ -14,10 +14,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import ErrorHandlingView, UserError, detached, in_text_channel, mention, reply_error
+from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from engine import the_game
 from engine.the_game import EndTurn, Leave, Play, State
 from storage import GameRecord
+from table.answer import UserError, detached
+from table.people import mention
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -107,7 +109,7 @@ def panel_button(game: int, verb: str, a: object = "", b: object = "", **options
 
 
 class Presenter:
-    """How The Game reads to people; see ``cogs._flow.Presenter``."""
+    """How The Game reads to people; see ``table.presenter.Presenter``."""
 
     game = the_game.GAME
     rules_text = RULES

@@ -41,6 +41,15 @@ class GameInfo:
     variants: tuple[Variant, ...] = ()
     rules_version: int = 1  # raised whenever a rule change could replay an old log differently
     capabilities: frozenset[str] = frozenset()
+    cooperative: bool = False  # the players win or lose together (statistics count teams, not places)
+    turn_seconds: int = 180  # the turn clock's default pace: how long a turn of this game takes a person
+    # Where the game's table adapter (commands, buttons, presenter) lives, as an import path: the bot loads it for
+    # every registered game. Data, not an import: the rules never depend on Discord.
+    adapter: str = ""
+
+    @property
+    def adapter_module(self) -> str:
+        return self.adapter or f"cogs.{self.kind}"
 
     def variant(self, name: str) -> Variant | None:
         return next((v for v in self.variants if v.name == name), None)
@@ -66,11 +75,16 @@ class Move(Generic[ActionT]):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended. ``status`` is the game's own word ("won", "lost", "finished", "abandoned")."""
+    """How a game ended. ``status`` is the game's own word ("won", "lost", "finished", "abandoned").
+
+    ``winners`` are the seats that won (every seat of a cooperative game that was won, none of one that was lost);
+    ``score`` the figure the game is judged by (cards left, a winner's points), None when it has none."""
 
     status: str
     abandoned: bool
     result: Mapping[str, Any] = field(default_factory=dict)  # JSON-ready figures kept for statistics
+    winners: tuple[int, ...] = ()
+    score: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +108,9 @@ class Game(Generic[StateT, ActionT]):
     public_view: Callable[[StateT], Any]
     encode_action: Callable[[ActionT], list[Any]]
     decode_action: Callable[[Any], ActionT]  # raises CorruptState for anything encode_action cannot produce
+    # A safe legal move for the seat to move, without planning: what the turn clock's autopilot plays when the game
+    # has no computer player. Never ``leave`` while anything else is legal.
+    default_action: Callable[[StateT, int], ActionT]
 
 
 def check_setup(info: GameInfo, setup: Setup) -> None:

@@ -32,6 +32,8 @@ INFO = GameInfo(
     max_players=7,
     variants=(Variant("open_chips", "open chips", "Everybody's chips are shown on the board"),),
     rules_version=1,
+    # A single decision: take the card or pay a chip.
+    turn_seconds=60,
 )
 
 CARDS = tuple(range(3, 36))
@@ -407,6 +409,8 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(
         status="finished",
         abandoned=False,
+        winners=(first,),
+        score=next(line.total for line in scores(state) if line.player == first),
         result={
             "winner": first,
             "tie_break": tie_break,
@@ -430,6 +434,12 @@ def decode_action(raw: Any) -> Action:
     raise CorruptState(f"The saved game is damaged (unknown move {raw!r}).")
 
 
+def default_action(state: State, player: int) -> Action:
+    """The autopilot's move: no thanks while the seat has a chip, else take (never leave)."""
+    legal = legal_actions(state, player)
+    return next((action for action in legal if isinstance(action, NoThanks)), _VERBS["take"])
+
+
 def _new_game(setup: Setup) -> State:
     return new_game(setup.players, seed=setup.seed, open_chips="open_chips" in setup.variants)
 
@@ -448,4 +458,5 @@ GAME: Game[State, Action] = Game(
     public_view=public_view,
     encode_action=encode_action,
     decode_action=decode_action,
+    default_action=default_action,
 )

@@ -35,6 +35,9 @@ INFO = GameInfo(
     rules_version=1,
     # The rules forbid revealing numbers, so the table's chat is kept free of them while the game runs.
     capabilities=frozenset({NO_NUMBERS_IN_CHAT}),
+    cooperative=True,
+    # A turn is several cards and some thought.
+    turn_seconds=180,
 )
 
 PILES = ("A", "B", "C", "D")
@@ -580,6 +583,8 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(
         status=state.status,
         abandoned=False,
+        winners=state.players if won(state) else (),
+        score=score(state),
         result={
             "won": won(state),
             "score": score(state),
@@ -634,6 +639,24 @@ def _new_game(setup: Setup) -> State:
     )
 
 
+def default_action(state: State, player: int) -> Action:
+    """The autopilot's safe move without planning: end the turn when allowed, else the play that moves its pile the
+    least (a backwards trick first), so a stand-in spoils as little room as possible."""
+    legal = legal_actions(state, player)
+    if any(isinstance(action, EndTurn) for action in legal):
+        return _END_TURN
+    plays = [action for action in legal if isinstance(action, Play)]
+    if not plays:
+        return legal[0] if legal else _LEAVE
+    tops = _tops(state)
+
+    def jump(play: Play) -> int:
+        index = _pile_index(play.pile)
+        return play.card - tops[index] if _UP[index] else tops[index] - play.card
+
+    return min(plays, key=lambda play: (jump(play), play.card, play.pile))
+
+
 GAME: Game[State, Action] = Game(
     info=INFO,
     leave=_LEAVE,
@@ -648,4 +671,5 @@ GAME: Game[State, Action] = Game(
     public_view=public_view,
     encode_action=encode_action,
     decode_action=decode_action,
+    default_action=default_action,
 )

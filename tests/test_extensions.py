@@ -4,10 +4,10 @@ from pathlib import Path
 
 import discord
 
-from bot import EXTENSIONS, Bot, Settings
-from cogs._flow import Tables
+from bot import Bot, Settings, extensions
 from engine import GAMES
 from storage.sqlite import SQLiteStorage
+from table.flow import Table
 
 PROMISED = {
     "newgame",
@@ -33,9 +33,9 @@ PROMISED = {
 async def test_every_extension_loads_and_command_names_are_unique(tmp_path: Path) -> None:
     bot = Bot(Settings(token="x", database_path=str(tmp_path / "bot.sqlite3")))
     bot.storage = await SQLiteStorage.open(bot.settings.database_path)
-    bot.tables = Tables(bot, bot.storage)
+    bot.tables = Table(bot, bot.storage)
     try:
-        for extension in EXTENSIONS:
+        for extension in extensions():
             await bot.load_extension(extension)
         names = [command.name for command in bot.tree.get_commands()]
         assert len(names) == len(set(names))

@@ -36,15 +36,25 @@ class AIPlayer(Generic[ObservationT, ActionT]):
     act: Callable[[ObservationT, random.Random], ActionT]
     signals: Callable[[ObservationT], Sequence[ActionT]]
     fallback: Callable[[Sequence[ActionT], ObservationT | None], ActionT]
+    # Whether the turn clock's autopilot plays an away person's turn with this computer player; if not, it plays the
+    # game's safe default move (``Game.default_action``).
+    plays_autopilot: bool = True
 
 
 THE_GAME: AIPlayer[the_game_rules.Observation, the_game_rules.Action] = AIPlayer(
     kind="the_game", act=the_game_ai.act, signals=the_game_ai.signals, fallback=the_game_ai.fallback
 )
 NO_THANKS: AIPlayer[no_thanks_rules.Observation, no_thanks_rules.Action] = AIPlayer(
-    kind="no_thanks", act=no_thanks_ai.act, signals=no_thanks_ai.signals, fallback=no_thanks_ai.fallback
+    kind="no_thanks",
+    act=no_thanks_ai.act,
+    signals=no_thanks_ai.signals,
+    fallback=no_thanks_ai.fallback,
+    # An earlier ruling: an away player's autopilot says "no thanks" while chips last (the default move), rather
+    # than playing their cards for them as a computer player would.
+    plays_autopilot=False,
 )
 
+# Optional per game: a game without one is played by people only (``bots:`` and "Add bot" are refused).
 PLAYERS: dict[str, AIPlayer[Any, Any]] = {player.kind: player for player in (THE_GAME, NO_THANKS)}
 
 

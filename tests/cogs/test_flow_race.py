@@ -7,31 +7,32 @@ import asyncio
 import random
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
 from cogs import no_thanks as no_thanks_cog
 from cogs import the_game as the_game_cog
-from cogs._flow import Tables
-from cogs._ui import UserError
 from engine import no_thanks, the_game
 from engine.errors import GameError
 from storage import NewGame
 from storage.sqlite import SQLiteStorage
+from table.answer import UserError
+from table.events import Events
+from table.games import Games
 
 CHANNEL = 10
 PLAYERS = (1, 2, 3)
 
 
-def tables(storage: SQLiteStorage) -> Tables:
-    flow = Tables(cast(Any, None), storage)  # no Discord: play() only reads and appends
-    flow.presenters = {"the_game": the_game_cog.PRESENTER, "no_thanks": no_thanks_cog.PRESENTER}
+def tables(storage: SQLiteStorage) -> Games:
+    flow = Games(storage, Events())  # no Discord and no listeners: play() only reads and appends
+    flow.presenters.update({"the_game": the_game_cog.PRESENTER, "no_thanks": no_thanks_cog.PRESENTER})
     return flow
 
 
 @pytest.fixture
-async def pair(tmp_path: Path) -> AsyncIterator[tuple[Tables, Tables]]:
+async def pair(tmp_path: Path) -> AsyncIterator[tuple[Games, Games]]:
     path = str(tmp_path / "bot.sqlite3")
     first, second = await SQLiteStorage.open(path), await SQLiteStorage.open(path)
     yield tables(first), tables(second)
@@ -39,14 +40,14 @@ async def pair(tmp_path: Path) -> AsyncIterator[tuple[Tables, Tables]]:
     await second.close()
 
 
-async def start(flow: Tables, kind: str, seed: int) -> None:
+async def start(flow: Games, kind: str, seed: int) -> None:
     record = await flow.storage.create_game(
         NewGame(CHANNEL, 1, kind, PLAYERS[0], PLAYERS, (), seed=seed, rules_version=1)
     )
     await flow.storage.update_game(record, status="running", started_at="now")
 
 
-async def attempt(flow: Tables, player: int, action: Any) -> bool:
+async def attempt(flow: Games, player: int, action: Any) -> bool:
     try:
         await flow.play(CHANNEL, player, action)
     except (GameError, UserError):
@@ -54,7 +55,7 @@ async def attempt(flow: Tables, player: int, action: Any) -> bool:
     return True
 
 
-async def test_two_flows_racing_on_no_thanks_apply_each_position_once(pair: tuple[Tables, Tables]) -> None:
+async def test_two_flows_racing_on_no_thanks_apply_each_position_once(pair: tuple[Games, Games]) -> None:
     first, second = pair
     await start(first, "no_thanks", seed=11)
     rng = random.Random(3)
@@ -80,7 +81,7 @@ async def test_two_flows_racing_on_no_thanks_apply_each_position_once(pair: tupl
     assert seqs == list(range(1, len(seqs) + 1))
 
 
-async def test_two_flows_racing_on_the_game_keep_one_log_and_agree(pair: tuple[Tables, Tables]) -> None:
+async def test_two_flows_racing_on_the_game_keep_one_log_and_agree(pair: tuple[Games, Games]) -> None:
     first, second = pair
     await start(first, "the_game", seed=5)
     rng = random.Random(8)

@@ -7,8 +7,9 @@ import discord
 import pytest
 from discord import app_commands
 
-from cogs._ui import APOLOGY, UserError, WrongChannel, error_message, in_text_channel, reply_error
+from cogs._ui import APOLOGY, WrongChannel, error_message, in_text_channel, reply_error
 from engine.errors import IllegalAction, NotYourTurn
+from table.answer import UserError
 
 
 class Recorder:

@@ -1,0 +1,15 @@
+"""The table: the bot's application core, between the Discord adapters in ``cogs/`` and the rules in ``engine/``.
+
+Parts with one job each (README, *Architecture*):
+
+- ``games``: load a channel's game, replay its move log once per process, commit a move by compare-and-swap, the
+  per-game cache. It announces every committed move once, as a ``Moved`` event (``events``), and knows no listener.
+- ``boards``: compose a board with the game's presenter, post it, edit it in place in order, supersede the old one.
+- ``courier``: durable DMs (what each player's DM last showed is stored, so a restart delivers the rest).
+- ``seats``: every move no person made (computer players, the autopilot), through the same commit as people's moves.
+- ``clock``: turn deadlines and reminders; reacts to ``Moved``; ``votes``: the table's votes on an away player.
+- ``answer``: the one way an interaction is answered, whatever state it is in (fresh, deferred, answered, expired).
+- ``flow``: the facade the cogs call (``Table``), wiring the parts together.
+
+Nothing here imports ``bot.py`` or ``cogs``; the package's ``__init__`` imports nothing, so no part closes a circle.
+"""

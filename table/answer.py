@@ -1,0 +1,131 @@
+"""The one way an interaction is answered, correct in every state it can be in.
+
+An interaction is *fresh* (nothing said yet: the response is free), *deferred* (we said "thinking" or "updating"
+because the work took long: the answer goes out as a followup or as an edit of the original response), *answered*
+(more messages are followups), or *expired* (15 minutes after it arrived its token is dead: nothing more can be said
+through it). ``send`` posts a new message, ``update`` changes the message a button was clicked on; both pick the right
+Discord call for the state. ``in_time`` defers a slow action before Discord's 3 seconds run out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from typing import Any, TypeVar
+
+import discord
+
+log = logging.getLogger(__name__)
+
+ViewT = TypeVar("ViewT", bound=discord.ui.View)
+
+# Discord drops an interaction not acknowledged within 3 s; past this, defer first and answer with a followup.
+DEFER_AFTER_SECONDS = 2.0
+MESSAGE_LIMIT = 2000  # characters Discord accepts in a message's content
+USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
+# Mentions name people without notifying them; a message that must ping says whom, explicitly.
+NO_PINGS = discord.AllowedMentions.none()
+# interaction.extras keys: the deferral was ephemeral; the deferred "thinking" message was filled in.
+_DEFERRED_EPHEMERAL = "answer.deferred_ephemeral"
+_FILLED = "answer.filled"
+
+
+class UserError(Exception):
+    """A request the bot refuses for reasons outside the rules (no game here, not the host, ...).
+
+    Like ``engine.errors.GameError``, its message is the sentence the user sees.
+    """
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clicked_message(interaction: discord.Interaction[Any]) -> discord.Message | None:
+    """The message whose button was clicked (None for a slash command)."""
+    return interaction.message if interaction.type is discord.InteractionType.component else None
+
+
+async def defer(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge now, answer later. A click defers as an update of its own message (the answer may still be a new
+    message); a command defers with a public "thinking", which the first public answer fills in."""
+    if interaction.response.is_done():
+        return
+    if clicked_message(interaction) is not None:
+        await interaction.response.defer()
+    else:
+        interaction.extras[_DEFERRED_EPHEMERAL] = False
+        await interaction.response.defer(thinking=True)
+
+
+@asynccontextmanager
+async def in_time(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """Defer the interaction if the work inside takes long (a busy database), so Discord never drops it."""
+    deferral: list[asyncio.Future[Any]] = []
+
+    def later() -> None:
+        if not interaction.response.is_done():
+            deferral.append(asyncio.ensure_future(defer(interaction)))
+
+    handle = asyncio.get_running_loop().call_later(DEFER_AFTER_SECONDS, later)
+    try:
+        yield
+    finally:
+        handle.cancel()
+        for task in deferral:
+            with suppress(discord.HTTPException):
+                await task
+
+
+async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False, **message: Any) -> int | None:
+    """Answer with a new message, whatever state the interaction is in. Returns its id when Discord says it.
+
+    Raises ``discord.HTTPException`` when Discord refuses (an expired token: ``discord.NotFound``)."""
+    message.setdefault("allowed_mentions", NO_PINGS)
+    response = interaction.response
+    if not response.is_done():
+        sent = await response.send_message(ephemeral=ephemeral, **message)
+        return getattr(sent, "message_id", None)
+    if response.type is discord.InteractionResponseType.deferred_channel_message and not interaction.extras.get(
+        _FILLED
+    ):
+        interaction.extras[_FILLED] = True
+        if ephemeral and not interaction.extras.get(_DEFERRED_EPHEMERAL, False):
+            # The first followup would fill the public "thinking" in, public: remove it, so the answer stays private.
+            with suppress(discord.HTTPException):
+                await interaction.delete_original_response()
+    posted = await interaction.followup.send(wait=True, ephemeral=ephemeral, **message)
+    return getattr(posted, "id", None)
+
+
+async def update(interaction: discord.Interaction[Any], **message: Any) -> None:
+    """Change the message whose button was clicked, whatever state the interaction is in (a click only)."""
+    response = interaction.response
+    if not response.is_done():
+        await response.edit_message(**message)
+        return
+    if response.type in (
+        discord.InteractionResponseType.deferred_message_update,
+        discord.InteractionResponseType.message_update,
+    ):
+        await interaction.edit_original_response(**message)
+        return
+    clicked = clicked_message(interaction)
+    if clicked is None or clicked.flags.ephemeral:
+        raise discord.InteractionResponded(interaction)
+    # Answered otherwise already: the clicked message is edited through the channel (one rate-limited request).
+    channel = interaction.client.get_partial_messageable(clicked.channel.id)
+    message.pop("allowed_mentions", None)
+    await channel.get_partial_message(clicked.id).edit(**message)
+
+
+def detached(view: ViewT) -> ViewT:
+    """``view`` ready to go under a message, stopped so discord.py keeps no per-message copy of it.
+
+    Clicks are answered by the persistent instance (or dynamic items) registered at start-up, matched by custom
+    id; storing every sent board as well would grow memory with every message for as long as the bot runs.
+    """
+    view.stop()
+    return view

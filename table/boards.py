@@ -1,0 +1,269 @@
+"""The boards: one message per game in the channel, composed by the game's presenter, edited in place, superseded.
+
+The channel stays quiet: the board is one message edited in place, and a new board is posted at the bottom only
+when the presenter says the table moved on (a new turn, a card taken), when the game ends, or when chat has pushed
+the board out of sight. Only a new board pings, and only the player who must act next. Edits go through the token of
+the interaction that posted the board while it lasts (free); board changes of one game go out in order, so a slow
+answer to an earlier move never overwrites the board a later move put up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import discord
+
+from storage import GameRecord
+from table.answer import NO_PINGS, clicked_message, detached, send, update
+from table.games import Games, Live, Played
+from table.people import is_ai
+from table.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+# An interaction's token edits its messages for 15 minutes; leave a margin.
+INTERACTION_TOKEN_SECONDS = 14 * 60
+# Chat messages after the board that push it out of sight: the next change posts the board again below them.
+REPOST_AFTER_MESSAGES = 8
+
+# What the clock adds to a board: the deadline line, and the vote buttons once the mover has missed a turn.
+DeadlineLine = Callable[[GameRecord, int | None], str | None]
+TurnButtons = Callable[[GameRecord, Any, Presenter[Any, Any]], list[discord.ui.Button[Any]]]
+
+
+@dataclass(slots=True)
+class BoardHandle:
+    """How to edit a board posted as an interaction's answer: through that interaction's webhook token (15
+    minutes), which costs nothing against the rate limits. Only the token is kept, not the interaction."""
+
+    message_id: int
+    application_id: int
+    token: str
+    since: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def of(cls, interaction: discord.Interaction[Any], message_id: int) -> BoardHandle:
+        return cls(message_id, interaction.application_id, interaction.token)
+
+    def fresh(self) -> bool:
+        return time.monotonic() - self.since < INTERACTION_TOKEN_SECONDS
+
+    async def edit(self, client: discord.Client, **message: Any) -> None:
+        await discord.Webhook.partial(self.application_id, self.token, client=client).edit_message(
+            self.message_id, **message
+        )
+
+
+def final_view(record: GameRecord) -> discord.ui.View:
+    """What stays under a finished game's last board: the rematch."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=f"rematch:{record.id}")
+    )
+    return view
+
+
+def pings(played: Played) -> discord.AllowedMentions:
+    """A new board pings the person whose turn begins, never the actor and never for a mere repost."""
+    _, presenter, before, after, player, action = played
+    upcoming = presenter.game.current_player(after)
+    if upcoming is None or upcoming == player or is_ai(upcoming):
+        return NO_PINGS
+    began = presenter.new_board(before, after, player, action) and upcoming != presenter.game.current_player(before)
+    ping = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(upcoming)])
+    return ping if began else NO_PINGS
+
+
+class Boards:
+    def __init__(self, client: discord.Client, games: Games, deadline: DeadlineLine, buttons: TurnButtons) -> None:
+        self.client = client
+        self.games = games
+        self.deadline = deadline
+        self.buttons = buttons
+        self._chat_since: dict[int, int] = {}
+        self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board for free
+        self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    # ---- composing --------------------------------------------------------------------------------------------
+
+    def public(
+        self, record: GameRecord, presenter: Presenter[Any, Any], state: Any, text: str | None
+    ) -> dict[str, Any]:
+        """A public message: ``text``, the headline, the board and its buttons (none once the game is over)."""
+        over = presenter.game.is_over(state)
+        deadline = None if over else self.deadline(record, presenter.game.current_player(state))
+        lines = [line for line in (text, presenter.headline(state)) if line]
+        if deadline:
+            # On the last line rather than one of its own: the board stays short.
+            lines = [*lines[:-1], f"{lines[-1]} {deadline}"] if lines else [deadline]
+        message: dict[str, Any] = {"embed": presenter.board(state)}
+        if lines:
+            message["content"] = "\n".join(lines)
+        view = final_view(record) if over else presenter.board_view(record, state)
+        if not over:
+            for button in self.buttons(record, state, presenter):
+                view = view or discord.ui.View(timeout=None)
+                view.add_item(button)
+        if view is not None:
+            message["view"] = detached(view)
+        return message
+
+    def after(self, played: Played, prefix: str = "") -> tuple[dict[str, Any], bool]:
+        """The board a move leaves, with what happened (and the end), and whether it goes up as a new message: when
+        the table moved on, the game ended, there is no board yet, or chat has pushed it out of sight."""
+        live, presenter, before, after, player, action = played
+        record = live.record
+        text = prefix + presenter.announce(before, after, player, action)
+        live.last = text
+        over = presenter.game.is_over(after)
+        if over:
+            text = f"{text}\n\n{presenter.game_over_text(after)}"
+        fresh = (
+            over
+            or record.message_id is None
+            or presenter.new_board(before, after, player, action)
+            or self._chat_since.get(record.channel_id, 0) >= REPOST_AFTER_MESSAGES
+        )
+        return self.public(record, presenter, after, text), fresh
+
+    def note_chat(self, channel_id: int) -> None:
+        """A person wrote in the channel: after a few messages the board is out of sight and is posted again."""
+        if channel_id in self.games.running_kinds:
+            self._chat_since[channel_id] = self._chat_since.get(channel_id, 0) + 1
+
+    def is_board_click(self, interaction: discord.Interaction[Any], record: GameRecord) -> bool:
+        message = clicked_message(interaction)
+        return message is not None and not message.flags.ephemeral and message.id == record.message_id
+
+    # ---- showing a move ---------------------------------------------------------------------------------------
+
+    def turn(self, game_id: int) -> asyncio.Lock:
+        """Board changes of one game in order: answers go out after the channel's lock, so a slow answer to an
+        earlier move must not overwrite (or give buttons back to) the board a later move put up."""
+        lock = self._turns.get(game_id)
+        if lock is None:
+            lock = self._turns[game_id] = asyncio.Lock()
+        return lock
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], played: Played, private: Callable[[bool], dict[str, Any]]
+    ) -> None:
+        """Show a move made by an interaction: the clicked board updated, or the panel updated (``private(ack)``
+        composes it) and the board edited in place, or a new board posted when the table moved on."""
+        live, presenter, before, after, player, action = played
+        record = live.record
+        board, fresh = self.after(played)
+        on_board = self.is_board_click(interaction, record)
+        on_panel = clicked_message(interaction) is not None and not on_board
+        if not fresh:
+            if on_board:
+                await update(interaction, **board)  # the clicked board itself: free
+                return
+            if on_panel:
+                await update(interaction, **private(True))
+            else:
+                await send(interaction, ephemeral=True, **private(True))
+            await self.show_in_place(played, board)
+            return
+        async with self.turn(record.id):
+            old = live.record.message_id
+            if on_board:
+                # The clicked board keeps what happened but loses its buttons; the new board goes below.
+                await update(interaction, content=board.get("content"), embed=board["embed"], view=None)
+                old = None
+            elif on_panel:
+                await update(interaction, **private(True))
+            posted = await send(interaction, allowed_mentions=pings(played), **board)
+            handle = BoardHandle.of(interaction, posted or 0)
+            alone = not (on_board or on_panel) and not presenter.game.is_over(after)
+            if alone and presenter.show_after(before, after, player, action):
+                await send(interaction, ephemeral=True, **private(False))
+            await self.moved(live, handle.message_id, old, handle)
+
+    async def publish(self, played: Played, prefix: str = "") -> None:
+        """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
+        place, or posted anew when the table moved on (one rate-limited request either way)."""
+        live = played.live
+        board, fresh = self.after(played, prefix)
+        if not fresh:
+            await self.show_in_place(played, board)
+            return
+        async with self.turn(live.record.id):
+            channel = self.client.get_partial_messageable(live.record.channel_id)
+            message = await channel.send(allowed_mentions=pings(played), **board)
+            await self.moved(live, message.id, live.record.message_id)
+
+    async def post(self, interaction: discord.Interaction[Any], live: Live[Any], message: dict[str, Any]) -> None:
+        """Post the board as the interaction's answer (a deal, /board); the old one loses its buttons. Start pressed
+        on the lobby turns the lobby message itself into the board."""
+        message.setdefault("allowed_mentions", NO_PINGS)
+        clicked = clicked_message(interaction)
+        async with self.turn(live.record.id):
+            old = live.record.message_id
+            if clicked is not None and clicked.id == old and not interaction.response.is_done():
+                message.pop("allowed_mentions")
+                await update(interaction, **message)
+                handle = BoardHandle.of(interaction, clicked.id)
+            else:
+                handle = BoardHandle.of(interaction, await send(interaction, **message) or 0)
+            await self.moved(live, handle.message_id, old, handle)
+
+    async def moved(
+        self, live: Live[Any], new_id: int | None, old_id: int | None, handle: BoardHandle | None = None
+    ) -> None:
+        """The board now lives in message ``new_id``: remember it, and take the buttons off the old one."""
+        record = live.record
+        if not new_id:
+            return
+        live.record = replace(record, message_id=new_id)
+        self._chat_since[record.channel_id] = 0
+        await self.games.storage.set_message(record.id, new_id)
+        if old_id is not None and old_id != new_id:
+            await self.edit(record, {"view": None}, old_id)
+        if handle is not None:
+            self._handles[record.id] = handle
+        else:
+            self._handles.pop(record.id, None)
+
+    async def show_in_place(self, played: Played, board: dict[str, Any]) -> None:
+        """Edit the current board to show ``played``, unless a later move already shows itself."""
+        presenter = played.presenter
+        async with self.turn(played.live.record.id):
+            current = self.games.cached(played.live.record.id) or played.live
+            if presenter.game.move_count(current.state) > presenter.game.move_count(played.after):
+                return
+            await self.edit(current.record, board)
+
+    async def edit(self, record: GameRecord, message: dict[str, Any], message_id: int | None = None) -> None:
+        """Edit the board in place. Through the interaction that posted it while its token lasts (free, like every
+        interaction response), else as a channel message (one rate-limited request); a board that is gone is
+        posted again at the next change."""
+        target = message_id or record.message_id
+        if target is None:
+            return
+        handle = self._handles.get(record.id)
+        try:
+            if handle is not None and handle.message_id == target and handle.fresh():
+                try:
+                    await handle.edit(self.client, **message)
+                    return
+                except Exception:
+                    # The token expired early, or its connection broke: edit it as a channel message instead.
+                    log.debug("Editing the board of game %s through its token failed", record.id, exc_info=True)
+                    self._handles.pop(record.id, None)
+            channel = self.client.get_partial_messageable(record.channel_id)
+            await channel.get_partial_message(target).edit(**message)
+        except discord.NotFound:
+            log.info("The board of game %s was deleted; the next change posts a new one", record.id)
+            live = self.games.cached(record.id)
+            if live is not None and message_id is None:
+                live.record = replace(live.record, message_id=None)
+
+    def forget(self, game_id: int) -> None:
+        self._handles.pop(game_id, None)

@@ -1,0 +1,242 @@
+"""The turn clock: a player who walks away never stalls the table.
+
+Each running game with a clock has at most one timer in the database: the player to move, a reminder time and a
+deadline. One scheduler task sleeps until the earliest of them (a heap in memory, loaded from the database at start,
+so a deadline that passed while the bot was down fires at once); no task per game, no polling. A timer is claimed in
+the database (by the move number it was set at) before it acts, so it fires once however many processes watch it,
+and never for a turn already played.
+
+The clock follows the table through ``Moved`` events: a person who acts is back; a new turn starts the mover's
+clock. When time runs out the seat driver's autopilot plays that turn ("played for"); after
+``MISSES_FOR_AUTOPILOT`` missed turns in a row the seat stays on autopilot until its player acts again. A game whose
+people are all away ends as abandoned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from contextlib import suppress
+from typing import Any
+
+import discord
+
+from engine import GAMES
+from storage import GameRecord, Timer
+from table.answer import USERS_ONLY
+from table.events import Moved
+from table.games import Games, Live
+from table.people import is_ai, mention
+from table.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+# The choices of /newgame's turn_time, in words, and their seconds (0: no clock).
+TURN_TIMES = {
+    "30 seconds": 30,
+    "1 minute": 60,
+    "3 minutes": 180,
+    "10 minutes": 600,
+    "1 hour": 3600,
+    "24 hours": 86400,
+    "off": 0,
+}
+MISSES_FOR_AUTOPILOT = 3
+MIN_REMINDER_SECONDS = 10
+
+# The seat driver's autopilot: (channel id, game id, player, whether the turn counts as missed).
+PlayFor = Callable[[int, int, int, bool], Awaitable[None]]
+
+
+def default_turn_time(kind: str) -> int:
+    game = GAMES.get(kind)
+    return game.info.turn_seconds if game else 180
+
+
+def turn_time(record: GameRecord) -> int:
+    value = record.options.get("turn_time")
+    return int(value) if isinstance(value, int) else default_turn_time(record.kind)
+
+
+def turn_time_words(seconds: int) -> str:
+    return next((words for words, value in TURN_TIMES.items() if value == seconds), f"{seconds} seconds")
+
+
+def autopilot(record: GameRecord) -> set[int]:
+    return {int(p) for p in record.options.get("autopilot", [])}
+
+
+def misses(record: GameRecord) -> dict[int, int]:
+    return {int(p): int(n) for p, n in dict(record.options.get("misses", {})).items()}
+
+
+def options_with(record: GameRecord, **changes: Any) -> dict[str, Any]:
+    """The row's options with ``changes`` (sets as sorted lists, dicts keyed by strings, as JSON keeps them)."""
+    options = dict(record.options)
+    for key, value in changes.items():
+        options[key] = {str(k): v for k, v in value.items()} if isinstance(value, dict) else sorted(value)
+    return options
+
+
+class TurnClock:
+    def __init__(self, client: discord.Client, games: Games) -> None:
+        self.client = client
+        self.games = games
+        self.play_for: PlayFor | None = None  # set by the table: the seat driver's autopilot
+        self.scale = 1.0  # tests run the clock faster; deadlines shown are the real ones
+        self.deadlines: dict[int, tuple[int, float]] = {}  # game id -> (player to move, deadline)
+        self._heap: list[tuple[float, int, int, bool]] = []  # (when, game id, seq, is the reminder)
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # ---- keeping the clock ----------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        for timer in await self.games.storage.timers():
+            self._remember(timer)
+        self._task = asyncio.ensure_future(self._run())
+
+    def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    def _remember(self, timer: Timer) -> None:
+        self.deadlines[timer.game_id] = (timer.player, timer.due_at)
+        if timer.remind_at is not None:
+            heapq.heappush(self._heap, (timer.remind_at, timer.game_id, timer.seq, True))
+        heapq.heappush(self._heap, (timer.due_at, timer.game_id, timer.seq, False))
+        self._changed.set()
+
+    async def on_moved(self, event: Moved) -> None:
+        """A person who acted is back, whatever the clock said; then the new turn's clock starts (before the board
+        that shows its deadline is drawn)."""
+        if event.player is not None and not event.auto and not is_ai(event.player):
+            await self.acted(event.live, event.player)
+        await self.restart(event.live, event.presenter, event.moved_on)
+
+    async def restart(self, live: Live[Any], presenter: Presenter[Any, Any], moved_on: bool) -> None:
+        """Start the mover's clock when the table moved on to a new turn; stop it when nobody needs one."""
+        record, game = live.record, presenter.game
+        mover = game.current_player(live.state)
+        if mover is None and not game.is_over(live.state):
+            # The Game before its first card: anyone may lay it, and the clock waits on the host's seat.
+            mover = next((p for p in record.players if not is_ai(p)), None)
+        seconds = turn_time(record)
+        if game.is_over(live.state) or not seconds or mover is None or is_ai(mover) or mover in autopilot(record):
+            if record.id in self.deadlines:
+                del self.deadlines[record.id]
+                await self.games.storage.clear_timer(record.id)
+            return
+        if not moved_on and self.deadlines.get(record.id, (None, 0.0))[0] == mover:
+            return  # the same turn goes on: its clock keeps running
+        now = time.time()
+        span = seconds * self.scale
+        due = now + span
+        remind = due - max(MIN_REMINDER_SECONDS * self.scale, span / 4)
+        timer = Timer(record.id, game.move_count(live.state), mover, remind if remind > now else None, due)
+        await self.games.storage.set_timer(timer)
+        self._remember(timer)
+
+    async def stop_game(self, game_id: int) -> None:
+        self.deadlines.pop(game_id, None)
+        await self.games.storage.clear_timer(game_id)
+
+    async def _run(self) -> None:
+        while True:
+            if not self._heap:
+                self._changed.clear()
+                await self._changed.wait()
+                continue
+            when, game_id, seq, reminder = self._heap[0]
+            delay = when - time.time()
+            if delay > 0:
+                self._changed.clear()
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), delay)
+                continue
+            heapq.heappop(self._heap)
+            try:
+                await self._fire(game_id, seq, reminder)
+            except Exception:
+                log.exception("The turn clock of game %s failed", game_id)
+
+    async def _fire(self, game_id: int, seq: int, reminder: bool) -> None:
+        storage = self.games.storage
+        record = await storage.game(game_id)
+        if record is None or record.status != "running" or not self.games.owns(record):
+            return  # over, or another process runs its server's shard and fires it
+        if not await storage.claim_timer(game_id, seq, reminder):
+            return  # the turn was played, another process fired it, or the clock was restarted
+        live = await self.games.live(record)
+        presenter = self.games.presenter(record)
+        timed = self.deadlines.get(game_id, (None, 0.0))[0]
+        player = presenter.game.current_player(live.state) or timed
+        if player is None or presenter.game.move_count(live.state) < seq:
+            return
+        if reminder:
+            due = self.deadlines.get(game_id, (player, time.time()))[1]
+            channel = self.client.get_partial_messageable(record.channel_id)
+            with suppress(discord.HTTPException):
+                await channel.send(
+                    f"⏰ {mention(player)}, your turn ends <t:{int(due)}:R>; then the autopilot plays it for you.",
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(player)]),
+                )
+            return
+        self.deadlines.pop(game_id, None)
+        if self.play_for is not None:
+            await self.play_for(record.channel_id, game_id, player, True)
+
+    # ---- who is away ------------------------------------------------------------------------------------------
+
+    async def acted(self, live: Live[Any], player: int) -> None:
+        """A person acted: they are back, whatever the clock said."""
+        if player not in autopilot(live.record) and not misses(live.record).get(player):
+            return
+
+        def back(record: GameRecord) -> dict[str, Any] | None:
+            counts = misses(record)
+            if player not in autopilot(record) and not counts.get(player):
+                return None
+            counts.pop(player, None)
+            return {"options": options_with(record, misses=counts, autopilot=autopilot(record) - {player})}
+
+        await self.games.modify(live.record.id, back)  # the cached game follows
+
+    async def missed(self, channel_id: int, game_id: int, player: int) -> GameRecord | None:
+        """Count a missed turn; enough in a row put the seat on autopilot."""
+
+        def count(record: GameRecord) -> dict[str, Any] | None:
+            if record.status != "running":
+                return None
+            counts = misses(record)
+            counts[player] = counts.get(player, 0) + 1
+            seats = autopilot(record)
+            if counts[player] >= MISSES_FOR_AUTOPILOT:
+                seats.add(player)
+            return {"options": options_with(record, misses=counts, autopilot=seats)}
+
+        record = await self.games.modify(game_id, count)
+        if record is None or record.status != "running":
+            return None
+        if player in autopilot(record):
+            await self.announce(
+                record,
+                f"{mention(player)} missed {misses(record)[player]} turns in a row: the autopilot "
+                f"plays their turns until they act again.",
+            )
+        return record
+
+    def deadline_line(self, record: GameRecord, mover: int | None) -> str | None:
+        entry = self.deadlines.get(record.id)
+        if entry is None or (mover is not None and entry[0] != mover):
+            return None
+        player, due = entry
+        return f"⏰ {mention(player)}'s turn ends <t:{int(due)}:R>."
+
+    async def announce(self, record: GameRecord, text: str) -> None:
+        channel = self.client.get_partial_messageable(record.channel_id)
+        with suppress(discord.HTTPException):
+            await channel.send(text, allowed_mentions=USERS_ONLY)

@@ -1,0 +1,154 @@
+"""The courier: every player's DM shows their private view (a hand, chips), durably.
+
+One DM per player per game, edited in place. What each DM last showed is stored in the database, so a restart
+delivers whatever a kill interrupted; a DM Discord kept failing is tried again later. Delivery runs in the background
+after the channel's lock: a slow DM never holds up the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import suppress
+from typing import Any
+
+import discord
+
+from storage import Storage
+from table.answer import USERS_ONLY
+from table.events import Moved
+from table.games import Games, Live
+from table.people import mention
+
+log = logging.getLogger(__name__)
+
+# A DM Discord kept failing is tried again after this long.
+RETRY_DM_SECONDS = 30.0
+DM_RETRIES = 3  # tries of one DM against Discord's server errors (5xx) before it waits for a later delivery
+
+
+class DMsClosed(Exception):
+    """The user does not accept direct messages from the bot (Discord's error 50007)."""
+
+
+class Courier:
+    def __init__(self, client: discord.Client, storage: Storage, games: Games) -> None:
+        self.client = client
+        self.storage = storage
+        self.games = games
+        self._delivery: dict[int, asyncio.Task[None]] = {}
+        self._retries: set[asyncio.TimerHandle] = set()
+        self._told_closed: set[tuple[int, int]] = set()
+        self.closing = False
+
+    async def on_moved(self, event: Moved) -> None:
+        """Moves nobody clicked for (computer players, the autopilot) have no interaction to wait for."""
+        if event.auto:
+            self.deliver_later(event.live)
+
+    def deliver_later(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
+        """Bring the game's DMs up to date in the background."""
+        if self.closing:
+            return  # a restart delivers what is left (what each DM shows is stored)
+        task = self._delivery.get(live.record.id)
+        if task is not None and not task.done():
+            task.add_done_callback(lambda _: self.deliver_later(live, interaction))
+            return
+        self._delivery[live.record.id] = asyncio.ensure_future(self._deliver(live, interaction))
+
+    async def _deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None) -> None:
+        try:
+            await self.deliver(live, interaction)
+        except Exception:
+            log.exception("Delivering DMs of game %s failed", live.record.id)
+        finally:
+            self._delivery.pop(live.record.id, None)
+
+    async def deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
+        """Make every player's DM show the private text it should; tell the table once about closed DMs (as a
+        followup to the action, which keeps the board the newest message and costs no rate-limited request)."""
+        record = live.record
+        sent = await self.storage.private_messages(record.id)
+        closed = []
+        for player, text in list(live.dm_text.items()):
+            message_id, shown = sent.get(player, (None, ""))
+            if shown == text:
+                continue
+            try:
+                delivered = await self.show(player, text, message_id)
+            except DMsClosed:
+                closed.append(player)
+                continue
+            if delivered is None:
+                # Discord kept failing: nothing is recorded as shown, so a later delivery (or a restart) tries again.
+                retry = asyncio.get_running_loop().call_later(RETRY_DM_SECONDS, self.deliver_later, live)
+                self._retries.add(retry)
+                continue
+            await self.storage.set_private_message(record.id, player, delivered, text)
+        untold = [p for p in closed if (record.id, p) not in self._told_closed]
+        presenter = self.games.presenters.get(record.kind)
+        if untold and presenter is not None and record.status == "running":
+            self._told_closed.update((record.id, p) for p in untold)
+            who = ", ".join(mention(p) for p in untold)
+            notice = f"{who}: I can't send you direct messages. {presenter.closed_dms_hint}"
+            # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
+            with suppress(discord.HTTPException):
+                if interaction is not None:
+                    await interaction.followup.send(notice, allowed_mentions=USERS_ONLY)
+                else:
+                    channel = self.client.get_partial_messageable(record.channel_id)
+                    await channel.send(notice, allowed_mentions=USERS_ONLY)
+
+    async def show(self, user_id: int, text: str, message_id: int | None = None) -> int | None:
+        """Show ``text`` in a DM to ``user_id``: edit ``message_id`` if given, else send a new message. Returns the
+        message's id, or None if Discord kept failing (worth trying later); raises ``DMsClosed`` only when the user
+        does not accept DMs from the bot.
+
+        The DM channel id is kept in the database so that each DM costs one request, even after a restart."""
+        for attempt in range(DM_RETRIES):
+            try:
+                try:
+                    return await self._show(await self._channel(user_id, cached=True), text, message_id)
+                except discord.NotFound:
+                    # A remembered DM channel or message that no longer exists (say, the token changed): start afresh.
+                    return await self._show(await self._channel(user_id, cached=False), text, None)
+            except discord.Forbidden as error:
+                if error.code == 50007:  # "Cannot send messages to this user": their DMs are closed to us
+                    raise DMsClosed(user_id) from error
+                log.warning("DM to user %s refused: %s", user_id, error)
+                return None
+            except discord.HTTPException as error:
+                if error.status < 500 or attempt == DM_RETRIES - 1:
+                    log.warning("Could not DM user %s", user_id, exc_info=True)
+                    return None
+                await asyncio.sleep(0.5 * 2**attempt)
+        return None
+
+    async def _show(self, channel: discord.PartialMessageable, text: str, message_id: int | None) -> int:
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(content=text)
+                return message_id
+            except discord.NotFound:
+                pass  # the user deleted it, or it is from an old channel: send a new one
+        message = await channel.send(text)
+        return message.id
+
+    async def _channel(self, user_id: int, *, cached: bool) -> discord.PartialMessageable:
+        channel_id = await self.storage.dm_channel(user_id) if cached else None
+        if channel_id is None:
+            data = await self.client.http.start_private_message(user_id)
+            channel_id = int(data["id"])
+            await self.storage.set_dm_channel(user_id, channel_id)
+        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
+    async def close(self) -> None:
+        """Let DMs under way finish (briefly) before the database closes."""
+        self.closing = True
+        for retry in self._retries:
+            retry.cancel()
+        pending = [task for task in self._delivery.values() if not task.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=2)
+        for task in pending:
+            task.cancel()

@@ -1,0 +1,51 @@
+"""Events between the parts: a committed move is announced once, and whoever cares listens.
+
+Listeners run in the order they subscribed, one after the other, before the mover is answered: the clock must have
+set the new turn's deadline before the board that shows it is drawn. A listener that fails is logged and never
+reaches the answer: the move is committed, and the player must hear that it was made.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    """A move was appended to a game's log (or the game was dealt: ``action`` None, ``dealt`` True).
+
+    ``live`` is the game in memory after the move; ``moved_on`` says the table moved on to a new turn (the
+    presenter's word), ``auto`` that no person made the move."""
+
+    live: Any  # table.games.Live
+    presenter: Any  # table.presenter.Presenter
+    before: Any
+    after: Any
+    player: int | None
+    action: Any
+    moved_on: bool
+    auto: bool = False
+    dealt: bool = False
+
+
+Listener = Callable[[Moved], Awaitable[None]]
+
+
+class Events:
+    def __init__(self) -> None:
+        self._listeners: list[tuple[str, Listener]] = []
+
+    def subscribe(self, name: str, listener: Listener) -> None:
+        self._listeners.append((name, listener))
+
+    async def moved(self, event: Moved) -> None:
+        for name, listener in self._listeners:
+            try:
+                await listener(event)
+            except Exception:
+                log.exception("The %s could not follow move %s of game %s", name, event.action, event.live.record.id)

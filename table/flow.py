@@ -1,0 +1,236 @@
+"""The table as the cogs see it: one facade over the parts, and the one path of an action from a click to the
+database and back to the board.
+
+``act``: the channel's lock, ``Games.play`` (commit by compare-and-swap; the ``Moved`` event lets the clock, the
+seats and the courier follow), then ``Boards.answer`` shows it, then the courier brings the DMs up to date. After
+the commit nothing can turn into a refusal: a Discord error while showing the move is logged once, and the player is
+told the move was made.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from storage import GameRecord, Storage
+from table.answer import UserError, detached, in_time, send, update
+from table.boards import Boards, final_view
+from table.clock import TurnClock
+from table.courier import Courier
+from table.events import Events
+from table.games import STALE_PANEL, Games, Live, Played, title
+from table.presenter import Presenter
+from table.seats import Seats
+from table.votes import Votes, vote_buttons
+
+log = logging.getLogger(__name__)
+
+MOVE_MADE = "Your move was made, but showing it failed: use /board."
+
+
+class Table:
+    def __init__(self, client: discord.Client, storage: Storage) -> None:
+        self.client = client
+        self.storage = storage
+        self.events = Events()
+        self.games = Games(storage, self.events, self.owns)
+        self.clock = TurnClock(client, self.games)
+        self.boards = Boards(client, self.games, self.clock.deadline_line, vote_buttons)
+        self.courier = Courier(client, storage, self.games)
+        self.seats = Seats(self.games, self.boards, self.clock)
+        self.votes = Votes(self.games, self.clock, self.seats)
+        self.clock.play_for = self.seats.play_for
+        # In this order: the deadline is set before the board that shows it is drawn.
+        self.events.subscribe("turn clock", self.clock.on_moved)
+        self.events.subscribe("seat driver", self.seats.on_moved)
+        self.events.subscribe("courier", self.courier.on_moved)
+
+    # ---- what the cogs ask -----------------------------------------------------------------------------------
+
+    @property
+    def presenters(self) -> dict[str, Presenter[Any, Any]]:
+        return self.games.presenters
+
+    @property
+    def ai_pause(self) -> float:
+        return self.seats.pause
+
+    @ai_pause.setter
+    def ai_pause(self, seconds: float) -> None:
+        self.seats.pause = seconds
+
+    def owns(self, record: GameRecord) -> bool:
+        """Whether this process runs the shard of the game's server (every game, without sharding)."""
+        count = getattr(self.client, "shard_count", None)
+        shards = getattr(self.client, "shard_ids", None)
+        if not count or shards is None:
+            return True
+        return (record.guild_id >> 22) % count in shards
+
+    def title(self, kind: str) -> str:
+        return title(kind)
+
+    def lock(self, channel_id: int) -> Any:
+        return self.games.lock(channel_id)
+
+    def forbids_numbers(self, channel_id: int) -> bool:
+        return self.games.forbids_numbers(channel_id)
+
+    def note_chat(self, channel_id: int) -> None:
+        self.boards.note_chat(channel_id)
+
+    def presenter(self, record: GameRecord) -> Presenter[Any, Any]:
+        return self.games.presenter(record)
+
+    def unavailable(self, record: GameRecord, why: str) -> Exception:
+        return self.games.unavailable(record, why)
+
+    async def open_record(self, channel_id: int) -> GameRecord:
+        return await self.games.open_record(channel_id)
+
+    async def live(self, record: GameRecord) -> Live[Any]:
+        return await self.games.live(record)
+
+    async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live[Any], Presenter[Any, Any]]:
+        return await self.games.running(channel_id, kind)
+
+    async def play(self, channel_id: int, player: int, action: Any, **where: Any) -> Played:
+        return await self.games.play(channel_id, player, action, **where)
+
+    # ---- acting -----------------------------------------------------------------------------------------------
+
+    async def act(
+        self,
+        interaction: discord.Interaction[Any],
+        action: Any,
+        *,
+        kind: str | None = None,
+        board: tuple[int, int] | None = None,
+        game: int | None = None,
+        page: str | None = None,
+    ) -> None:
+        """Apply ``action`` by the interaction's user to the channel's game, commit it, then answer. ``game`` is the
+        game id a private panel's button was made for, ``page`` the panel page to show after."""
+        channel_id = interaction.channel_id
+        assert channel_id is not None
+        async with in_time(interaction):
+            played = await self.games.play(channel_id, interaction.user.id, action, kind=kind, board=board, game=game)
+        live, presenter, player = played.live, played.presenter, played.player
+        try:
+            await self.boards.answer(
+                interaction, played, lambda ack: self.panel(live, presenter, player, page if ack else None, ack=ack)
+            )
+        except Exception:
+            await self.answer_failed(interaction, "Move made in channel %s but the answer failed", channel_id)
+        self.courier.deliver_later(live, interaction)
+
+    async def answer_failed(self, interaction: discord.Interaction[Any], what: str, channel_id: int) -> None:
+        """After a commit: log once what failed, and tell the player the move was made (never "nothing changed")."""
+        log.warning(what, channel_id, exc_info=True)
+        try:
+            await send(interaction, content=MOVE_MADE, ephemeral=True)
+        except discord.HTTPException:
+            log.info("Could not tell the player in channel %s either", channel_id)
+
+    async def show_panel(
+        self,
+        interaction: discord.Interaction[Any],
+        kind: str | None = None,
+        *,
+        game: int | None = None,
+        page: str | None = None,
+    ) -> None:
+        """The user's private panel (their hand or chips, with buttons): redrawn in place when a panel's own button
+        asked for it, else sent ephemerally."""
+        live, presenter = await self.games.running(interaction.channel_id or 0, kind)
+        if interaction.user.id not in live.record.players:
+            raise UserError("You're not playing in this game.")
+        if game is not None and game != live.record.id:
+            raise UserError(STALE_PANEL)
+        message = self.panel(live, presenter, interaction.user.id, page)
+        if game is not None and interaction.type is discord.InteractionType.component:
+            await update(interaction, **message)
+        else:
+            await send(interaction, ephemeral=True, **message)
+
+    @staticmethod
+    def panel(
+        live: Live[Any], presenter: Presenter[Any, Any], player: int, page: str | None, *, ack: bool = False
+    ) -> dict[str, Any]:
+        """The private panel; as the answer to an action (``ack``) it opens with what that action did."""
+        message = presenter.panel(live.record, live.state, player, page)
+        if live.last:
+            content = message["content"]
+            message["content"] = f"{live.last}\n{content}" if ack else f"{content}\nLast: {live.last}"
+        return message
+
+    async def show_board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """Post the board again at the bottom; the old one loses its buttons."""
+        live = await self.games.live(record)
+        presenter = self.games.presenter(record)
+        message = self.boards.public(live.record, presenter, live.state, live.last or None)
+        await self.boards.post(interaction, live, message)
+
+    async def show_result(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+        """The final board of the channel's last game, for a while after it ended."""
+        presenter = self.games.presenter(record)
+        state = await self.games.final_state(record)
+        text = presenter.game_over_text(state) if presenter.game.is_over(state) else "This game was ended early."
+        message = self.boards.public(record, presenter, state, text)
+        message["view"] = detached(final_view(record))
+        await send(interaction, **message)
+
+    # ---- starting and ending ------------------------------------------------------------------------------------
+
+    async def start(self, interaction: discord.Interaction[Any], record: GameRecord, extra: str = "") -> None:
+        """Deal the game in the lobby ``record`` (the caller holds the channel's lock)."""
+        live = await self.games.start(record)  # the clock has set the first mover's deadline when this returns
+        presenter = self.games.presenter(record)
+        try:
+            message = self.boards.public(live.record, presenter, live.state, presenter.start_text(live.state) + extra)
+            await self.boards.post(interaction, live, message)
+        except Exception:
+            await self.answer_failed(interaction, "Game started in channel %s but the answer failed", record.channel_id)
+        self.courier.deliver_later(live, interaction)
+
+    async def abandon(self, record: GameRecord) -> GameRecord:
+        """End an open game without a score (the caller holds the channel's lock); its board or lobby loses its
+        buttons."""
+        ended = await self.games.abandon(record)
+        self.boards.forget(record.id)
+        await self.clock.stop_game(record.id)
+        try:
+            await self.boards.edit(ended, {"view": None})
+        except Exception:
+            log.info("Could not take the buttons off the board of game %s", record.id, exc_info=True)
+        return ended
+
+    async def vote(self, interaction: discord.Interaction[Any], game_id: int, kind: str, target: int) -> None:
+        await self.votes.vote(interaction, game_id, kind, target)
+
+    # ---- the process ------------------------------------------------------------------------------------------
+
+    async def resume(self) -> None:
+        """At start: load every running game once, deliver the DMs a stop interrupted, start the turn clock (a
+        deadline that passed while the bot was down fires at once) and let the computer players carry on."""
+        await self.clock.start()
+        for record in await self.storage.open_games():
+            if record.status != "running" or not self.owns(record):
+                continue
+            try:
+                live = await self.games.live(record)
+            except UserError:
+                continue  # a game that can't be loaded was reported (once) for its channel
+            except Exception:
+                log.exception("Game %s in channel %s could not be resumed", record.id, record.channel_id)
+                continue
+            self.courier.deliver_later(live)
+            self.seats.wake(record.kind, record.channel_id, live.record)
+
+    async def close(self) -> None:
+        """Let DMs under way finish (briefly) before the database closes."""
+        self.seats.close()
+        self.clock.stop()
+        await self.courier.close()

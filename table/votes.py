@@ -1,0 +1,98 @@
+"""The table's votes on the player to move once they have missed a turn: autopilot for them, or remove them.
+
+A majority of the people at the table (the target aside) decides. Each vote is recorded by compare-and-swap from the
+row as it is, so two people voting at the same moment both count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from storage import GameRecord
+from table.answer import UserError, send
+from table.clock import TurnClock, autopilot, misses, options_with
+from table.games import Games
+from table.people import is_ai, mention
+from table.presenter import Presenter
+from table.seats import Seats
+
+VOTE_KINDS = ("autopilot", "remove")
+
+
+def vote_buttons(record: GameRecord, state: Any, presenter: Presenter[Any, Any]) -> list[discord.ui.Button[Any]]:
+    """Under the board, once the player to move has missed a turn: the table's two votes."""
+    mover = presenter.game.current_player(state)
+    if mover is None or is_ai(mover) or not misses(record).get(mover) or mover in autopilot(record):
+        return []
+    return [
+        discord.ui.Button(
+            label="Vote: autopilot for the player to move",
+            style=discord.ButtonStyle.secondary,
+            custom_id=f"vote:{record.id}:autopilot:{mover}",
+            row=4,
+        ),
+        discord.ui.Button(
+            label="Vote: remove the player to move",
+            style=discord.ButtonStyle.danger,
+            custom_id=f"vote:{record.id}:remove:{mover}",
+            row=4,
+        ),
+    ]
+
+
+class Votes:
+    def __init__(self, games: Games, clock: TurnClock, seats: Seats) -> None:
+        self.games = games
+        self.clock = clock
+        self.seats = seats
+
+    async def vote(self, interaction: discord.Interaction[Any], game_id: int, kind: str, target: int) -> None:
+        live, presenter = await self.games.running(interaction.channel_id or 0)
+        game = presenter.game
+        voter = interaction.user.id
+        if live.record.id != game_id:
+            raise UserError("That vote is from an earlier game.")
+        people = [p for p in live.record.players if not is_ai(p) and p != target and game.legal_actions(live.state, p)]
+        if voter not in people:
+            raise UserError("Only the other players at the table can vote on this.")
+        if not game.legal_actions(live.state, target):
+            raise UserError(f"{mention(target)} is not at the table any more.")
+        key = f"{kind}:{target}"
+        needed = len(people) // 2 + 1
+        tally: list[int] = []
+
+        def count(record: GameRecord) -> dict[str, Any]:
+            votes = {k: set(v) for k, v in dict(record.options.get("votes", {})).items()}
+            votes.setdefault(key, set()).add(voter)
+            tally[:] = [len(votes[key])]
+            changes: dict[str, Any] = {}
+            if len(votes[key]) >= needed:
+                votes.pop(key)
+                if kind == "autopilot":
+                    changes["autopilot"] = autopilot(record) | {target}
+            return {"options": options_with(record, votes={k: sorted(v) for k, v in votes.items()}, **changes)}
+
+        record = await self.games.modify(game_id, count)
+        if record is None:
+            raise UserError("That vote is from an earlier game.")
+        what = "autopilot for" if kind == "autopilot" else "removing"
+        if tally[0] < needed:
+            await send(
+                interaction,
+                content=f"Your vote for {what} {mention(target)} is in ({tally[0]} of {needed} needed).",
+                ephemeral=True,
+            )
+            return
+        await send(interaction, content=f"The table voted for {what} {mention(target)}.", ephemeral=True)
+        if kind == "autopilot":
+            await self.clock.announce(record, f"The table put {mention(target)} on autopilot until they act again.")
+            # The stored row now has the seat on autopilot: its clock stops (no reminder), and the seat driver
+            # plays the turn after its usual pause, not counted as missed.
+            live = await self.games.live(record)
+            await self.clock.restart(live, presenter, moved_on=True)
+            self.seats.wake(record.kind, record.channel_id, record)
+            return
+        played = await self.games.play(record.channel_id, target, game.leave, auto=True)
+        await self.seats.show(played, prefix=f"The table voted {mention(target)} out: ")
