@@ -35,8 +35,9 @@ where the reader is known, renders::
     render(text, locale)          # -> str in the reader's language; locale is a Discord locale code such as "de"
 
 Whose language: ``i18n.slash.reader_locale(interaction)`` for what one person sees (ephemeral answers, the hand panel,
-refusals; for DMs, the locale last seen from that player), ``table_locale(chosen, guild_locale)`` for what the table
-sees (the server's own choice, else Discord's ``guild_locale``, else English). ``i18n.slash`` holds the discord.py
+refusals; for DMs, the locale last seen from that player), ``i18n.slash.table_locale_for(interaction or guild,
+chosen)`` (``table_locale(chosen, guild_locale)`` here) for what the table sees (the server's own choice, else
+Discord's ``guild_locale``, else English). ``i18n.slash`` holds the discord.py
 side (the slash command ``Translator`` and those helpers); this module imports nothing from discord.
 
 Catalogs: ``i18n/locales/<language>/LC_MESSAGES/messages.po``, the only translation files. They are read and compiled

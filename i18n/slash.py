@@ -65,10 +65,15 @@ def reader_locale(interaction: discord.Interaction[Any]) -> str:
     return interaction.locale.value
 
 
-def guild_table_locale(guild: discord.Guild | None, chosen: str | None = None) -> str:
-    """The locale of what a server's table sees: ``chosen`` (the server's setting), else the server's Discord locale
-    (its Community language), else English."""
-    return table_locale(chosen, guild.preferred_locale.value if guild is not None else None)
+def table_locale_for(where: discord.Interaction[Any] | discord.Guild | None, chosen: str | None = None) -> str:
+    """The locale of what a server's table sees (boards, lobbies, announcements): ``chosen`` (the server's own setting),
+    else the server's Discord locale (its Community language), else English. ``where`` is an interaction in the
+    server, or the server itself (for what no click causes, such as the clock's messages)."""
+    if isinstance(where, discord.Interaction):
+        guild_locale = where.guild_locale
+    else:
+        guild_locale = where.preferred_locale if where is not None else None
+    return table_locale(chosen, guild_locale.value if guild_locale is not None else None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
+import pytest
+
+from i18n.slash import COMMAND_LOCALES, reader_locale, table_locale_for
 from tests.e2e.conftest import World
 
-LOCALES = {"de", "fr", "es-ES", "es-419"}
+LOCALES = {locale.value for locale in COMMAND_LOCALES}
 
 
 def option(command: dict[str, Any], name: str) -> dict[str, Any]:
@@ -17,6 +21,7 @@ async def test_the_synced_commands_carry_names_descriptions_and_choices_in_the_f
     async with world.bot():
         synced = {c["name"]: c for c in world.fake.commands()}
         assert synced
+        assert {"de", "fr", "es-ES", "es-419"} <= LOCALES
         for name, command in synced.items():
             assert set(command["name_localizations"]) == LOCALES, name
             assert set(command["description_localizations"]) == LOCALES, name
@@ -57,3 +62,49 @@ async def test_a_restart_with_the_same_catalogs_does_not_sync_again(world: World
     syncs = len(world.fake.command_syncs)
     async with world.bot():
         assert len(world.fake.command_syncs) == syncs
+
+
+async def test_the_reader_is_the_person_who_typed_and_the_table_is_the_server(world: World) -> None:
+    seen: list[discord.Interaction[Any]] = []
+    async with world.bot() as bot:
+
+        async def note(interaction: discord.Interaction[Any]) -> None:
+            seen.append(interaction)
+
+        bot.add_listener(note, "on_interaction")
+        await world.fake.invoke("rules", user=world.players[0], channel=world.channel, options={}, locale="es-419")
+    (interaction,) = seen
+    assert reader_locale(interaction) == "es-419"
+    assert table_locale_for(interaction) == "en-US"  # the fake server's Discord locale
+    assert table_locale_for(interaction.guild) == "en-US"
+    assert table_locale_for(interaction, chosen="fr") == "fr"  # the server's own choice wins
+    assert table_locale_for(None) == "en"
+
+
+@pytest.mark.parametrize(
+    ("change", "refused"),
+    [
+        ({"name_localizations": {"de": "Neues Spiel"}}, "Invalid name"),
+        ({"name_localizations": {"xx": "neu"}}, "Invalid Locale"),
+        ({"description_localizations": {"fr": "x" * 101}}, "100 in length"),
+    ],
+)
+async def test_the_fake_refuses_localisations_discord_refuses(
+    world: World, change: dict[str, Any], refused: str
+) -> None:
+    command = {"name": "newgame", "description": "Open a game.", "type": 1, **change}
+    async with world.bot() as bot:
+        assert bot.application_id is not None
+        with pytest.raises(discord.HTTPException, match=refused):
+            await bot.http.bulk_upsert_global_commands(bot.application_id, [command])
+
+
+async def test_two_commands_may_not_share_a_name_in_a_language(world: World) -> None:
+    commands = [
+        {"name": "take", "description": "Take it.", "name_localizations": {"fr": "prendre"}},
+        {"name": "grab", "description": "Grab it.", "name_localizations": {"fr": "prendre"}},
+    ]
+    async with world.bot() as bot:
+        assert bot.application_id is not None
+        with pytest.raises(discord.HTTPException, match="unique"):
+            await bot.http.bulk_upsert_global_commands(bot.application_id, commands)
