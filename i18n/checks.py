@@ -108,9 +108,9 @@ SHORT_CONTEXTS = frozenset({"command description", "option description", "option
 
 
 def translation_problems(catalog: Catalog) -> list[str]:
-    """Untranslated or unreviewed (fuzzy) entries, missing plural forms, placeholders dropped or added, command names
-    Discord would refuse, descriptions too long, and a command named in a text by another name than its own
-    translation. Empty when the catalog is complete."""
+    """Untranslated or unreviewed (fuzzy) entries, missing plural forms, placeholders dropped or added, Discord markdown
+    marks lost, command names Discord would refuse, descriptions too long, and a command named in a text by another name
+    than its own translation. Empty when the catalog is complete."""
     problems: list[str] = []
     lang = str(catalog.locale)
     command_names = {key_of(m)[1]: forms(m)[0] for m in entries(catalog) if m.context == "command name" and forms(m)[0]}
@@ -133,11 +133,26 @@ def translation_problems(catalog: Catalog) -> list[str]:
             )
         if message.context in SHORT_CONTEXTS:
             problems.extend(f"{where}: {text!r} is longer than 100 characters" for text in texts if len(text) > 100)
+        problems.extend(f"{where}: {problem}" for problem in markup_problems(key_of(message)[1], texts))
         for name in COMMAND_MENTION.findall(key_of(message)[1]):
             local = command_names.get(name)
             if local is not None and any(f"/{local}" not in text for text in texts):
                 problems.append(f"{where} names /{name}: say /{local}, its name in {lang}")
     return problems
+
+
+# Discord markdown whose pairs a translation must keep, or the rest of the message turns bold, code or hidden.
+MARKUP = ("**", "`", "||", "~~")
+
+
+def markup_problems(english: str, texts: list[str]) -> list[str]:
+    """Bold, code, spoiler and strike-through marks the translation does not keep, counted."""
+    return [
+        f"{text!r} has {text.count(mark)} {mark} where the English has {english.count(mark)}"
+        for text in texts
+        for mark in MARKUP
+        if text.count(mark) != english.count(mark)
+    ]
 
 
 def placeholder_problems(message: Message) -> list[str]:

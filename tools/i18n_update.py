@@ -40,17 +40,16 @@ NAME_NOTE = "a Discord name: lowercase, no spaces, at most 32 characters, unique
 
 async def slash_sources() -> list[Source]:
     """The command tree's strings, from an offline bot with every extension loaded (nothing connects)."""
-    from bot import EXTENSIONS, Bot, Settings
-    from cogs._flow import Tables
-    from storage.sqlite import SQLiteStorage
+    from bot import Bot, Settings
+
+    async def no_sync() -> bool:
+        return False  # offline: nothing to sync to
 
     with tempfile.TemporaryDirectory() as folder:
         bot = Bot(Settings(token="offline", database_path=str(Path(folder) / "bot.sqlite3")))
-        bot.storage = await SQLiteStorage.open(bot.settings.database_path)
-        bot.tables = Tables(bot, bot.storage)
+        bot.sync_commands = no_sync  # type: ignore[method-assign]
         try:
-            for extension in EXTENSIONS:
-                await bot.load_extension(extension)
+            await bot.setup_hook()  # the bot's own start (an empty database, every extension), minus the network
             found = await command_strings(bot.tree)
         finally:
             await bot.close()

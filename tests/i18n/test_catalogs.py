@@ -88,6 +88,7 @@ def test_the_checks_catch_missing_dropped_added_and_malformed_translations(catal
             ("play", "Legen", "command name"),  # Discord wants names lowercase
             ("hand", "hand karten", "command name"),  # and without spaces
             ("See /hand", "Siehe /hand", "option description"),  # not the German name of /hand
+            ("**Your turn**", "**Du bist dran*"),  # bold that never closes
         ],
         fuzzy=frozenset({"Pass"}),
     )
@@ -104,6 +105,7 @@ def test_the_checks_catch_missing_dropped_added_and_malformed_translations(catal
         "'Legen' is not a Discord name",
         "'hand karten' is not a Discord name",
         "names /hand: say /hand karten",
+        "has 1 ** where the English has 2",
     ):
         assert expected in problems
     assert "eine Karte" not in problems  # a form for one thing may leave out {count}
