@@ -6,7 +6,7 @@ Discord's ``es-ES`` and ``es-419``). Every other language falls back to English,
 Marking a text (cogs, presenters, the engine's refusals): call one of the four marking functions. They translate
 nothing yet; they return a ``Text``, a small immutable value naming the message and its placeholder values::
 
-    from i18n import _, _n, _p
+    from i18n import _, _n, _np, _p
 
     _("Not your turn: {player} is playing.", player=mention)
     _n("{count} card left in the draw pile", "{count} cards left in the draw pile", left)
@@ -21,7 +21,12 @@ nothing yet; they return a ``Text``, a small immutable value naming the message 
   parts), a formatter below, or anything else, written with ``str()``: card numbers, pile letters, names, mentions.
   Card numbers and pile letters are never translated or reformatted.
 - A missing or unused placeholder raises ``ValueError`` when the ``Text`` is made, so a typo fails in the tests.
-- ``str(text)`` raises ``TypeError``: a ``Text`` is rendered at the edge, never pasted into a string.
+- ``str(text)`` raises ``TypeError``: a ``Text`` is rendered at the edge, never pasted into a string. An error whose
+  message is a ``Text`` keeps it as an attribute (``GameError(text)`` with ``error.text``), rendered in the reader's
+  language on the error path; its ``__str__`` can be ``render(self.text, "en")``, for the logs.
+- ``Text`` values compare equal by message and values, so a presenter test can compare them, or render them in "en".
+- Slash command strings are not marked: they stay English literals in the decorators; ``i18n.slash`` translates them
+  from the catalogs, and ``tools/i18n_update.py`` reads them from the command tree.
 
 Formatting by locale, lazily like texts (each is a placeholder value):
 ``number(1234.5)`` ("1,234.5" / "1.234,5"), ``duration(seconds, direction=True)`` ("in 3 minutes" / "in 3 Minuten" /
@@ -37,11 +42,11 @@ where the reader is known, renders::
 Whose language: ``i18n.slash.reader_locale(interaction)`` for what one person sees (ephemeral answers, the hand panel,
 refusals; for DMs, the locale last seen from that player), ``i18n.slash.table_locale_for(interaction or guild,
 chosen)`` (``table_locale(chosen, guild_locale)`` here) for what the table sees (the server's own choice, else
-Discord's ``guild_locale``, else English). ``i18n.slash`` holds the discord.py
-side (the slash command ``Translator`` and those helpers); this module imports nothing from discord.
+Discord's ``guild_locale``, else English). ``i18n.slash`` holds the discord.py side (the slash command
+``Translator`` and those helpers); this module imports nothing from discord.
 
 Catalogs: ``i18n/locales/<language>/LC_MESSAGES/messages.po``, the only translation files. They are read and compiled
-in memory at first use (``babel.messages.pofile`` then ``mofile``, a few milliseconds), so a checkout and a
+in memory at first use (``babel.messages.pofile`` then ``mofile``, some 15 ms a language, once), so a checkout and a
 ``pip install .`` work alike with no build step and there is no compiled file to fall out of step.
 ``tools/i18n_update.py`` brings the catalogs up to date with the code; ``tests/i18n`` fails on anything missing.
 """
