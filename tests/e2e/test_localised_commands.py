@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 import discord
 import pytest
 
+import i18n
 from i18n.slash import COMMAND_LOCALES, reader_locale, table_locale_for
 from tests.e2e.conftest import World
 
@@ -56,12 +59,31 @@ async def test_the_synced_commands_carry_names_descriptions_and_choices_in_the_f
         assert answer.response is not None
 
 
-async def test_a_restart_with_the_same_catalogs_does_not_sync_again(world: World) -> None:
+async def test_a_restart_syncs_again_only_when_a_translation_changed(
+    world: World, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async with world.bot():
         pass
     syncs = len(world.fake.command_syncs)
     async with world.bot():
         assert len(world.fake.command_syncs) == syncs
+
+    # A translator rewords one German description: the next start sends it.
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.LOCALES_DIR, locales)
+    german = locales / "de" / "LC_MESSAGES" / "messages.po"
+    before = 'msgstr "Eine Handkarte auf einen Stapel legen."'
+    assert before in german.read_text()
+    german.write_text(german.read_text().replace(before, 'msgstr "Lege eine Karte aus deiner Hand auf einen Stapel."'))
+    monkeypatch.setattr(i18n, "LOCALES_DIR", locales)
+    i18n.translations.cache_clear()
+    try:
+        async with world.bot():
+            assert len(world.fake.command_syncs) == syncs + 1
+            play = next(c for c in world.fake.commands() if c["name"] == "play")
+            assert play["description_localizations"]["de"] == "Lege eine Karte aus deiner Hand auf einen Stapel."
+    finally:
+        i18n.translations.cache_clear()
 
 
 async def test_the_reader_is_the_person_who_typed_and_the_table_is_the_server(world: World) -> None:
