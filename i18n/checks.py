@@ -103,6 +103,7 @@ def describe(message: Message) -> str:
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 COMMAND_MENTION = re.compile(r"(?<![\w/])/([a-z_]+)")
+# The contexts whose translations Discord holds to its name rule (lowercase letters, digits, - and _, 1 to 32).
 NAME_CONTEXTS = frozenset({"command name", "option name"})
 SHORT_CONTEXTS = frozenset({"command description", "option description", "option choice"})
 

@@ -1,9 +1,10 @@
 """The discord.py side of the translations: slash commands in the user's language, and whose language a text is in.
 
 Command names are translated as well as descriptions, in German, French and Spanish alike: a player types the command
-in their own language (``/neuesspiel``, ``/nouvellepartie``, ``/nuevapartida``). The English names keep working
-everywhere: an interaction always carries a command's default (English) name whatever the player's client shows, so
-the bot's handlers, the texts that name a command in English and the tests never see a translated name. Choices and
+in their own language (``/neuesspiel``, ``/nouvellepartie``, ``/nuevapartida``). The English names stay the commands'
+real names: Discord sends the bot a command's default (English) name whatever the player's client shows, so the bot's
+handlers and the tests never see a translated name, and a player whose Discord speaks another language sees them. A
+text that names a command names it in its reader's language (the catalog check holds translations to that). Choices and
 option names are translated too; the values the bot receives never are. Pile letters (A to D) and card numbers stay
 as they are in every language.
 
@@ -38,8 +39,6 @@ CONTEXTS = {
     Where.parameter_description: "option description",
     Where.choice_name: "option choice",
 }
-# The contexts whose translations Discord holds to its name rule (lowercase letters, digits, - and _, 1 to 32).
-NAME_CONTEXTS = frozenset({"command name", "option name"})
 
 
 class CatalogTranslator(app_commands.Translator):

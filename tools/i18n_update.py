@@ -25,6 +25,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from i18n.checks import (  # noqa: E402
+    NAME_CONTEXTS,
     TRANSLATED_LANGUAGES,
     Source,
     code_sources,
@@ -33,7 +34,7 @@ from i18n.checks import (  # noqa: E402
     template,
     update_catalog,
 )
-from i18n.slash import NAME_CONTEXTS, command_strings  # noqa: E402
+from i18n.slash import command_strings  # noqa: E402
 
 NAME_NOTE = "a Discord name: lowercase, no spaces, at most 32 characters, unique among its neighbours"
 
