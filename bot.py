@@ -27,6 +27,7 @@ from dotenv import load_dotenv
 
 from cogs._ui import reply_error
 from engine import GAMES
+from i18n.slash import CatalogTranslator, sync_payload
 from storage import Storage, StorageUnavailable, open_storage
 from table.answer import NO_PINGS
 from table.flow import Table
@@ -166,6 +167,7 @@ class Bot(commands.Bot):
         self.tables = Table(self, self.storage)
         for extension in extensions():
             await self.load_extension(extension)
+        await self.tree.set_translator(CatalogTranslator())
         await self.sync_commands()
         # Replaying every running game once now reports a damaged one at start, for its channel only, and delivers
         # the DMs a stop interrupted.
@@ -200,7 +202,7 @@ class Bot(commands.Bot):
         both ways is listed twice there. Changing or unsetting ``DEV_GUILD_ID`` removes the commands from the server
         it named before: each server always lists each command once."""
         dev_guild = self.settings.dev_guild_id
-        payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+        payload = await sync_payload(self.tree)  # with the translations: a new one in a catalog syncs again
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
         wanted = {"guild": dev_guild, "commands": digest}
         stored = await self.storage.get_meta(COMMAND_SYNC_KEY)

@@ -1041,6 +1041,11 @@ def _canonical_commands(commands: Sequence[JSON]) -> str:
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
 _ROLE_MENTION = re.compile(r"<@&(\d+)>")
 _COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+# Discord's locales (a localisation for anything else is refused).
+_LOCALES = frozenset({
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no", "pl", "pt-BR",
+    "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th", "zh-CN", "ja", "zh-TW", "ko"
+})  # fmt: skip
 
 
 @dataclass
@@ -3495,6 +3500,7 @@ def _validate_commands(commands: Sequence[Any]) -> None:
             )
         seen.add(key)
         _validate_command_entry(cmd, str(i), chat_input=key[0] == 1)
+    _validate_localized_names_unique(commands, "", by_type=True)
 
 
 def _validate_command_entry(cmd: JSON, where: str, *, chat_input: bool) -> None:
@@ -3507,7 +3513,9 @@ def _validate_command_entry(cmd: JSON, where: str, *, chat_input: bool) -> None:
         return
     if not 1 <= len(str(cmd.get("description") or "")) <= 100:
         raise _form_error(f"{where}.description", "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH")
+    _validate_localizations(cmd, where)
     options = cmd.get("options") or []
+    _validate_localized_names_unique(options, f"{where}.options.", by_type=False)
     if len(options) > 25:
         raise _form_error(f"{where}.options", "Must be 25 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
     names: set[str] = set()
@@ -3535,5 +3543,41 @@ def _validate_command_entry(cmd: JSON, where: str, *, chat_input: bool) -> None:
         choices = opt.get("choices") or []
         if len(choices) > 25:
             raise _form_error(f"{here}.choices", "Must be 25 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
+        for k, choice in enumerate(choices):
+            _validate_localizations(choice, f"{here}.choices.{k}", named=False)
         if choices and opt.get("autocomplete"):
             raise _form_error(here, "Autocomplete cannot be set with choices", "AUTOCOMPLETE_WITH_CHOICES")
+
+
+def _validate_localizations(entry: JSON, where: str, *, named: bool = True) -> None:
+    """``name_localizations`` / ``description_localizations``: Discord's locales only, each value obeying the rule
+    of what it localises (a command or option name: a name; a choice's name or a description: 1-100 characters)."""
+    for field_name in ("name_localizations", "description_localizations"):
+        for locale, text in (entry.get(field_name) or {}).items():
+            here = f"{where}.{field_name}.{locale}"
+            if locale not in _LOCALES:
+                raise _form_error(here, "Invalid Locale", "LOCALE_INVALID")
+            if field_name == "name_localizations" and named:
+                if not _COMMAND_NAME.match(str(text)) or text != str(text).lower():
+                    raise _form_error(here, f"Invalid name {text!r}", "APPLICATION_COMMAND_INVALID_NAME")
+            elif not 1 <= len(str(text)) <= 100:
+                raise _form_error(here, "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH")
+
+
+def _validate_localized_names_unique(entries: Sequence[JSON], where: str, *, by_type: bool) -> None:
+    """Commands (of one type) or one command's options keep distinct names in every locale, the localised name
+    standing in for the default one where there is one."""
+    for locale in sorted({loc for e in entries for loc in (e.get("name_localizations") or {})}):
+        names: set[tuple[int, str]] = set()
+        for i, entry in enumerate(entries):
+            shown = (
+                int(entry.get("type") or 1) if by_type else 0,
+                str((entry.get("name_localizations") or {}).get(locale, entry.get("name"))),
+            )
+            if shown in names:
+                raise _form_error(
+                    f"{where}{i}.name_localizations.{locale}",
+                    "Names must be unique",
+                    "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                )
+            names.add(shown)
