@@ -19,7 +19,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 from engine import GAMES
 from engine.errors import CorruptState
-from engine.game import NO_NUMBERS_IN_CHAT, Move, Setup, decode_moves, replay
+from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Move, Outcome, Setup, decode_moves, replay
 from storage import Conflict, Ending, GameRecord, Storage
 from storage.sqlite import now
 from table.answer import UserError
@@ -64,6 +64,20 @@ class Played(NamedTuple):
 
 def setup_of(record: GameRecord) -> Setup:
     return Setup(record.players, record.seed, frozenset(record.variants), record.rules_version)
+
+
+def stats_result(info: GameInfo, outcome: Outcome) -> dict[str, Any]:
+    """The figures kept for statistics: the game's own, completed from the typed outcome in the one convention the
+    statistics read (a team result has ``won`` and ``score``, a per-player one ``winner`` and ``scores``)."""
+    result = dict(outcome.result)
+    if info.cooperative:
+        result.setdefault("won", bool(outcome.winners))
+        result.setdefault("score", outcome.score)
+    elif outcome.winners:
+        result.setdefault("winner", outcome.winners[0])
+        if outcome.score is not None:
+            result.setdefault("scores", {str(outcome.winners[0]): outcome.score})
+    return result
 
 
 def title(kind: str) -> str:
@@ -253,7 +267,7 @@ class Games:
         ending = None
         if outcome is not None:
             status = "abandoned" if outcome.abandoned else "finished"
-            ending = Ending(status, None if outcome.abandoned else dict(outcome.result))
+            ending = Ending(status, None if outcome.abandoned else stats_result(game.info, outcome))
         seq = game.move_count(after)
         if not await self.storage.append_move(
             live.record.id, seq, player, game.encode_action(action), ending, auto=auto
