@@ -199,6 +199,16 @@ def _translate(error: sqlite3.Error, path: str) -> Exception:
         return StorageUnavailable(
             f"The database {path} is read-only: give the bot's user write access to it and to its folder."
         )
+    # Minimal stand-ins (issue 24) for the storage helper's fuller translation, which replaces them at merge.
+    if "not a database" in text:
+        return StorageUnavailable(
+            f"The file {path} is not an SQLite database: set DATABASE_PATH to another file (or move that one away)."
+        )
+    if "disk is full" in text or "disk i/o" in text:
+        return StorageUnavailable(
+            f"The disk holding the database {path} is full or failing: free some space, or set DATABASE_PATH to a "
+            "file on another disk."
+        )
     if "unable to open" in text:
         return StorageUnavailable(
             f"Can't open the database {path}: check that its folder exists and the bot's user may write there, "
