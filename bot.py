@@ -357,20 +357,21 @@ async def run(settings: Settings) -> int:
 
     The database is opened and checked (migrated) before anything goes to Discord, so a database problem is reported
     the same whether Discord is reachable or not, and a bot that can't keep games never logs in."""
-    try:
-        storage = await open_storage(settings.database_path, settings.database_url)
-    except StorageUnavailable as error:
-        print(error, file=sys.stderr)
-        return 2
     bot = build_bot(settings)
-    bot.storage = storage
     try:
         bot.metrics_endpoint = await metrics.serve(bot, settings.metrics_port)
     except OSError as error:
-        await storage.close()
-        print(f"Can't serve metrics on METRICS_PORT={settings.metrics_port} ({error.strerror}): choose a free port "
-              "or leave METRICS_PORT empty.", file=sys.stderr)  # fmt: skip
+        print(f"Can't serve metrics on METRICS_PORT={settings.metrics_port} ({error.strerror or error}): choose a "
+              "free port or leave METRICS_PORT empty.", file=sys.stderr)  # fmt: skip
         return 2
+    try:
+        storage = await open_storage(settings.database_path, settings.database_url)
+    except StorageUnavailable as error:
+        if bot.metrics_endpoint is not None:
+            await bot.metrics_endpoint.close()
+        print(error, file=sys.stderr)
+        return 2
+    bot.storage = metrics.time_storage(storage) if bot.metrics_endpoint is not None else storage
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C interrupts asyncio.run instead (main)

@@ -206,9 +206,6 @@ async def serve(bot: discord.Client, port: int | None, host: str = "0.0.0.0") ->
     choice); None without a port. Raises OSError if the port is taken."""
     if port is None:
         return None
-    storage = storage_of(bot)
-    if storage is not None:
-        time_storage(storage)
 
     async def scrape(request: web.Request) -> web.Response:
         await health(bot)
