@@ -35,7 +35,7 @@ from storage import Storage, StorageUnavailable, open_storage
 log = logging.getLogger("bot")
 
 # One cog per concern, and one per registered game (named after its kind).
-EXTENSIONS = ("cogs.lobby", *(f"cogs.{kind}" for kind in GAMES), "cogs.moderation", "cogs.stats")
+EXTENSIONS = ("cogs.lobby", *(f"cogs.{kind}" for kind in GAMES), "cogs.moderation", "cogs.stats", "cogs.settings")
 # Transient server errors worth trying a DM again for; 429s are retried by discord.py itself.
 DM_RETRIES = 3
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"

@@ -21,6 +21,8 @@ from discord.ext import commands
 
 from cogs._clock import DEFAULT_TURN_TIME, TURN_TIMES, turn_time, turn_time_words
 from cogs._flow import unavailable
+from cogs._permissions import explain_missing_permissions
+from cogs._server_settings import check_games_allowed_here, may_end_any_game
 from cogs._ui import (
     NO_GAME,
     ErrorHandlingView,
@@ -328,6 +330,7 @@ class Lobby(commands.Cog):
         channel_id = interaction.channel_id
         assert channel_id is not None
         assert interaction.guild_id is not None
+        await check_games_allowed_here(interaction, self.bot.storage)
         new = NewGame(
             channel_id=channel_id,
             guild_id=interaction.guild_id,
@@ -356,6 +359,7 @@ class Lobby(commands.Cog):
             await self.post_lobby(
                 interaction, record, f"{interaction.user.mention} opened a game of {info.title}. Press Join to play!"
             )
+        await explain_missing_permissions(interaction)
 
     async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: str) -> None:
         """The lobby's one message: every join and leave edits it."""
@@ -385,7 +389,11 @@ class Lobby(commands.Cog):
         assert channel_id is not None
         async with self.bot.tables.lock(channel_id):
             record = await self.bot.tables.open_record(channel_id)
-            if interaction.user.id != record.host_id and not interaction.permissions.manage_channels:
+            if (
+                interaction.user.id != record.host_id
+                and not interaction.permissions.manage_channels
+                and not await may_end_any_game(interaction, self.bot.storage)
+            ):
                 raise UserError("Only the host or a member with Manage Channels can end this game.")
             await self.bot.tables.abandon(record)
         log.info("%s in channel %s ended by %s", record.kind, channel_id, interaction.user.id)
