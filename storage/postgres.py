@@ -417,9 +417,19 @@ class PostgresStorage(PostgresStats):
     # replaces this block with theirs at merge. Same names and meaning; the table is created on first use here.
 
     async def _guild_settings_table(self) -> None:
-        await self._execute(
-            "CREATE TABLE IF NOT EXISTS guild_settings (guild_id BIGINT PRIMARY KEY, settings JSONB NOT NULL)"
-        )
+        if getattr(self, "_guild_settings_ready", False):
+            return
+
+        async def create() -> None:
+            # Two processes creating it at once would collide in the catalog: the migrations' lock queues them.
+            async with self._pool.acquire() as db, db.transaction():
+                await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await db.execute(
+                    "CREATE TABLE IF NOT EXISTS guild_settings (guild_id BIGINT PRIMARY KEY, settings JSONB NOT NULL)"
+                )
+
+        await self._run(create)
+        self._guild_settings_ready = True
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         await self._guild_settings_table()

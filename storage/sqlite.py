@@ -503,9 +503,12 @@ class SQLiteStorage(SQLiteStats):
     # replaces this block with theirs at merge. Same names and meaning; the table is created on first use here.
 
     async def _guild_settings_table(self) -> None:
+        if getattr(self, "_guild_settings_ready", False):
+            return
         await self._write(
             "CREATE TABLE IF NOT EXISTS guild_settings (guild_id INTEGER PRIMARY KEY, settings TEXT NOT NULL)"
         )
+        self._guild_settings_ready = True
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
         await self._guild_settings_table()
