@@ -36,7 +36,7 @@ USER cardtable
 
 # Unhealthy when the gateway or the database is down (or METRICS_PORT was emptied: then there is nothing to check).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD python -c "import os, sys, urllib.request; port = os.environ.get('METRICS_PORT'); sys.exit(0) if not port else urllib.request.urlopen(f'http://127.0.0.1:{port}/health', timeout=4)"
+    CMD ["python", "-c", "import os, sys, urllib.request; port = os.environ.get('METRICS_PORT', '').strip().strip('\"\\''); sys.exit(0) if not port else urllib.request.urlopen(f'http://127.0.0.1:{port}/health', timeout=4)"]
 
 # SIGTERM (docker stop) closes the bot cleanly.
 STOPSIGNAL SIGTERM

@@ -14,6 +14,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 import bot as bot_module
+import metrics
 from bot import Settings, run
 from tests.fake_discord import FakeDiscord
 
@@ -128,3 +129,9 @@ async def test_without_metrics_port_nothing_is_served(tmp_path: Path, monkeypatc
             assert bot.metrics_endpoint is None
             # The storage is the driver itself, not wrapped for timing.
             assert "open_games" not in vars(bot.storage)
+
+
+async def test_health_reports_the_gateway_and_database_down_before_the_bot_is_connected(tmp_path: Path) -> None:
+    idle = bot_module.Bot(Settings(token="t", database_path=str(tmp_path / "bot.sqlite3")))
+    assert await metrics.health(idle) == ["gateway", "database"]
+    await idle.close()
