@@ -25,6 +25,8 @@ from discord import app_commands
 from discord.ext import commands
 from dotenv import load_dotenv
 
+import metrics
+import startup
 from cogs._ui import reply_error
 from engine import GAMES
 from i18n.slash import CatalogTranslator, sync_payload
@@ -35,7 +37,7 @@ from table.flow import Table
 log = logging.getLogger("bot")
 
 # One cog per concern; each registered game's table adapter comes after the lobby (``GameInfo.adapter``).
-CONCERNS = ("cogs.lobby", "cogs.moderation", "cogs.stats")
+CONCERNS = ("cogs.lobby", "cogs.moderation", "cogs.stats", "cogs.settings")
 
 
 def extensions() -> tuple[str, ...]:
@@ -61,45 +63,83 @@ class Settings:
     database_url: str | None = None  # PostgreSQL, shared by every process; None: SQLite at database_path
     shard_count: int | None = None  # None: one process, one shard, as Discord recommends for a small bot
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all of them
+    log_file: str | None = None  # a rotating log file as well as stderr
+    library_log_level: str = "INFO"  # discord.py's and the database drivers' loggers
+    metrics_port: int | None = None  # None: no metrics or health endpoint, no port opened
+    sync_commands: bool = False  # register the slash commands even if they look unchanged
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
         """Read the settings from the environment (``.env`` is loaded into it first by ``main``)."""
         env = os.environ if environ is None else environ
-        token = env.get("DISCORD_TOKEN", "").strip()
+
+        def value(name: str, default: str = "") -> str:
+            return unquoted(env.get(name, default))
+
+        token = value("DISCORD_TOKEN")
         if not token:
             raise ConfigError(
                 "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot's token "
                 "(Discord Developer Portal > your application > Bot > Reset Token)."
             )
-        guild = env.get("DEV_GUILD_ID", "").strip()
+        guild = value("DEV_GUILD_ID")
         if guild and not guild.isdecimal():
             raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
-        level = env.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-        if level not in logging.getLevelNamesMapping():
-            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
-        url = env.get("DATABASE_URL", "").strip()
+        level = log_level(value("LOG_LEVEL"), "LOG_LEVEL", "INFO")
+        # The drivers' DEBUG lines (hundreds a second) only when asked for; a quieter LOG_LEVEL quietens them too.
+        libraries = log_level(value("LOG_LEVEL_LIBRARIES"), "LOG_LEVEL_LIBRARIES", max(level, "INFO", key=_severity))
+        url = value("DATABASE_URL")
         if url and not url.startswith(("postgresql://", "postgres://")):
             raise ConfigError(
                 "DATABASE_URL must be a PostgreSQL URL like postgresql://user:password@host:5432/database "
                 "(or empty, for the SQLite file at DATABASE_PATH)."
             )
-        count_text = env.get("SHARD_COUNT", "").strip()
+        count_text = value("SHARD_COUNT")
         if count_text and not (count_text.isdecimal() and int(count_text) > 0):
             raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
         shard_count = int(count_text) if count_text else None
-        ids_text = env.get("SHARD_IDS", "").strip()
+        ids_text = value("SHARD_IDS")
         if ids_text and shard_count is None:
             raise ConfigError("SHARD_IDS needs SHARD_COUNT: the total number of shards of all the bot's processes.")
+        port = value("METRICS_PORT")
+        if port and not (port.isdecimal() and int(port) <= 65535):
+            raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535; 0 picks a free one), not {port!r}.")
+        sync = value("SYNC_COMMANDS").lower()
+        if sync not in ("", "0", "1", "true", "false", "yes", "no"):
+            raise ConfigError(f"SYNC_COMMANDS must be 1 (sync at this start) or 0, not {sync!r}.")
         return cls(
             token=token,
-            database_path=env.get("DATABASE_PATH", "").strip() or DEFAULT_DATABASE_PATH,
+            database_path=value("DATABASE_PATH") or DEFAULT_DATABASE_PATH,
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
             database_url=url or None,
             shard_count=shard_count,
             shard_ids=parse_shard_ids(ids_text, shard_count) if ids_text and shard_count else None,
+            log_file=value("LOG_FILE") or None,
+            library_log_level=libraries,
+            metrics_port=int(port) if port else None,
+            sync_commands=sync in ("1", "true", "yes"),
         )
+
+
+def unquoted(text: str) -> str:
+    """A value without surrounding blanks and one pair of matching quotes: ``docker run --env-file`` passes
+    ``DISCORD_TOKEN="abc"`` on with its quotes, where python-dotenv and a shell would have removed them."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()
+    return text
+
+
+def _severity(level: str) -> int:
+    return logging.getLevelNamesMapping()[level]
+
+
+def log_level(text: str, name: str, default: str) -> str:
+    level = text.upper() or default
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise ConfigError(f"{name} must be DEBUG, INFO, WARNING or ERROR, not {text!r}.")
+    return level
 
 
 def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
@@ -123,6 +163,7 @@ def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
 class GameTree(app_commands.CommandTree["Bot"]):
     async def on_error(self, interaction: discord.Interaction[Bot], error: app_commands.AppCommandError) -> None:
         await reply_error(interaction, error)
+        metrics.answered(interaction)
 
 
 def intents() -> discord.Intents:
@@ -143,6 +184,7 @@ discord.VoiceClient.warn_dave = False
 class Bot(commands.Bot):
     storage: Storage
     tables: Table
+    metrics_endpoint: metrics.Endpoint | None = None
 
     def __init__(self, settings: Settings, *, seed: int | None = None, **options: Any) -> None:
         super().__init__(
@@ -163,7 +205,8 @@ class Bot(commands.Bot):
     async def setup_hook(self) -> None:
         # Everything a game needs is ready here, before the gateway connects: cogs register their
         # persistent views in cog_load, and every game lives in the database.
-        self.storage = await open_storage(self.settings.database_path, self.settings.database_url)
+        if "storage" not in self.__dict__:  # run() opens it before logging in; tests start a Bot directly
+            self.storage = await open_storage(self.settings.database_path, self.settings.database_url)
         self.tables = Table(self, self.storage)
         for extension in extensions():
             await self.load_extension(extension)
@@ -175,6 +218,7 @@ class Bot(commands.Bot):
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         """Answer a click on a button no handler knows (from an older version of the bot) instead of ignoring it."""
+        metrics.received(interaction)
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
@@ -204,13 +248,14 @@ class Bot(commands.Bot):
         dev_guild = self.settings.dev_guild_id
         payload = await sync_payload(self.tree)  # with the translations: a new one in a catalog syncs again
         digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
-        wanted = {"guild": dev_guild, "commands": digest}
+        assert self.application_id is not None  # known once logged in, before setup_hook
+        # The application too: a new token of another application shares the database but none of its commands.
+        wanted = {"guild": dev_guild, "commands": digest, "application": self.application_id}
         stored = await self.storage.get_meta(COMMAND_SYNC_KEY)
         synced: dict[str, Any] = json.loads(stored) if stored else {}
-        if synced == wanted:
-            log.info("Slash commands unchanged since the last sync; not syncing")
+        if synced == wanted and not self.settings.sync_commands:
+            log.info("Slash commands unchanged since the last sync; not syncing (--sync-commands forces it)")
             return False
-        assert self.application_id is not None  # known once logged in, before setup_hook
         if dev_guild is None:
             await self.tree.sync()
         else:
@@ -227,13 +272,17 @@ class Bot(commands.Bot):
                 return False
             await self.http.bulk_upsert_global_commands(self.application_id, [])
         previous = synced.get("guild")
-        if previous is not None and previous != dev_guild:
+        same_application = synced.get("application", self.application_id) == self.application_id
+        if previous is not None and previous != dev_guild and same_application:
             # If the bot left that server, its commands there went with it.
             with contextlib.suppress(discord.Forbidden, discord.NotFound):
                 await self.http.bulk_upsert_guild_commands(self.application_id, previous, [])
         await self.storage.set_meta(COMMAND_SYNC_KEY, json.dumps(wanted))
         log.info("Synced %d slash commands %s", len(payload), f"to server {dev_guild}" if dev_guild else "globally")
         return True
+
+    async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: Any) -> None:
+        metrics.answered(interaction)
 
     async def on_ready(self) -> None:
         log.info("Connected as %s (id %s) to %d servers", self.user, self.user and self.user.id, len(self.guilds))
@@ -243,6 +292,9 @@ class Bot(commands.Bot):
         if tables is not None:
             await tables.close()
         await super().close()
+        if self.metrics_endpoint is not None:
+            await self.metrics_endpoint.close()
+            self.metrics_endpoint = None
         storage = self.__dict__.pop("storage", None)
         if storage is not None:
             await storage.close()
@@ -263,7 +315,25 @@ def build_bot(settings: Settings, **options: Any) -> Bot:
 
 
 async def run(settings: Settings) -> int:
+    """Run the bot until it is stopped; 0, or 2 after one line on stderr saying which setting to fix.
+
+    The database is opened and checked (migrated) before anything goes to Discord, so a database problem is reported
+    the same whether Discord is reachable or not, and a bot that can't keep games never logs in."""
     bot = build_bot(settings)
+    try:
+        bot.metrics_endpoint = await metrics.serve(bot, settings.metrics_port)
+    except OSError as error:
+        print(f"Can't serve metrics on METRICS_PORT={settings.metrics_port} ({error.strerror or error}): choose a "
+              "free port or leave METRICS_PORT empty.", file=sys.stderr)  # fmt: skip
+        return 2
+    try:
+        storage = await open_storage(settings.database_path, settings.database_url)
+    except StorageUnavailable as error:
+        if bot.metrics_endpoint is not None:
+            await bot.metrics_endpoint.close()
+        print(error, file=sys.stderr)
+        return 2
+    bot.storage = metrics.time_storage(storage) if bot.metrics_endpoint is not None else storage
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):  # Windows: Ctrl+C interrupts asyncio.run instead (main)
@@ -275,9 +345,11 @@ async def run(settings: Settings) -> int:
             level = client_log.level
             client_log.setLevel(logging.WARNING)
             try:
-                await bot.login(settings.token)  # also runs setup_hook: database, cogs, command sync
+                await bot.login(settings.token)  # also runs setup_hook: cogs, command sync
             finally:
                 client_log.setLevel(level)
+            assert bot.application_id is not None
+            log.info("cardtable-bot %s; invite it with %s", startup.version(), startup.invite_url(bot.application_id))
             await bot.connect()
     except discord.LoginFailure:
         print(
@@ -332,7 +404,8 @@ def bot_folder() -> Path:
     return next((folder for folder in env_folders() if os.path.isfile(folder / ".env")), Path.cwd())
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    options = startup.parser().parse_args(argv)  # --help and --version answer and exit here: no bot started
     folder = bot_folder()
     load_dotenv(folder / ".env")
     try:
@@ -340,9 +413,17 @@ def main() -> None:
     except ConfigError as error:
         print(error, file=sys.stderr)
         sys.exit(2)
-    if settings.database_path:  # relative to the .env's folder; an absolute path stays as it is
-        settings = dataclasses.replace(settings, database_path=str(folder / Path(settings.database_path).expanduser()))
-    discord.utils.setup_logging(level=logging.getLevelNamesMapping()[settings.log_level], root=True)
+    if options.sync_commands:
+        settings = dataclasses.replace(settings, sync_commands=True)
+    # Relative paths are taken from the .env's folder; an absolute path stays as it is.
+    settings = dataclasses.replace(settings, database_path=str(folder / Path(settings.database_path).expanduser()))
+    log_file = folder / Path(settings.log_file).expanduser() if settings.log_file else None
+    try:
+        startup.setup_logging(settings.log_level, settings.library_log_level, log_file)
+    except OSError as error:
+        print(f"Can't write the log file {log_file} ({error.strerror}): set LOG_FILE to a file in a folder the "
+              "bot's user may write, or leave it empty.", file=sys.stderr)  # fmt: skip
+        sys.exit(2)
     log.debug("Settings from %s; database %s", folder / ".env", settings.database_path)
     try:
         status = asyncio.run(run(settings))

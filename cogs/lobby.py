@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._permissions import explain_missing_permissions
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from cogs.moderation import MISSING_PERMISSION
 from engine import GAMES
@@ -27,9 +28,10 @@ from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
 from storage import ChannelBusy, Conflict, GameRecord, NewGame
 from storage.sqlite import now
 from table.answer import UserError, detached, send
-from table.clock import TURN_TIMES, default_turn_time, turn_time, turn_time_words
+from table.clock import TURN_TIMES, turn_time, turn_time_words
 from table.games import NO_GAME
 from table.people import ai_seat_id, is_ai, mention
+from table.settings import check_games_allowed_here, may_end_any_game
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -326,6 +328,7 @@ class Lobby(commands.Cog):
         channel_id = interaction.channel_id
         assert channel_id is not None
         assert interaction.guild_id is not None
+        server = await check_games_allowed_here(interaction, self.bot.storage)
         new = NewGame(
             channel_id=channel_id,
             guild_id=interaction.guild_id,
@@ -336,8 +339,10 @@ class Lobby(commands.Cog):
             seed=self.bot.seeds.getrandbits(52),  # 52 bits stay exact through JSON in every client
             rules_version=info.rules_version,
             options={
-                "turn_time": TURN_TIMES[turn_time] if turn_time else default_turn_time(info.kind),
+                "turn_time": TURN_TIMES[turn_time] if turn_time else server.turn_time(info.kind),
                 **({"deal": "daily"} if deal == "daily" else {}),
+                # The server's choice when the game opened: a later change applies from the next game on.
+                **({} if server.pings else {"pings": False}),
             },
         )
         async with self.bot.tables.lock(channel_id):
@@ -354,6 +359,7 @@ class Lobby(commands.Cog):
             await self.post_lobby(
                 interaction, record, f"{interaction.user.mention} opened a game of {info.title}. Press Join to play!"
             )
+        await explain_missing_permissions(interaction)
 
     async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: str) -> None:
         """The lobby's one message: every join and leave edits it."""
@@ -383,7 +389,11 @@ class Lobby(commands.Cog):
         assert channel_id is not None
         async with self.bot.tables.lock(channel_id):
             record = await self.bot.tables.open_record(channel_id)
-            if interaction.user.id != record.host_id and not interaction.permissions.manage_channels:
+            if (
+                interaction.user.id != record.host_id
+                and not interaction.permissions.manage_channels
+                and not await may_end_any_game(interaction, self.bot.storage)
+            ):
                 raise UserError("Only the host or a member with Manage Channels can end this game.")
             await self.bot.tables.abandon(record)
         log.info("%s in channel %s ended by %s", record.kind, channel_id, interaction.user.id)

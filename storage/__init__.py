@@ -8,7 +8,7 @@ game's row are compare-and-swap on its ``revision``. Storage keeps SQL only: no 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -210,6 +210,16 @@ class Storage(Protocol):
     async def claim_timer(self, game_id: int, seq: int, reminder: bool) -> bool:
         """Take the reminder (or the deadline) of the clock started at ``seq``; True for exactly one claimant, so a
         clock fires once however many processes watch it."""
+        ...
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        """The server's settings as saved (``{}`` for a server that never changed any)."""
+        ...
+
+    async def update_guild_settings(
+        self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any]:
+        """Save ``change(current)`` as the server's settings, atomically against other changes; returns it."""
         ...
 
     async def get_meta(self, key: str) -> str | None: ...

@@ -41,7 +41,7 @@ from storage import (
 )
 from storage._stats_postgres import MIGRATION as STATS_MIGRATION
 from storage._stats_postgres import PostgresStats
-from storage.sqlite import _WRITABLE, _dump, _record, now
+from storage.sqlite import _WRITABLE, _dump, _record, _settings_dict, now
 
 log = logging.getLogger(__name__)
 
@@ -411,3 +411,50 @@ class PostgresStorage(PostgresStats):
             message_id,
             text,
         )
+
+    # ---- per-server settings ----------------------------------------------------------------------------------------
+    # STAND-IN (issue 24, ops branch): the storage helper's branch brings the real migration and methods; the lead
+    # replaces this block with theirs at merge. Same names and meaning; the table is created on first use here.
+
+    async def _guild_settings_table(self) -> None:
+        if getattr(self, "_guild_settings_ready", False):
+            return
+
+        async def create() -> None:
+            # Two processes creating it at once would collide in the catalog: the migrations' lock queues them.
+            async with self._pool.acquire() as db, db.transaction():
+                await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await db.execute(
+                    "CREATE TABLE IF NOT EXISTS guild_settings (guild_id BIGINT PRIMARY KEY, settings JSONB NOT NULL)"
+                )
+
+        await self._run(create)
+        self._guild_settings_ready = True
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        await self._guild_settings_table()
+        text = await self._value("SELECT settings::text FROM guild_settings WHERE guild_id = $1", guild_id)
+        return _settings_dict(text) if text is not None else {}
+
+    async def update_guild_settings(
+        self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any]:
+        await self._guild_settings_table()
+
+        async def apply() -> dict[str, Any]:
+            async with self._pool.acquire() as db, db.transaction():
+                # The row exists before it is locked, so that two first changes of one server queue up too.
+                await db.execute(
+                    "INSERT INTO guild_settings (guild_id, settings) VALUES ($1, '{}') ON CONFLICT DO NOTHING",
+                    guild_id,
+                )
+                text = await db.fetchval(
+                    "SELECT settings::text FROM guild_settings WHERE guild_id = $1 FOR UPDATE", guild_id
+                )
+                changed = change(_settings_dict(text))
+                await db.execute(
+                    "UPDATE guild_settings SET settings = $2::jsonb WHERE guild_id = $1", guild_id, _dump(changed)
+                )
+                return changed
+
+        return await self._run(apply)

@@ -199,6 +199,16 @@ def _translate(error: sqlite3.Error, path: str) -> Exception:
         return StorageUnavailable(
             f"The database {path} is read-only: give the bot's user write access to it and to its folder."
         )
+    # Minimal stand-ins (issue 24) for the storage helper's fuller translation, which replaces them at merge.
+    if "not a database" in text:
+        return StorageUnavailable(
+            f"The file {path} is not an SQLite database: set DATABASE_PATH to another file (or move that one away)."
+        )
+    if "disk is full" in text or "disk i/o" in text:
+        return StorageUnavailable(
+            f"The disk holding the database {path} is full or failing: free some space, or set DATABASE_PATH to a "
+            "file on another disk."
+        )
     if "unable to open" in text:
         return StorageUnavailable(
             f"Can't open the database {path}: check that its folder exists and the bot's user may write there, "
@@ -487,3 +497,43 @@ class SQLiteStorage(SQLiteStats):
             "ON CONFLICT (game_id, user_id) DO UPDATE SET message_id = excluded.message_id, text = excluded.text",
             (game_id, user_id, message_id, text),
         )
+
+    # ---- per-server settings ----------------------------------------------------------------------------------------
+    # STAND-IN (issue 24, ops branch): the storage helper's branch brings the real migration and methods; the lead
+    # replaces this block with theirs at merge. Same names and meaning; the table is created on first use here.
+
+    async def _guild_settings_table(self) -> None:
+        if getattr(self, "_guild_settings_ready", False):
+            return
+        await self._write(
+            "CREATE TABLE IF NOT EXISTS guild_settings (guild_id INTEGER PRIMARY KEY, settings TEXT NOT NULL)"
+        )
+        self._guild_settings_ready = True
+
+    async def guild_settings(self, guild_id: int) -> dict[str, Any]:
+        await self._guild_settings_table()
+        rows = await self._rows("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return _settings_dict(rows[0][0]) if rows else {}
+
+    async def update_guild_settings(
+        self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]]
+    ) -> dict[str, Any]:
+        await self._guild_settings_table()
+        async with self._transaction():
+            async with self._db.execute("SELECT settings FROM guild_settings WHERE guild_id = ?", (guild_id,)) as cur:
+                row = await cur.fetchone()
+            changed = change(_settings_dict(row[0]) if row else {})
+            await self._db.execute(
+                "INSERT INTO guild_settings (guild_id, settings) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings",
+                (guild_id, _dump(changed)),
+            )
+        return changed
+
+
+def _settings_dict(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

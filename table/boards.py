@@ -69,11 +69,16 @@ def final_view(record: GameRecord) -> discord.ui.View:
     return view
 
 
+def pings_on(record: GameRecord) -> bool:
+    """Whether the server let this game ping the player to move (``/settings``, as it was when the game opened)."""
+    return record.options.get("pings") is not False
+
+
 def pings(played: Played) -> discord.AllowedMentions:
     """A new board pings the person whose turn begins, never the actor and never for a mere repost."""
-    _, presenter, before, after, player, action = played
+    live, presenter, before, after, player, action = played
     upcoming = presenter.game.current_player(after)
-    if upcoming is None or upcoming == player or is_ai(upcoming):
+    if upcoming is None or upcoming == player or is_ai(upcoming) or not pings_on(live.record):
         return NO_PINGS
     began = presenter.new_board(before, after, player, action) and upcoming != presenter.game.current_player(before)
     ping = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(upcoming)])

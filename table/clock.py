@@ -26,7 +26,8 @@ import discord
 
 from engine import GAMES
 from storage import GameRecord, Timer
-from table.answer import USERS_ONLY
+from table.answer import NO_PINGS, USERS_ONLY
+from table.boards import pings_on
 from table.events import Moved
 from table.games import Games, Live
 from table.people import is_ai, mention
@@ -182,7 +183,9 @@ class TurnClock:
             with suppress(discord.HTTPException):
                 await channel.send(
                     f"⏰ {mention(player)}, your turn ends <t:{int(due)}:R>; then the autopilot plays it for you.",
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(player)]),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(player)])
+                    if pings_on(record)
+                    else NO_PINGS,
                 )
             return
         self.deadlines.pop(game_id, None)

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+import metrics
 from storage import Storage
 from table.answer import USERS_ONLY
 from table.events import Moved
@@ -114,12 +115,15 @@ class Courier:
                     return await self._show(await self._channel(user_id, cached=False), text, None)
             except discord.Forbidden as error:
                 if error.code == 50007:  # "Cannot send messages to this user": their DMs are closed to us
+                    metrics.dm_failed("closed")
                     raise DMsClosed(user_id) from error
                 log.warning("DM to user %s refused: %s", user_id, error)
+                metrics.dm_failed("refused")
                 return None
             except discord.HTTPException as error:
                 if error.status < 500 or attempt == DM_RETRIES - 1:
                     log.warning("Could not DM user %s", user_id, exc_info=True)
+                    metrics.dm_failed("error")
                     return None
                 await asyncio.sleep(0.5 * 2**attempt)
         return None

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+import metrics
 from storage import GameRecord, Storage
 from table.answer import UserError, detached, in_time, send, update
 from table.boards import Boards, final_view
@@ -124,6 +125,8 @@ class Table:
             )
         except Exception:
             await self.answer_failed(interaction, "Move made in channel %s but the answer failed", channel_id)
+        if interaction.type is discord.InteractionType.component:
+            metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)
         self.courier.deliver_later(live, interaction)
 
     async def answer_failed(self, interaction: discord.Interaction[Any], what: str, channel_id: int) -> None:

@@ -27,6 +27,7 @@ PROMISED = {
     "leaderboard",
     "history",
     "daily",
+    "settings",
 }
 
 

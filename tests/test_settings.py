@@ -166,9 +166,9 @@ def test_a_relative_database_path_is_taken_from_the_env_folder_not_the_current_o
         return 0
 
     monkeypatch.setattr(bot_module, "run", run)
-    monkeypatch.setattr(bot_module.discord.utils, "setup_logging", lambda **_: None)
+    monkeypatch.setattr(bot_module.startup, "setup_logging", lambda *_: None)
     with pytest.raises(SystemExit) as exited:
-        bot_module.main()
+        bot_module.main([])
     assert exited.value.code == 0
     assert started[0].token == "from-env-file"
     assert started[0].database_path == str(tmp_path / expected)

@@ -16,6 +16,7 @@ import pytest
 
 import bot as bot_module
 from bot import Settings, run
+from storage import open_storage
 from tests.e2e.conftest import World
 from tests.fake_discord import FakeDiscord
 
@@ -140,7 +141,9 @@ async def test_no_network_is_one_line_naming_the_cause_and_status_2(tmp_path: Pa
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         closed_port = probe.getsockname()[1]  # nothing listens there once the socket is closed
-    status, output = await start_bot(tmp_path, f"http://127.0.0.1:{closed_port}/api/v10", tmp_path / "bot.sqlite3")
+    database = tmp_path / "bot.sqlite3"
+    await (await open_storage(str(database))).close()  # migrated by an earlier start: only the failure is logged
+    status, output = await start_bot(tmp_path, f"http://127.0.0.1:{closed_port}/api/v10", database)
     line = one_line(output)
     assert status == 2, output
     assert line.startswith("Can't reach Discord")
