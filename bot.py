@@ -27,7 +27,7 @@ from dotenv import load_dotenv
 
 import metrics
 import startup
-from cogs._ui import reply_error
+from cogs._ui import check_options, reply_error
 from engine import GAMES
 from i18n.slash import CatalogTranslator, sync_payload
 from storage import Storage, StorageUnavailable, open_storage
@@ -161,6 +161,9 @@ def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
 
 
 class GameTree(app_commands.CommandTree["Bot"]):
+    async def interaction_check(self, interaction: discord.Interaction[Bot], /) -> bool:
+        return check_options(interaction)
+
     async def on_error(self, interaction: discord.Interaction[Bot], error: app_commands.AppCommandError) -> None:
         await reply_error(interaction, error)
         metrics.answered(interaction)

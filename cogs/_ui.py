@@ -71,6 +71,58 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
         log.warning("Could not tell the user about an error in channel %s", interaction.channel_id)
 
 
+class BadOption(app_commands.CheckFailure):
+    """An option value the command does not accept (a modified client or an out-of-date command list sent it)."""
+
+
+def given_options(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+    """The options the interaction carries for the command it runs (inside its subcommand, if any)."""
+    data: dict[str, Any] = dict(interaction.data or {})
+    options: list[dict[str, Any]] = list(data.get("options") or [])
+    while options and options[0].get("type") in (1, 2):  # a subcommand (group): its options are one level down
+        options = list(options[0].get("options") or [])
+    return {str(o["name"]): o.get("value") for o in options}
+
+
+def check_options(interaction: discord.Interaction[Any]) -> bool:
+    """Refuse values outside what the command declares: the wrong type (a string for a true/false option), a number
+    out of range, a value not among the choices. Discord's own client never sends them; anybody else may."""
+    command = interaction.command
+    if not isinstance(command, app_commands.Command):
+        return True
+    given = given_options(interaction)
+    for parameter in command.parameters:
+        if parameter.name not in given or given[parameter.name] is None:
+            continue
+        value = given[parameter.name]
+        kind = parameter.type
+        if kind is discord.AppCommandOptionType.boolean:
+            fits = isinstance(value, bool)
+        elif kind is discord.AppCommandOptionType.integer:
+            fits = isinstance(value, int) and not isinstance(value, bool)
+        elif kind is discord.AppCommandOptionType.number:
+            fits = isinstance(value, int | float) and not isinstance(value, bool)
+        elif kind is discord.AppCommandOptionType.string:
+            fits = isinstance(value, str)
+        else:
+            continue  # users, channels, roles: Discord resolves them itself
+        if fits and isinstance(value, int | float) and not isinstance(value, bool):
+            low, high = parameter.min_value, parameter.max_value
+            fits = (low is None or value >= low) and (high is None or value <= high)
+            if not fits:
+                raise BadOption(
+                    f"{parameter.display_name} must be from {low if low is not None else '…'} to "
+                    f"{high if high is not None else '…'}; {shorten(repr(value))} isn't."
+                )
+        if fits and parameter.choices and not parameter.autocomplete:
+            fits = value in {choice.value for choice in parameter.choices}
+        if not fits and kind is discord.AppCommandOptionType.boolean:
+            raise BadOption(f"The option {parameter.display_name.replace('_', ' ')} is either true or false.")
+        if not fits:
+            raise BadOption(f"That value isn't valid for the option {parameter.display_name}: {shorten(repr(value))}.")
+    return True
+
+
 TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
 
 

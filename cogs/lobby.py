@@ -27,7 +27,7 @@ from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
 from storage import ChannelBusy, Conflict, GameRecord, NewGame
 from storage.sqlite import now
-from table.answer import UserError, detached, send
+from table.answer import UserError, committed, detached, send
 from table.clock import TURN_TIMES, turn_time, turn_time_words
 from table.games import NO_GAME
 from table.people import ai_seat_id, is_ai, mention
@@ -416,19 +416,23 @@ class Lobby(commands.Cog):
         self.bot.tables.presenter(record)  # refuses a game this bot doesn't know
         return record
 
-    async def answer_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: str) -> None:
-        """Keep the lobby one message: a click edits it in place; a command edits it and answers privately."""
+    async def answer_lobby(
+        self, interaction: discord.Interaction[Bot], record: GameRecord, text: str, done: str
+    ) -> None:
+        """Keep the lobby one message: a click edits it in place; a command edits it and answers privately. The
+        change is saved already: a refusal from Discord now is told as what was done (``done``) and what failed."""
         message: dict[str, Any] = {"content": text, "embed": lobby_embed(record), "view": self.lobby_view()}
         clicked = interaction.message if interaction.type is discord.InteractionType.component else None
-        if clicked is not None and not interaction.response.is_done():
-            await interaction.response.edit_message(**message)
-            if clicked.id != record.message_id:
-                await self.bot.storage.set_message(record.id, clicked.id)
-            return
-        if record.message_id is None or not await self.edit_lobby(record, message):
-            await self.post_lobby(interaction, record, text)
-            return
-        await send(interaction, content=f"{text} The lobby above is up to date.", ephemeral=True)
+        async with committed(interaction, done):
+            if clicked is not None and not interaction.response.is_done():
+                await interaction.response.edit_message(**message)
+                if clicked.id != record.message_id:
+                    await self.bot.storage.set_message(record.id, clicked.id)
+                return
+            if record.message_id is None or not await self.edit_lobby(record, message):
+                await self.post_lobby(interaction, record, text)
+                return
+            await send(interaction, content=f"{text} The lobby above is up to date.", ephemeral=True)
 
     async def edit_lobby(self, record: GameRecord, message: dict[str, Any]) -> bool:
         """Edit the lobby message in place; False if it is gone."""
@@ -466,7 +470,7 @@ class Lobby(commands.Cog):
 
         async with self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, add)
-        await self.answer_lobby(interaction, record, f"{interaction.user.mention} joined.")
+        await self.answer_lobby(interaction, record, f"{interaction.user.mention} joined.", "You joined")
 
     async def leave(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
@@ -498,8 +502,9 @@ class Lobby(commands.Cog):
 
         async with self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, step)
+        words = turn_time_words(turn_time(record))
         await self.answer_lobby(
-            interaction, record, f"Turn time: {turn_time_words(turn_time(record))} (press again to change)."
+            interaction, record, f"Turn time: {words} (press again to change).", f"The turn time is {words}"
         )
 
     async def change_bots(self, interaction: discord.Interaction[Bot], change: int) -> None:
@@ -530,7 +535,7 @@ class Lobby(commands.Cog):
         async with self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, seat)
         what = "seated a computer player" if change > 0 else "sent a computer player away"
-        await self.answer_lobby(interaction, record, f"{interaction.user.mention} {what}.")
+        await self.answer_lobby(interaction, record, f"{interaction.user.mention} {what}.", f"You {what}")
 
     async def leave_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, user: int) -> None:
         players = tuple(p for p in record.players if p != user)
@@ -544,7 +549,7 @@ class Lobby(commands.Cog):
             record = await self.bot.storage.update_game(record, players=players, host_id=host)
         except Conflict:
             raise UserError("The lobby changed at the same moment; please try again.") from None
-        await self.answer_lobby(interaction, record, f"{interaction.user.mention} left.{note}")
+        await self.answer_lobby(interaction, record, f"{interaction.user.mention} left.{note}", "You left")
 
     async def start(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id

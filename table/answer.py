@@ -121,6 +121,29 @@ async def update(interaction: discord.Interaction[Any], **message: Any) -> None:
     await channel.get_partial_message(clicked.id).edit(**message)
 
 
+PERMISSIONS_TO_SHOW = "View Channel, Send Messages and Embed Links"
+
+
+@asynccontextmanager
+async def committed(interaction: discord.Interaction[Any], done: str, hint: str = "use /board") -> AsyncIterator[None]:
+    """The answer to an action already committed: whatever Discord (or anything else) refuses inside, the person
+    hears what was done (``done``: "You joined", "Your move was made"), never a refusal; the log says once what
+    failed. A refused permission is named, with the channel where to grant it."""
+    try:
+        yield
+    except Exception as error:
+        channel = interaction.channel_id
+        log.warning("%s in channel %s, but showing it failed", done, channel, exc_info=True)
+        if isinstance(error, discord.Forbidden):
+            why = f"I couldn't update the message there: grant me {PERMISSIONS_TO_SHOW} in <#{channel}>."
+        else:
+            why = f"showing it failed: {hint}."
+        try:
+            await send(interaction, content=f"{done}, but {why}", ephemeral=True)
+        except discord.HTTPException:
+            log.info("Could not tell the player in channel %s either", channel)
+
+
 def detached(view: ViewT) -> ViewT:
     """``view`` ready to go under a message, stopped so discord.py keeps no per-message copy of it.
 

@@ -16,7 +16,7 @@ import discord
 
 import metrics
 from storage import GameRecord, Storage
-from table.answer import UserError, detached, in_time, send, update
+from table.answer import UserError, committed, detached, in_time, send, update
 from table.boards import Boards, final_view
 from table.clock import TurnClock
 from table.courier import Courier
@@ -28,7 +28,7 @@ from table.votes import Votes, vote_buttons
 
 log = logging.getLogger(__name__)
 
-MOVE_MADE = "Your move was made, but showing it failed: use /board."
+MOVE_MADE = "Your move was made"
 
 
 class Table:
@@ -119,23 +119,13 @@ class Table:
         async with in_time(interaction):
             played = await self.games.play(channel_id, interaction.user.id, action, kind=kind, board=board, game=game)
         live, presenter, player = played.live, played.presenter, played.player
-        try:
+        async with committed(interaction, MOVE_MADE):
             await self.boards.answer(
                 interaction, played, lambda ack: self.panel(live, presenter, player, page if ack else None, ack=ack)
             )
-        except Exception:
-            await self.answer_failed(interaction, "Move made in channel %s but the answer failed", channel_id)
         if interaction.type is discord.InteractionType.component:
             metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)
         self.courier.deliver_later(live, interaction)
-
-    async def answer_failed(self, interaction: discord.Interaction[Any], what: str, channel_id: int) -> None:
-        """After a commit: log once what failed, and tell the player the move was made (never "nothing changed")."""
-        log.warning(what, channel_id, exc_info=True)
-        try:
-            await send(interaction, content=MOVE_MADE, ephemeral=True)
-        except discord.HTTPException:
-            log.info("Could not tell the player in channel %s either", channel_id)
 
     async def show_panel(
         self,
@@ -191,11 +181,9 @@ class Table:
         """Deal the game in the lobby ``record`` (the caller holds the channel's lock)."""
         live = await self.games.start(record)  # the clock has set the first mover's deadline when this returns
         presenter = self.games.presenter(record)
-        try:
+        async with committed(interaction, "The game has started"):
             message = self.boards.public(live.record, presenter, live.state, presenter.start_text(live.state) + extra)
             await self.boards.post(interaction, live, message)
-        except Exception:
-            await self.answer_failed(interaction, "Game started in channel %s but the answer failed", record.channel_id)
         self.courier.deliver_later(live, interaction)
 
     async def abandon(self, record: GameRecord) -> GameRecord:
