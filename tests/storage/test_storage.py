@@ -17,7 +17,8 @@ import pytest
 from engine import GAMES
 from engine.game import Setup, decode_moves, replay
 from storage import ChannelBusy, Conflict, Ending, NewGame, Storage, StorageBusy, StorageUnavailable, Timer
-from storage.sqlite import MIGRATIONS, SQLiteStorage
+from storage.migrations import LATEST
+from storage.sqlite import SQLiteStorage
 from tests.storage.conftest import Backend
 
 FIXTURES = Path(__file__).parent
@@ -48,7 +49,7 @@ async def test_open_creates_the_folder_and_migrates(tmp_path: Path) -> None:
     await storage.close()
     assert path.exists()
     async with aiosqlite.connect(path) as db, db.execute("PRAGMA user_version") as cursor:
-        assert (await cursor.fetchone())[0] == len(MIGRATIONS)  # type: ignore[index]
+        assert (await cursor.fetchone())[0] == LATEST  # type: ignore[index]
     async with aiosqlite.connect(path) as db, db.execute("PRAGMA journal_mode") as cursor:
         assert (await cursor.fetchone())[0] == "wal"  # type: ignore[index]
 
