@@ -21,7 +21,7 @@ class Backend:
     """A fresh database of one driver, and what a driver-agnostic test needs to see of it beyond the interface."""
 
     name: str
-    migrations: int
+    migrations = LATEST  # one history for every driver
 
     async def open(self) -> Storage:
         """Open the database (again: every call is another connection, as another process would have)."""
@@ -36,7 +36,6 @@ class Backend:
 
 class SQLiteBackend(Backend):
     name = "sqlite"
-    migrations = LATEST
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -58,7 +57,6 @@ class SQLiteBackend(Backend):
 
 class PostgresBackend(Backend):
     name = "postgres"
-    migrations = LATEST
 
     def __init__(self, url: str) -> None:
         self.url = url

@@ -208,6 +208,9 @@ async def test_private_messages_and_small_things_round_trip(storage: Storage) ->
     await storage.set_meta("command_hash", "abc")
     await storage.set_meta("command_hash", "def")
     assert await storage.get_meta("command_hash") == "def"
+    synced = json.dumps({"guild": None, "commands": "0f" * 32, "application": 1234567890123456789})
+    await storage.set_meta("command_sync", synced)  # bot.py's record of where the commands were last synced
+    assert await storage.get_meta("command_sync") == synced
     await storage.set_dm_channel(7, 70)
     await storage.set_dm_channel(7, 71)
     assert await storage.dm_channel(7) == 71
