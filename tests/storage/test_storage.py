@@ -83,8 +83,12 @@ async def test_two_processes_starting_at_once_migrate_once(backend: Backend) -> 
 
 async def test_a_newer_database_is_refused_with_what_to_do(backend: Backend) -> None:
     await backend.set_version(backend.migrations + 1)
-    with pytest.raises(StorageUnavailable, match="newer than this bot knows"):
+    with pytest.raises(StorageUnavailable, match="newer than this bot knows") as caught:
         await backend.open()
+    message = str(caught.value)
+    assert "\n" not in message
+    assert ("DATABASE_PATH" if backend.name == "sqlite" else "DATABASE_URL") in message
+    assert await backend.version() == backend.migrations + 1  # left as it was
 
 
 async def test_an_unopenable_path_is_named(tmp_path: Path) -> None:
