@@ -64,14 +64,21 @@ def _first_line(error: BaseException) -> str:
     return lines[0] if lines else "no answer"
 
 
-def explain(error: BaseException, url: str, names: tuple[str, str] | None = None) -> StorageUnavailable:
-    """The one line for ``error`` met while connecting to or migrating the database at ``url``; ``names`` are the
-    user and database as the server saw them, when it was reached."""
+def explain(
+    error: BaseException, url: str, names: tuple[str, str] | None = None, *, connected: bool = False
+) -> StorageUnavailable:
+    """The one line for ``error`` met while connecting to (or, ``connected``, migrating) the database at ``url``;
+    ``names`` are the user and database as the server saw them, when it could say."""
     if isinstance(error, StorageUnavailable):
         return error
     shown = safe_url(url)
     user, database = names or url_names(url)
     cause = _first_line(error)
+    if connected and isinstance(error, TimeoutError | asyncpg.QueryCanceledError | asyncpg.LockNotAvailableError):
+        return StorageUnavailable(
+            f"The PostgreSQL database {shown} stayed busy while the bot checked its tables (another process holding "
+            f"them?): start the bot again in a moment, or set {SETTING} to another database."
+        )
     if isinstance(error, asyncpg.InvalidPasswordError):
         return StorageUnavailable(
             f"PostgreSQL refused the password of the user {user} ({cause}): put the right password in {SETTING} "

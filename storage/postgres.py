@@ -141,7 +141,7 @@ class PostgresStorage(SQLStorage):
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as error:
             names = await storage._names()
             await storage.close()
-            raise explain(error, url, names) from error
+            raise explain(error, url, names, connected=True) from error
         except BaseException:
             await storage.close()
             raise

@@ -138,6 +138,12 @@ class SQLiteStorage(SQLStorage):
         except sqlite3.Error as error:
             await db.close()
             raise _opening(error, path) from error
+        except StorageBusy as error:
+            await db.close()
+            raise StorageUnavailable(
+                f"The database {path} stayed locked by another program for {BUSY_TIMEOUT_MS // 1000} s: stop the "
+                f"other bot process using it, or set {SETTING} to another file."
+            ) from error
         except BaseException:
             await db.close()
             raise

@@ -19,7 +19,7 @@ import pytest
 
 from storage import StorageUnavailable, migrations, sqlite
 from storage.migrations import LATEST
-from storage.postgres import PostgresStorage
+from storage.postgres import MIGRATION_LOCK, PostgresStorage
 from storage.sqlite import SQLiteStorage
 from tests.postgres import PostgresServer
 
@@ -112,6 +112,18 @@ async def test_a_full_disk_stops_the_migration_whole(tmp_path: Path, monkeypatch
     storage = await SQLiteStorage.open(str(path))
     await storage.close()
     assert version_of(path) == LATEST
+
+
+async def test_a_database_another_program_keeps_locked(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    shutil.copy(FIXTURES / "v1.sqlite3", path)
+    with sqlite3.connect(path, isolation_level=None) as other:
+        other.execute("BEGIN IMMEDIATE")  # another process writing, for longer than the bot waits
+        with pytest.raises(StorageUnavailable) as caught:
+            await SQLiteStorage.open(str(path))
+        other.execute("ROLLBACK")
+    one_line(caught, str(path), "locked by another program", "DATABASE_PATH")
+    assert version_of(path) == 1
 
 
 # ---- PostgreSQL --------------------------------------------------------------------------------------------------
@@ -218,3 +230,18 @@ async def test_a_full_disk_on_the_server_leaves_nothing(
         assert await db.fetchval("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == 0
     finally:
         await db.close()
+
+
+async def test_a_database_another_process_keeps_busy(postgres_server: PostgresServer) -> None:
+    """Another process holds the migrations' lock for longer than the bot waits (as one stuck mid-migration would)."""
+    url = await postgres_server.new_database()
+    other = await asyncpg.connect(url)
+    try:
+        async with other.transaction():
+            await other.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            with pytest.raises(StorageUnavailable) as caught:
+                await PostgresStorage.open(url, busy_timeout=0.3)
+        one_line(caught, "stayed busy", "DATABASE_URL")
+        assert await other.fetchval("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == 0
+    finally:
+        await other.close()
