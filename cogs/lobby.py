@@ -25,8 +25,7 @@ from cogs.moderation import MISSING_PERMISSION
 from engine import GAMES
 from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
-from storage import ChannelBusy, Conflict, GameRecord, NewGame
-from storage.sqlite import now
+from storage import ChannelBusy, Conflict, GameRecord, NewGame, now
 from table.answer import UserError, committed, detached, send
 from table.clock import TURN_TIMES, turn_time, turn_time_words
 from table.games import NO_GAME
