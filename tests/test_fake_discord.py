@@ -17,9 +17,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from tests.fake_discord import (
+    CHANNEL_MESSAGES,
     GUILD_FORUM,
     GUILD_VOICE,
+    INTERACTION_CALLBACK,
+    MISSING_PERMISSIONS,
     PUBLIC_THREAD,
+    WEBHOOK_MESSAGE,
     Channel,
     FakeDiscord,
     FakeDiscordError,
@@ -28,6 +32,7 @@ from tests.fake_discord import (
     InvalidInteraction,
     Member,
     Perm,
+    RequestRecord,
     Role,
 )
 
@@ -120,6 +125,37 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
             await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
         else:
             await interaction.response.send_message("said", ephemeral=True)
+
+    @tree.command(description="Think, then fill in the answer")
+    async def think(interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.defer(thinking=True)
+        try:
+            await interaction.edit_original_response(content=text)
+        except discord.HTTPException as exc:
+            probe.errors.append(exc)
+
+    @tree.command(description="Post a board in the channel")
+    async def board(interaction: discord.Interaction) -> None:
+        assert isinstance(interaction.channel, discord.TextChannel)
+        try:
+            probe.values["board"] = await interaction.channel.send(embed=discord.Embed(title="Board"))
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
+        else:
+            await interaction.response.send_message("posted", ephemeral=True)
+
+    @tree.command(description="Edit the board in place")
+    async def redraw(interaction: discord.Interaction, embed: bool) -> None:
+        posted: discord.Message = probe.values["board"]
+        try:
+            if embed:
+                await posted.edit(embed=discord.Embed(title="Board, redrawn"))
+            else:
+                await posted.edit(content="redrawn")
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
+        else:
+            await interaction.response.send_message("redrawn", ephemeral=True)
 
     @tree.command(description="What may the bot do here?")
     async def perms(interaction: discord.Interaction) -> None:
@@ -940,6 +976,148 @@ async def test_an_interaction_callback_can_be_made_to_fail(world: World, running
     assert [e.status for e in inter.errors] == [400]
     assert not inter.responded
     assert (await fake.invoke("hand", user=world.ana, channel=world.chan)).responded
+
+
+async def test_a_failure_can_last_until_cleared_and_hit_one_channel_only(world: World, running: Running) -> None:
+    fake = world.fake
+    rule = fake.fail("POST", CHANNEL_MESSAGES, channel=world.chan, error=MISSING_PERMISSIONS, times=None)
+    for text in ("one", "two"):
+        refused = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": text})
+        assert refused.response is not None
+        assert refused.response.content == "forbidden (50013)"
+    elsewhere = await fake.invoke("say", user=world.ana, channel=world.other, options={"text": "three"})
+    assert elsewhere.response is not None
+    assert elsewhere.response.content == "said"
+    assert rule.hits == 2
+    rule.clear()
+    said = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "four"})
+    assert said.response is not None
+    assert said.response.content == "said"
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["four"]
+    assert rule.hits == 2
+    with pytest.raises(FakeDiscordError, match="message_id"):
+        fake.fail("POST", CHANNEL_MESSAGES, message_id=1)
+
+
+async def test_a_deferred_answer_can_be_held_thinking_then_filled_in(world: World, running: Running) -> None:
+    fake = world.fake
+    hold = fake.hold("PATCH", WEBHOOK_MESSAGE)
+    inter = await fake.invoke("think", user=world.ana, channel=world.chan, options={"text": "done"})
+    assert inter.response is not None
+    assert inter.response.type == 5
+    assert inter.response.deferred
+    (held,) = await hold.wait_held()
+    assert held.params["token"] == inter.token
+    assert held.params["message_id"] == "@original"
+    assert held.status == 0  # not answered yet
+    thinking = inter.original
+    assert thinking is not None
+    assert thinking.loading
+    hold.release()
+    filled = await inter.wait_original()
+    assert filled is thinking
+    assert filled.content == "done"
+    assert not filled.edited  # filling in "thinking" is no edit for the reader
+    assert not hold.held
+    assert held.status == 200
+    assert not running.probe.errors
+
+
+@pytest.mark.parametrize("how", ["expire_interaction", "lifetime"])
+async def test_an_expired_token_refuses_edits_and_followups(world: World, running: Running, how: str) -> None:
+    fake = world.fake
+    async with fake.hold("PATCH", WEBHOOK_MESSAGE) as hold:
+        inter = await fake.invoke("think", user=world.ana, channel=world.chan, options={"text": "too late"})
+        await hold.wait_held()
+        if how == "lifetime":
+            fake.interaction_token_lifetime = 0.0
+        else:
+            fake.expire_interaction(inter)
+    await fake.wait_for(lambda: running.probe.errors, what="the edit to fail")
+    (error,) = running.probe.errors
+    assert isinstance(error, discord.HTTPException)
+    assert (error.status, error.code) == (401, 50027)
+    assert inter.token_expired
+    assert [(e.status, e.response) for e in inter.errors] == [
+        (401, {"message": "Invalid Webhook Token", "code": 50027})
+    ]
+    assert inter.original is not None
+    assert inter.original.loading
+    url = f"{fake.api_url}/webhooks/{fake.application_id}/{inter.token}"
+    async with aiohttp.ClientSession() as session, session.post(url, json={"content": "hello?"}) as response:
+        assert response.status == 401
+        assert (await response.json())["code"] == 50027
+
+
+async def test_embeds_need_embed_links(world: World, running: Running) -> None:
+    fake = world.fake
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.EMBED_LINKS)
+    refused = await fake.invoke("board", user=world.ana, channel=world.chan)
+    assert refused.response is not None
+    assert refused.response.content == "forbidden (50013)"
+    said = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "plain text is fine"})
+    assert said.response is not None
+    assert said.response.content == "said"
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["plain text is fine"]
+
+
+async def test_edits_in_a_channel_the_bot_lost_permissions_in(world: World, running: Running) -> None:
+    fake, bot, probe = world.fake, running.bot, running.probe
+    posted = await fake.invoke("board", user=world.ana, channel=world.chan)
+    assert posted.response is not None
+    assert posted.response.content == "posted"
+    (board,) = fake.bot_messages(world.chan)
+
+    async def redraw(embed: bool) -> str:
+        inter = await fake.invoke("redraw", user=world.ana, channel=world.chan, options={"embed": embed})
+        assert inter.response is not None
+        return inter.response.content
+
+    # Without Send Messages the bot may still edit its own message, but not with embeds (Embed Links goes too).
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.SEND_MESSAGES)
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None
+    await fake.wait_for(
+        lambda: guild.get_channel(world.chan.id).overwrites_for(guild.me).send_messages is False,  # type: ignore[union-attr]
+        what="the overwrite in the bot's cache",
+    )
+    assert await redraw(embed=False) == "redrawn"
+    assert await redraw(embed=True) == "forbidden (50013)"
+    assert board.content == "redrawn"
+    assert board.embeds[0]["title"] == "Board"
+    await fake.invoke("perms", user=world.ana, channel=world.chan)
+    app_perms, cached, _ = probe.values["perms"]
+    for perms in (app_perms, cached):
+        assert perms.view_channel
+        assert not perms.send_messages
+        assert not perms.embed_links
+    # Without View Channel every request there is 403 Missing Access; interaction answers still work.
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.VIEW_CHANNEL)
+    assert await redraw(embed=False) == "forbidden (50001)"
+    asked = await fake.invoke("perms", user=world.ana, channel=world.chan)
+    assert asked.response is not None
+    assert asked.response.content == "ok"
+    app_perms, _, _ = probe.values["perms"]
+    assert not app_perms.view_channel
+    assert board.content == "redrawn"
+
+
+async def test_a_request_listener_sees_every_answered_request(world: World, running: Running) -> None:
+    fake = world.fake
+    seen: list[RequestRecord] = []
+    fake.add_request_listener(seen.append)
+    await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "hi"})
+    posted = next(r for r in seen if r.route == CHANNEL_MESSAGES)
+    assert posted.method == "POST"
+    assert posted.ok
+    assert posted.params == {"channel_id": str(world.chan.id)}
+    assert posted.response["content"] == "hi"
+    answered = [r for r in seen if r.route == INTERACTION_CALLBACK]
+    assert [r.params["token"] for r in answered] == [fake.interactions[-1].token]
+    fake.remove_request_listener(seen.append)
+    count = len(seen)
+    await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "again"})
+    assert len(seen) == count
 
 
 async def test_threads_forum_posts_and_voice_channels(world: World, running: Running) -> None:
