@@ -10,7 +10,8 @@
 - **Reading what the bot committed**: the channel's newest game row and the state its move log replays to, through
   an SQLite connection of the test's own (so only what was committed is seen).
 
-Nothing here needs pytest or a running bot; the rules come from ``engine``.
+Nothing here needs pytest, a running bot or the fake Discord itself (only its record types); the rules come from
+``engine``.
 """
 
 from __future__ import annotations
@@ -23,12 +24,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine import GAMES, the_game
 from engine.game import Setup, decode_moves, replay
 from engine.the_game import Play
-from tests.fake_discord import Channel, FakeDiscord, InteractionCallback, InteractionRecord, Member, Message
+
+if TYPE_CHECKING:  # only the fake's record types: the engine tests use the players without a fake Discord
+    from tests.fake_discord import Channel, FakeDiscord, InteractionCallback, InteractionRecord, Member, Message
 
 JSON = dict[str, Any]
 
@@ -149,11 +152,11 @@ class Board:
 
 def read_board(source: Message | JSON) -> Board:
     """The board in a message (or embed) of the bot; fails on anything that is not one, or not laid out as one."""
-    if isinstance(source, Message):
+    if isinstance(source, dict):
+        embed = source
+    else:
         assert source.embeds, f"not a board: {source!r}"
         embed = source.embeds[0]
-    else:
-        embed = source
     assert embed.get("title") == "The Game", embed
     tops: dict[str, int] = {}
     directions: dict[str, str] = {}
