@@ -92,6 +92,7 @@ __all__ = [
     "Role",
     "User",
     "new_snowflake",
+    "point_discord_at",
     "snowflake_time",
 ]
 
@@ -1250,6 +1251,24 @@ class _GatewaySession:
         return len(self.events)
 
 
+@contextlib.contextmanager
+def point_discord_at(api_url: str, gateway_url: str, cdn_url: str) -> Iterator[None]:
+    """Point discord.py's REST base, default gateway and CDN at a fake (in this process or another, like
+    ``benchmarks/_launch_bot.py``); restore them on exit."""
+    from discord.asset import Asset
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE)
+    Route.BASE = api_url
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    Asset.BASE = cdn_url
+    try:
+        yield
+    finally:
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE = saved
+
+
 # --------------------------------------------------------------------------------------
 # The fake
 # --------------------------------------------------------------------------------------
@@ -1419,21 +1438,9 @@ class FakeDiscord:
             await self._runner.cleanup()
             self._runner = None
 
-    @contextlib.contextmanager
-    def patch_discord(self) -> Iterator[None]:
+    def patch_discord(self) -> contextlib.AbstractContextManager[None]:
         """Point discord.py's REST base, default gateway and CDN at this fake; restore on exit."""
-        from discord.asset import Asset
-        from discord.gateway import DiscordWebSocket
-        from discord.http import Route
-
-        saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE)
-        Route.BASE = self.api_url
-        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
-        Asset.BASE = self.cdn_url
-        try:
-            yield
-        finally:
-            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE = saved
+        return point_discord_at(self.api_url, self.gateway_url, self.cdn_url)
 
     async def __aenter__(self) -> FakeDiscord:
         await self.start()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 from unittest.mock import ANY
@@ -115,16 +115,21 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
         else:
             await interaction.response.send_message("check your DMs", ephemeral=True)
 
+    async def try_then_say(interaction: discord.Interaction, attempt: Awaitable[object], done: str) -> None:
+        """Make a REST request of the bot's own, then answer ``done``, or with the code of Discord's 403."""
+        try:
+            await attempt
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
+        else:
+            await interaction.response.send_message(done, ephemeral=True)
+
     @tree.command(description="Say something in the channel")
     async def say(interaction: discord.Interaction, text: str, with_file: bool = False) -> None:
         assert isinstance(interaction.channel, discord.TextChannel)
         file = discord.File(io.BytesIO(b"3 14 59"), "hand.txt") if with_file else None
-        try:
-            await interaction.channel.send(text, file=file) if file else await interaction.channel.send(text)
-        except discord.Forbidden as exc:
-            await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
-        else:
-            await interaction.response.send_message("said", ephemeral=True)
+        sent = interaction.channel.send(text, file=file) if file else interaction.channel.send(text)
+        await try_then_say(interaction, sent, "said")
 
     @tree.command(description="Think, then fill in the answer")
     async def think(interaction: discord.Interaction, text: str) -> None:
@@ -136,26 +141,17 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
 
     @tree.command(description="Post a board in the channel")
     async def board(interaction: discord.Interaction) -> None:
-        assert isinstance(interaction.channel, discord.TextChannel)
-        try:
+        async def post() -> None:
+            assert isinstance(interaction.channel, discord.TextChannel)
             probe.values["board"] = await interaction.channel.send(embed=discord.Embed(title="Board"))
-        except discord.Forbidden as exc:
-            await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
-        else:
-            await interaction.response.send_message("posted", ephemeral=True)
+
+        await try_then_say(interaction, post(), "posted")
 
     @tree.command(description="Edit the board in place")
     async def redraw(interaction: discord.Interaction, embed: bool) -> None:
         posted: discord.Message = probe.values["board"]
-        try:
-            if embed:
-                await posted.edit(embed=discord.Embed(title="Board, redrawn"))
-            else:
-                await posted.edit(content="redrawn")
-        except discord.Forbidden as exc:
-            await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
-        else:
-            await interaction.response.send_message("redrawn", ephemeral=True)
+        edited = posted.edit(embed=discord.Embed(title="Board, redrawn")) if embed else posted.edit(content="redrawn")
+        await try_then_say(interaction, edited, "redrawn")
 
     @tree.command(description="What may the bot do here?")
     async def perms(interaction: discord.Interaction) -> None:
