@@ -71,6 +71,19 @@ class LobbyView(discord.ui.View):
         await interaction.response.send_message(f"pile {select.values[0]}", ephemeral=True)
 
 
+class TurnView(discord.ui.View):
+    """A board whose button defers (no "thinking"), then edits the board and follows up privately."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="End turn", custom_id="turn:end")
+    async def end(self, interaction: discord.Interaction, button: discord.ui.Button[TurnView]) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content=f"{interaction.user.name} ended the turn", view=None)
+        await interaction.followup.send("your hand: 7 8", ephemeral=True)
+
+
 class FeedbackModal(discord.ui.Modal, title="Feedback"):
     text: discord.ui.TextInput[FeedbackModal] = discord.ui.TextInput(label="Your feedback", custom_id="feedback:text")
 
@@ -130,6 +143,10 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
         file = discord.File(io.BytesIO(b"3 14 59"), "hand.txt") if with_file else None
         sent = interaction.channel.send(text, file=file) if file else interaction.channel.send(text)
         await try_then_say(interaction, sent, "said")
+
+    @tree.command(description="Show a board with an End turn button")
+    async def turn(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("ana to move", view=TurnView())
 
     @tree.command(description="Think, then fill in the answer")
     async def think(interaction: discord.Interaction, text: str) -> None:
@@ -1017,6 +1034,45 @@ async def test_a_deferred_answer_can_be_held_thinking_then_filled_in(world: Worl
     assert not hold.held
     assert held.status == 200
     assert not running.probe.errors
+
+
+async def test_a_button_deferred_without_thinking_edits_its_message_and_follows_up_apart(
+    world: World, running: Running
+) -> None:
+    fake = world.fake
+    shown = await fake.invoke("turn", user=world.ana, channel=world.chan)
+    board = shown.original
+    assert board is not None
+    async with fake.hold("PATCH", WEBHOOK_MESSAGE) as hold:
+        click = await fake.click(board, label="End turn", user=world.ana)
+        assert click.response is not None
+        assert click.response.type == 6
+        assert click.response.deferred
+        assert click.response.message is None  # nothing shows "thinking"
+        await hold.wait_held()
+        assert board.content == "ana to move"
+    await click.wait_followups(1)
+    assert click.original is board
+    assert board.content == "ana ended the turn"
+    assert not board.buttons
+    (hand,) = click.followups
+    assert hand is not board
+    assert hand.ephemeral
+    assert hand.content == "your hand: 7 8"
+    assert fake.channel_messages(world.chan) == [board]
+
+
+async def test_a_held_first_answer_released_after_3_seconds_is_too_late(world: World, running: Running) -> None:
+    fake = world.fake
+    fake.interaction_timeout = 0.2  # Discord's 3 s, shortened
+    loop = asyncio.get_running_loop()
+    async with fake.hold("POST", INTERACTION_CALLBACK) as hold:
+        inter = await fake.invoke("hand", user=world.ana, channel=world.chan, wait=False)
+        await hold.wait_held()
+        await fake.wait_for(lambda: loop.time() - inter.created_at > 0.2, what="the deadline to pass", poll=0.02)
+    await fake.wait_for(lambda: inter.expired, what="the late answer to be refused")
+    assert not inter.responded
+    assert [(e.status, e.response["code"]) for e in inter.errors] == [(404, 10062)]
 
 
 @pytest.mark.parametrize("how", ["expire_interaction", "lifetime"])
