@@ -863,6 +863,11 @@ class InteractionRecord:
     def responded(self) -> bool:
         return self.response is not None
 
+    @property
+    def deferred(self) -> bool:
+        """The first answer was a defer: type 5 ("thinking", a loading message) or 6 (a component's message kept)."""
+        return self.response is not None and self.response.deferred
+
     async def wait_response(self, timeout: float | None = None) -> InteractionCallback:
         fake = self._require_fake()
         await fake.wait_for(lambda: self.response is not None, timeout, what=f"a response to interaction {self.id}")
@@ -1799,6 +1804,10 @@ class FakeDiscord:
         ``fake.fail("PATCH", WEBHOOK_MESSAGE, interaction=rec, message_id="@original", error=UNKNOWN_WEBHOOK)``.
         Nothing the request asked for happens. Note that discord.py itself retries 500, 502, 504 and 524 (not 503)
         a few times.
+
+        To narrow a rule to one interaction before the bot answers it, send it with ``invoke(..., wait=False)`` (or
+        ``click``), which returns before the bot can act, then call ``fail(..., interaction=rec)`` and
+        ``await rec.wait_response()``.
         """
         if error is not None:
             status, code, message = error.status, error.code, error.message
@@ -1846,7 +1855,7 @@ class FakeDiscord:
         """Call ``listener(record)`` with every REST request once it is answered, in the fake's event loop and
         before the answer goes back to the bot: ``record.route``, ``record.params``, ``record.status``
         (``record.ok``), ``record.body`` and ``record.response`` say what was asked and answered. A listener must
-        not block; what it raises goes to the test (the bot gets 500)."""
+        not block, and must not raise: an exception becomes a 500 for the bot (aiohttp logs it)."""
         self._request_listeners.append(listener)
 
     def remove_request_listener(self, listener: Callable[[RequestRecord], object]) -> None:
