@@ -351,7 +351,7 @@ def no_thanks_choice(card: int, on_card: int, chips: int, cards: Iterable[int], 
 # ---- what the bot committed ------------------------------------------------------------------------------------------
 
 
-class Table(Protocol):
+class SavedGames(Protocol):
     """Where a test's bot keeps its games: ``tests.e2e.conftest.World`` is one."""
 
     @property
@@ -375,13 +375,13 @@ NEWEST_GAME = (
 )
 
 
-def saved_row(world: Table, channel: Channel | None = None) -> sqlite3.Row | None:
+def saved_row(world: SavedGames, channel: Channel | None = None) -> sqlite3.Row | None:
     """The channel's newest game row as committed, with ``logged``, the count of its logged moves; nothing is decoded
     (the row may be damaged on purpose). None before the first game."""
     return _read_saved(world, channel)[0]
 
 
-def saved_game(world: Table, channel: Channel | None = None) -> tuple[sqlite3.Row, Any] | None:
+def saved_game(world: SavedGames, channel: Channel | None = None) -> tuple[sqlite3.Row, Any] | None:
     """The channel's newest game as committed: its row, and (once dealt) the state its move log replays to."""
     row, logged = _read_saved(world, channel)
     if row is None:
@@ -393,7 +393,7 @@ def saved_game(world: Table, channel: Channel | None = None) -> tuple[sqlite3.Ro
     return row, replay(game, setup, decode_moves(game, [(p, json.loads(a)) for p, a in logged]))
 
 
-def _read_saved(world: Table, channel: Channel | None) -> tuple[sqlite3.Row | None, list[Any]]:
+def _read_saved(world: SavedGames, channel: Channel | None) -> tuple[sqlite3.Row | None, list[Any]]:
     """The newest game row of the channel and its move log, read in one transaction."""
     if not world.database_path.exists():
         return None, []
@@ -410,7 +410,7 @@ def _read_saved(world: Table, channel: Channel | None) -> tuple[sqlite3.Row | No
     return row, logged
 
 
-def saved_state(world: Table, channel: Channel | None = None) -> Any:
+def saved_state(world: SavedGames, channel: Channel | None = None) -> Any:
     """The state the channel's newest, dealt game replays to."""
     saved = saved_game(world, channel)
     assert saved is not None, "no game"

@@ -26,7 +26,8 @@ from tests.players import (
     CHIPS_LINE,
     CLOSED_DMS,
     FACE_UP,
-    ON_CARD,
+    chips_in,
+    face_up_in,
     game_seed,
     is_board,
     latest_chips,
@@ -326,17 +327,17 @@ class Table:
             board = public(record)
             await self.idle()
             self.check_board(board)  # the board posted again is the live one
-        match = ON_CARD.search(board.content)
-        assert match, board.content
-        card, on_card = int(match[1]), int(match[2])
+        shown = face_up_in(board.content)
+        assert shown, board.content
+        card, on_card = shown
         mover = next(player for player, line in player_lines(board).items() if "to move" in line)
         assert mover == no_thanks.current_player(self.state)
         member = self.member(mover)
         if member.id in self.closed:  # no DMs: they look with /hand
             text = private(await self.fake.invoke("hand", user=member, channel=self.channel))
-            match = CHIPS_LINE.search(text)
-            assert match, text
-            chips = int(match[1])
+            chips_shown = chips_in(text)
+            assert chips_shown is not None, text
+            chips = chips_shown
         else:
             chips = latest_chips(self.fake, member)
         last = "0 cards face down" in all_text(board)
@@ -381,9 +382,7 @@ class Table:
         if upcoming is None:
             assert "Game over" in text
             return
-        match = ON_CARD.search(text)
-        assert match, text
-        assert (int(match[1]), int(match[2])) == (self.state.face_up, self.state.chips_on_card)
+        assert face_up_in(text) == (self.state.face_up, self.state.chips_on_card), text
         if upcoming != no_thanks.current_player(before):
             # The turn changed hands: the next player is named.
             assert f"<@{upcoming}>" in text
@@ -397,9 +396,7 @@ class Table:
         embed = message.embed
         assert embed is not None
         if state.face_up is not None:
-            match = ON_CARD.search(embed["description"])
-            assert match, embed
-            assert (int(match[1]), int(match[2])) == (state.face_up, state.chips_on_card)
+            assert face_up_in(embed["description"]) == (state.face_up, state.chips_on_card), embed
         if not no_thanks.is_over(state):
             match = FACE_UP.search(message.content)
             assert match, message.content
