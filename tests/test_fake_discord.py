@@ -962,15 +962,18 @@ async def test_manual_start_and_wait_ready(world: World) -> None:
 # ------------------------------------------------------------------ fault injection and other kinds of channel
 
 
+async def say(world: World, channel: Channel, text: str) -> str:
+    """What the bot answered ana's /say: "said", or the code of the 403 it got posting ``text``."""
+    inter = await world.fake.invoke("say", user=world.ana, channel=channel, options={"text": text})
+    assert inter.response is not None
+    return inter.response.content
+
+
 async def test_injected_failures_answer_the_next_matching_requests(world: World, running: Running) -> None:
     fake = world.fake
     rule = fake.fail("POST", "/channels/{channel_id}/messages", status=403, code=50001, message="Missing Access")
-    refused = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "first"})
-    assert refused.response is not None
-    assert refused.response.content == "forbidden (50001)"
-    said = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "second"})
-    assert said.response is not None
-    assert said.response.content == "said"
+    assert await say(world, world.chan, "first") == "forbidden (50001)"
+    assert await say(world, world.chan, "second") == "said"
     assert rule.hits == 1
     posts = [r for r in fake.requests if r.route == "/channels/{channel_id}/messages" and r.method == "POST"]
     assert [(r.status, r.response) for r in posts] == [(403, {"message": "Missing Access", "code": 50001}), (200, ANY)]
@@ -994,18 +997,11 @@ async def test_an_interaction_callback_can_be_made_to_fail(world: World, running
 async def test_a_failure_can_last_until_cleared_and_hit_one_channel_only(world: World, running: Running) -> None:
     fake = world.fake
     rule = fake.fail("POST", CHANNEL_MESSAGES, channel=world.chan, error=MISSING_PERMISSIONS, times=None)
-    for text in ("one", "two"):
-        refused = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": text})
-        assert refused.response is not None
-        assert refused.response.content == "forbidden (50013)"
-    elsewhere = await fake.invoke("say", user=world.ana, channel=world.other, options={"text": "three"})
-    assert elsewhere.response is not None
-    assert elsewhere.response.content == "said"
+    assert [await say(world, world.chan, text) for text in ("one", "two")] == ["forbidden (50013)"] * 2
+    assert await say(world, world.other, "three") == "said"
     assert rule.hits == 2
     rule.clear()
-    said = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "four"})
-    assert said.response is not None
-    assert said.response.content == "said"
+    assert await say(world, world.chan, "four") == "said"
     assert [m.content for m in fake.channel_messages(world.chan)] == ["four"]
     assert rule.hits == 2
     with pytest.raises(FakeDiscordError, match="message_id"):
@@ -1107,9 +1103,7 @@ async def test_embeds_need_embed_links(world: World, running: Running) -> None:
     refused = await fake.invoke("board", user=world.ana, channel=world.chan)
     assert refused.response is not None
     assert refused.response.content == "forbidden (50013)"
-    said = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "plain text is fine"})
-    assert said.response is not None
-    assert said.response.content == "said"
+    assert await say(world, world.chan, "plain text is fine") == "said"
     assert [m.content for m in fake.channel_messages(world.chan)] == ["plain text is fine"]
 
 
