@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 INTERACTION_TOKEN_SECONDS = 14 * 60
 # Chat messages after the board that push it out of sight: the next change posts the board again below them.
 REPOST_AFTER_MESSAGES = 8
+# A person who acted this recently, with only computer players moving since, is looking at the table: their next
+# turn is shown without a ping.
+AT_THE_KEYBOARD_SECONDS = 10.0
 
 # What the clock adds to a board: the deadline line, and the vote buttons once the mover has missed a turn.
 DeadlineLine = Callable[[GameRecord, int | None], str | None]
@@ -74,11 +77,16 @@ def pings_on(record: GameRecord) -> bool:
     return record.options.get("pings") is not False
 
 
-def pings(played: Played) -> discord.AllowedMentions:
-    """A new board pings the person whose turn begins, never the actor and never for a mere repost."""
+def pings(
+    played: Played, at_the_keyboard: Callable[[int, int], bool] = lambda game, player: False
+) -> discord.AllowedMentions:
+    """A new board pings the person whose turn begins, never the actor and never for a mere repost; nor a person who
+    is at the keyboard (``at_the_keyboard``: they acted a moment ago and only computer partners moved since)."""
     live, presenter, before, after, player, action = played
     upcoming = presenter.game.current_player(after)
     if upcoming is None or upcoming == player or is_ai(upcoming) or not pings_on(live.record):
+        return NO_PINGS
+    if at_the_keyboard(live.record.id, upcoming):
         return NO_PINGS
     began = presenter.new_board(before, after, player, action) and upcoming != presenter.game.current_player(before)
     ping = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(upcoming)])
@@ -137,6 +145,9 @@ class Boards:
         )
         return self.public(record, presenter, after, text), fresh
 
+    def at_the_keyboard(self, game_id: int, player: int) -> bool:
+        return self.games.last_to_act(game_id, player, AT_THE_KEYBOARD_SECONDS)
+
     def note_chat(self, channel_id: int) -> None:
         """A person wrote in the channel: after a few messages the board is out of sight and is posted again."""
         if channel_id in self.games.running_kinds:
@@ -184,7 +195,7 @@ class Boards:
                 old = None
             elif on_panel:
                 await update(interaction, **private(True))
-            posted = await send(interaction, allowed_mentions=pings(played), **board)
+            posted = await send(interaction, allowed_mentions=pings(played, self.at_the_keyboard), **board)
             handle = BoardHandle.of(interaction, posted or 0)
             alone = not (on_board or on_panel) and not presenter.game.is_over(after)
             if alone and presenter.show_after(before, after, player, action):
@@ -201,7 +212,7 @@ class Boards:
             return
         async with self.turn(live.record.id):
             channel = self.client.get_partial_messageable(live.record.channel_id)
-            message = await channel.send(allowed_mentions=pings(played), **board)
+            message = await channel.send(allowed_mentions=pings(played, self.at_the_keyboard), **board)
             await self.moved(live, message.id, live.record.message_id)
 
     async def post(self, interaction: discord.Interaction[Any], live: Live[Any], message: dict[str, Any]) -> None:

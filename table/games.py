@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
@@ -98,6 +99,7 @@ class Games:
         # from memory. Kept by start, load and end (a channel's messages all reach the process that runs its game).
         self.running_kinds: dict[int, str] = {}
         self._reported: set[int] = set()  # damaged games already logged: one line per game, not per use
+        self._last_person: dict[int, tuple[int, float]] = {}  # game id -> the person who acted last, and when
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         lock = self._locks.get(channel_id)
@@ -249,6 +251,8 @@ class Games:
                     raise UserError(STALE_PANEL)
                 after = rules.apply(before, player, action)
                 if await self._append(live, presenter, player, action, after, auto):
+                    if not auto and not is_ai(player):
+                        self._last_person[live.record.id] = (player, time.monotonic())
                     moved_on = presenter.new_board(before, after, player, action)
                     await self.events.moved(
                         Moved(live, presenter, before, after, player, action, moved_on, auto=auto or is_ai(player))
@@ -311,8 +315,15 @@ class Games:
             live.record = replace(updated, message_id=live.record.message_id or updated.message_id)
         return updated
 
+    def last_to_act(self, game_id: int, player: int, seconds: float) -> bool:
+        """Whether ``player`` is the last person who acted in this game (only computer players or the autopilot
+        moved since), and did so in the last ``seconds``."""
+        last, when = self._last_person.get(game_id, (None, 0.0))
+        return last == player and time.monotonic() - when < seconds
+
     def forget(self, record: GameRecord) -> None:
         """Drop a game that ended (or whose log another writer moved on) from memory."""
         self._live.pop(record.id, None)
+        self._last_person.pop(record.id, None)
         if self.running_kinds.get(record.channel_id) == record.kind:
             del self.running_kinds[record.channel_id]

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+import table.boards
 from bot import Bot
 from engine import no_thanks, the_game
 from tests.e2e.conftest import World
@@ -128,3 +131,36 @@ async def test_no_thanks_against_two_bots_and_a_restart_with_a_bot_to_move(world
                 await world.fake.invoke(verb, user=ana, channel=world.channel)
         assert no_thanks.is_over(saved_state(world))
         assert "Game over" in public_messages(world.fake, world.channel)[-1].content
+
+
+async def ana_pinged_over_turns(world: World, turns: int) -> list[int]:
+    """ana plays her turns beside a computer partner; who the new boards pinged meanwhile."""
+    ana = world.players[0]
+    pinged: list[int] = []
+    for _ in range(turns):
+        await settle(world)
+        state = saved_state(world)
+        if the_game.is_over(state) or the_game.current_player(state) not in (ana.id, None):
+            continue
+        before = len(public_messages(world.fake, world.channel))
+        await person_turn(world, ana)
+        await settle(world)  # the computer partner plays its turn; the board comes back to ana
+        pinged.extend(user.id for m in public_messages(world.fake, world.channel)[before:] for user in m.pinged)
+    return pinged
+
+
+@pytest.mark.parametrize("window", [10.0, 0.0])
+async def test_a_person_at_the_keyboard_is_not_pinged_after_a_computer_partners_turn(
+    world: World, monkeypatch: pytest.MonkeyPatch, window: float
+) -> None:
+    monkeypatch.setattr(table.boards, "AT_THE_KEYBOARD_SECONDS", window)
+    ana = world.players[0]
+    async with world.bot(seed=24) as bot:
+        fast(bot)
+        await world.fake.invoke("newgame", user=ana, channel=world.channel, options={"bots": 1})
+        await world.fake.invoke("start", user=ana, channel=world.channel)
+        pinged = await ana_pinged_over_turns(world, 4)
+    if window:
+        assert pinged == []  # she clicked a second ago: the board coming back to her needs no ping
+    else:
+        assert ana.id in pinged  # the same table with no window: the ping that this rule saves
