@@ -69,7 +69,13 @@ class Courier:
         """Make every player's DM show the private text it should; tell the table once about closed DMs (as a
         followup to the action, which keeps the board the newest message and costs no rate-limited request)."""
         record = live.record
-        sent = await self.storage.private_messages(record.id)
+        if live.dm_shown is not None and all(
+            live.dm_shown.get(player, (None, ""))[1] == text for player, text in live.dm_text.items()
+        ):
+            return  # every DM shows what it should: no need to ask the database (most moves change no DM)
+        if live.dm_shown is None:
+            live.dm_shown = await self.storage.private_messages(record.id)
+        sent = live.dm_shown
         closed = []
         for player, text in list(live.dm_text.items()):
             message_id, shown = sent.get(player, (None, ""))
@@ -86,6 +92,7 @@ class Courier:
                 self._retries.add(retry)
                 continue
             await self.storage.set_private_message(record.id, player, delivered, text)
+            sent[player] = (delivered, text)
         untold = [p for p in closed if (record.id, p) not in self._told_closed]
         presenter = self.games.presenters.get(record.kind)
         if untold and presenter is not None and record.status == "running":

@@ -48,6 +48,9 @@ class Live(Generic[StateT]):
     record: GameRecord
     state: StateT
     dm_text: dict[int, str] = field(default_factory=dict)
+    # What each player's DM shows (message id, text), as far as this process knows: None until read from storage
+    # once; the same text objects as ``dm_text`` after a delivery, so keeping it costs no copies.
+    dm_shown: dict[int, tuple[int | None, str]] | None = None
     last: str = ""  # what happened last, for the private panels
 
 
