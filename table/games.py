@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
 from engine import GAMES
-from engine.errors import CorruptState
+from engine.errors import CorruptState, GameError
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Move, Outcome, Setup, decode_moves, replay
 from storage import Ending, GameRecord, Storage, now
 from table.answer import UserError
@@ -101,6 +101,7 @@ class Games:
         # Chat moderation asks for every message whether a game that forbids numbers runs in the channel; answer
         # from memory. Kept by start, load and end (a channel's messages all reach the process that runs its game).
         self.running_kinds: dict[int, str] = {}
+        self._channel_games: dict[int, int] = {}  # channel id -> the id of its running game in memory
         self._reported: set[int] = set()  # damaged games already logged: one line per game, not per use
         self._last_person: dict[int, tuple[int, float]] = {}  # game id -> the person who acted last, and when
 
@@ -157,7 +158,16 @@ class Games:
         self._keep(live)
         return live
 
+    def _running_here(self, channel_id: int, kind: str | None) -> tuple[Live[Any], Presenter[Any, Any]] | None:
+        """The channel's running game as this process last left it, if it has it in memory."""
+        live = self._live.get(self._channel_games.get(channel_id, 0))
+        if live is None or live.record.status != "running" or (kind is not None and live.record.kind != kind):
+            return None
+        presenter = self.presenters.get(live.record.kind)
+        return (live, presenter) if presenter is not None else None
+
     def _keep(self, live: Live[Any]) -> None:
+        self._channel_games[live.record.channel_id] = live.record.id
         self._live[live.record.id] = live
         self._live.move_to_end(live.record.id)
         self.running_kinds[live.record.channel_id] = live.record.kind
@@ -245,14 +255,22 @@ class Games:
         """
         async with self.lock(channel_id):
             for attempt in range(3):
-                live, presenter = await self.running(channel_id, kind)
+                # Optimistic first: the game as this process last left it, without asking the database; the append
+                # below checks it is still the newest position. A refusal is only ever decided on the stored game.
+                cached = self._running_here(channel_id, kind) if attempt == 0 else None
+                live, presenter = cached or await self.running(channel_id, kind)
                 rules = presenter.game
                 before = live.state
-                if board is not None and board != (live.record.id, rules.move_count(before)):
-                    raise UserError("That board is out of date: use the buttons on the newest board below.")
-                if game is not None and game != live.record.id:
-                    raise UserError(STALE_PANEL)
-                after = rules.apply(before, player, action)
+                try:
+                    if board is not None and board != (live.record.id, rules.move_count(before)):
+                        raise UserError("That board is out of date: use the buttons on the newest board below.")
+                    if game is not None and game != live.record.id:
+                        raise UserError(STALE_PANEL)
+                    after = rules.apply(before, player, action)
+                except (GameError, UserError):
+                    if cached is None:
+                        raise
+                    continue  # decided on the remembered position: decide again on the stored one
                 if await self._append(live, presenter, player, action, after, auto):
                     if not auto and not is_ai(player):
                         self._last_person[live.record.id] = (player, time.monotonic())
@@ -327,6 +345,8 @@ class Games:
     def forget(self, record: GameRecord) -> None:
         """Drop a game that ended (or whose log another writer moved on) from memory."""
         self._live.pop(record.id, None)
+        if self._channel_games.get(record.channel_id) == record.id:
+            del self._channel_games[record.channel_id]
         self._last_person.pop(record.id, None)
         if self.running_kinds.get(record.channel_id) == record.kind:
             del self.running_kinds[record.channel_id]

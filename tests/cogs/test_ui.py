@@ -34,7 +34,7 @@ class Recorder:
 def interaction(done: bool = False) -> Any:
     recorder = Recorder(done)
     return SimpleNamespace(
-        response=recorder, followup=recorder, command=None, data={}, channel_id=5, sent=recorder.sent
+        response=recorder, followup=recorder, command=None, data={}, channel_id=5, sent=recorder.sent, extras={}
     )
 
 
