@@ -14,8 +14,8 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from engine.chat_filter import mentions_number
-from tests.engine.chat_corpus import REALISTIC
+from chatfilter import mentions_number
+from tests.chatfilter.chat_corpus import REALISTIC
 
 CALLS = 50_000
 CLEAN_SHARE = 0.9  # most messages in a running game are clean

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
+from chatfilter import mentions_number
 from cogs._ui import USERS_ONLY, DMsClosed, mention
-from engine.chat_filter import mentions_number
 
 if TYPE_CHECKING:
     from bot import Bot

@@ -1,6 +1,6 @@
-"""Regenerate engine/_misspellings_ordinary.json: the ordinary words W2's misspelling rules must leave alone.
+"""Regenerate chatfilter/_misspellings_ordinary.json: the ordinary words W2's misspelling rules must leave alone.
 
-``engine._misspellings.reads_as_number`` reads a token one edit (or one phonetic respelling) away from a number
+``chatfilter._misspellings.reads_as_number`` reads a token one edit (or one phonetic respelling) away from a number
 word as that number word. Policy W2 excepts results that are "themselves an ordinary word of English, German,
 French or Spanish" (``forth``, ``weight``, ``threw``, ``dose``). This script finds every such word:
 
@@ -35,10 +35,10 @@ import unicodedata
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine._misspellings import reads_as_number  # noqa: E402
-from engine._number_words import FORMS  # noqa: E402
+from chatfilter._misspellings import reads_as_number  # noqa: E402
+from chatfilter._number_words import FORMS  # noqa: E402
 
-OUT = ROOT / "engine" / "_misspellings_ordinary.json"
+OUT = ROOT / "chatfilter" / "_misspellings_ordinary.json"
 LANGS = ("en", "de", "fr", "es")
 DICTIONARIES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES")
 HUNSPELL_DIR = pathlib.Path("/usr/share/hunspell")

@@ -71,8 +71,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import NamedTuple
 
-from engine._misspellings import MIN_LENGTH, censored_number, misspelt_number
-from engine._number_words import DE_ER_COMPOUND_RE, DE_ER_STARTS, FORMS, LARGE_SPLIT_RE, PREFIXES
+from chatfilter._misspellings import MIN_LENGTH, censored_number, misspelt_number
+from chatfilter._number_words import DE_ER_COMPOUND_RE, DE_ER_STARTS, FORMS, LARGE_SPLIT_RE, PREFIXES
 
 __all__ = ["mentions_number"]
 

@@ -42,7 +42,7 @@ import pathlib
 import re
 from collections.abc import Iterator
 
-from engine._number_words import CARDINALS, FORMS
+from chatfilter._number_words import CARDINALS, FORMS
 
 __all__ = ["MIN_LENGTH", "ORDINARY", "TARGETS", "censored_number", "misspelt_number", "reads_as_number"]
 

@@ -14,16 +14,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import _misspellings, chat_filter
-from engine._misspellings import MIN_LENGTH, ORDINARY, TARGETS, misspelt_number, reads_as_number
-from engine._number_words import FORMS
-from engine.chat_filter import mentions_number
-from tests.engine.chat_corpus import ALL_CASES
-from tests.engine.chat_corpus_misspellings import ALL_NEW, Case
-from tests.engine.test_chat_filter import precision_recall
+from chatfilter import _filter as chat_filter
+from chatfilter import _misspellings, mentions_number
+from chatfilter._misspellings import MIN_LENGTH, ORDINARY, TARGETS, misspelt_number, reads_as_number
+from chatfilter._number_words import FORMS
+from tests.chatfilter.chat_corpus import ALL_CASES
+from tests.chatfilter.chat_corpus_misspellings import ALL_NEW, Case
+from tests.chatfilter.test_chat_filter import precision_recall
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TABLE = ROOT / "engine" / "_misspellings_ordinary.json"
+TABLE = ROOT / "chatfilter" / "_misspellings_ordinary.json"
 
 
 @pytest.mark.parametrize(("text", "label"), [(t, label) for t, label, _ in ALL_NEW], ids=[r for *_, r in ALL_NEW])
@@ -197,11 +197,11 @@ def test_shipped_table_matches_the_generator(tmp_path: pathlib.Path) -> None:
 _MEMORY_PROBE = """
 import tracemalloc
 tracemalloc.start()
-import engine._number_words
+import chatfilter._number_words
 words = tracemalloc.get_traced_memory()[0]
-import engine._misspellings
+import chatfilter._misspellings
 misspellings = tracemalloc.get_traced_memory()[0] - words
-import engine.chat_filter
+import chatfilter
 print(words, misspellings, tracemalloc.get_traced_memory()[0])
 """
 
