@@ -17,6 +17,20 @@ included):
   (``katorze``, ``kinze``, ``kuatro``), ``wa`` for ``oi`` (``swasante``), ``b`` for ``v`` (``bentidos``),
   ``ss``/``z`` for ``x`` (``soissante``, ``dizsept``). Dialect spellings further away than that are listed
   in ``engine._number_words`` (``zwoa``, ``fuchzig``).
+* **German spoken and dialect spellings.** Before the same lookup, a German-looking token (one that starts
+  like a German number word) is also read as spoken: ``ts``/``tz`` for ``z`` (``tsehn``, ``tswanzich``), a
+  doubled consonant as a single one (``sibbe``), ``ww`` for ``b`` (``siwwe``), ``m`` for ``b`` after ``i``
+  (``sieme``), the vowel dialects put between ``l``/``n``/``r`` and ``f`` (``fünnef``, ``elef``, ``zwölef``), a
+  final ``d`` for ``t`` (``achd``), and the dialect endings: a dropped final ``n`` (``siebe``, ``zeh``) and an
+  added ``e`` (``fümfe``). Each is a sound change a German reader undoes without noticing.
+* **Short number words, in context.** Every one-letter change of a three-letter number word is nearly always a
+  word (``tow``, ``sex``, ``tan``, ``elk``), so short words get a narrower reading: a doubled letter or a swapped
+  pair of a three-letter word or of ``tres``/``sept``/``acht`` (``sixx``, ``trres``, ``sxi``, ``septt``), and a
+  dropped final letter of a four- or five-letter word (``onc``, ``tre``, ``zwe``). Such a *short reading* is
+  returned separately (:func:`short_misspelling`), because it counts only in context: the filter wants the
+  message to be in the number word's language or a count around it ("me quedan trres cartas"). A short reading
+  that is one edit from a function word of the number's language (``tne`` for "the", ``dre`` for "der") is the
+  function word's typo, not the number.
 * **Ordinary words stay.** Every word of the four languages that the two rules above would read as a number
   (``forth``, ``weight``, ``threw``, ``dose``, ``there``, ``neue``, ``fiche``...) is listed in
   ``_misspellings_ordinary.json``, which ``tools/gen_misspelling_exclusions.py`` generates from the Hunspell
@@ -31,8 +45,8 @@ edit-distance reading: nearly every one-letter change of them is a word (``tow``
 explicitly in ``engine._number_words`` (``twoo``, ``sixx``). A misspelt word that is a number in one language and
 an ordinary word in another (``nuef``, ``ocne``, ``fuor``) is read like the word itself, through the filter's
 context rule (``nuef`` counts, ``tout nuef`` does not; ``sieze the day`` stays English). ``tres``, ``sept`` and
-``acht`` are read as written only: their context rules count them by default, and their one-edit neighbours are
-mostly other words or typos of them (``trys``, ``tros``, ``sepe``, ``achs``).
+``acht`` get no general edit reading either: their context rules count them by default, and their one-edit
+neighbours are mostly other words or typos of them (``trys``, ``tros``, ``sepe``, ``achs``).
 """
 
 from __future__ import annotations
@@ -42,9 +56,19 @@ import pathlib
 import re
 from collections.abc import Iterator
 
-from chatfilter._number_words import CARDINALS, FORMS
+from chatfilter._language import COMMON, FUNCTION_WORDS
+from chatfilter._number_words import CARDINALS, FORMS, RESPELT
 
-__all__ = ["MIN_LENGTH", "ORDINARY", "TARGETS", "censored_number", "misspelt_number", "reads_as_number"]
+__all__ = [
+    "MIN_LENGTH",
+    "ORDINARY",
+    "SHORT_MAX",
+    "TARGETS",
+    "censored_reading",
+    "misspelt_number",
+    "reads_as_number",
+    "short_misspelling",
+]
 
 MIN_LENGTH = 4
 
@@ -119,14 +143,63 @@ _SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 _SPOKEN_HINT = re.compile(r"[zs]i(?:ch|sch)|k|wa|b|ss|^di[sz]")
 
+# German sound changes, undone one after the other (see the module docstring).
+_DE_SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), repl)
+    for pattern, repl in (
+        (r"t[sz]", "z"),  # tsehn, tswanzich: z is spoken ts
+        (r"ww", "b"),  # siwwe (Palatine sieben)
+        (r"([bdfglmnprst])\1", r"\1"),  # sibbe, fünnef
+        (r"bm|(?<=i)m+(?=e?$)", "b"),  # siebm, sieme, simme
+        (r"m(?=f)", "n"),  # fümf, fümfe: n spoken m before f
+        (r"(?<=[lnr])e(?=f)", ""),  # fünef, elef, zwölef: the vowel dialects put before f
+        (r"d(?=$|z)", "t"),  # achd, achdzig
+    )
+)
+# Whether any of the sound changes above applies: most tokens have none of them.
+_DE_SPOKEN_HINT = re.compile(r"t[sz]|ww|([bdfglmnprst])\1|bm|im+e?$|mf|[lnr]ef|d(?:$|z)")
+# Tokens that start like a German number word (accents stripped), or like its "ts" spelling.
+_DE_STARTS = frozenset(w[:2] for w in CARDINALS["de"]) | {"ts", "tz", "fi", "fo"}
+
+
+def _german_spoken(token: str) -> str | None:
+    """The number word a German spoken or dialect spelling stands for (``fünnef``, ``tsehn``, ``siwwe``)."""
+    spoken = token
+    if _DE_SPOKEN_HINT.search(token):
+        for pattern, repl in _DE_SPOKEN:
+            spoken = pattern.sub(repl, spoken)
+    changed = spoken != token
+    # The dialect endings (siebe: a dropped n; fümfe: an added e) are read as written only, unless a sound change
+    # showed the word is spoken: "sense" is no "sens" one edit from "seis".
+    endings = [spoken]
+    if spoken.endswith("e"):
+        endings += [spoken + "n", spoken[:-1]]
+    elif spoken.endswith("eh"):
+        endings.append(spoken + "n")  # dreizeh
+    for form in endings:
+        if form == token:
+            continue
+        if form in FORMS:  # elef -> elf: an exact reading may be a short word
+            return form
+        target = _nearest(form) if changed and len(form) >= MIN_LENGTH else None
+        if target is not None:
+            return target
+    return None
+
 
 def _read(token: str) -> str | None:
     """The number word W2's edit and respelling rules read in ``token``, before ordinary words are excluded."""
     if len(token) < MIN_LENGTH:
         return None
     target = _nearest(token)
-    if target is not None or _SPOKEN_HINT.search(token) is None:
+    if target is not None:
         return target
+    if token[:2] in _DE_STARTS:
+        target = _german_spoken(token)
+        if target is not None:
+            return target
+    if _SPOKEN_HINT.search(token) is None:
+        return None
     for pattern, repl in _SPOKEN:
         spoken = pattern.sub(repl, token)
         if spoken != token and len(spoken) >= MIN_LENGTH:
@@ -136,10 +209,63 @@ def _read(token: str) -> str | None:
     return None
 
 
+# --- short number words ---------------------------------------------------------------------------------------
+
+_LANGUAGES_OF: dict[str, tuple[str, ...]] = {}
+for _lang, _words in CARDINALS.items():
+    for _w in _words:
+        _LANGUAGES_OF[_w] = (*_LANGUAGES_OF.get(_w, ()), _lang)
+
+
+def _short_variants(word: str) -> set[str]:
+    """The spellings a short reading takes for ``word``: a doubled letter or a swapped pair (three-letter words
+    and the as-written-only ones), a dropped final letter (four and five letters)."""
+    variants = set()
+    if len(word) >= 4:
+        variants.add(word[:-1])
+    if len(word) == 3 or word in _AS_WRITTEN_ONLY:
+        variants |= {word[: i + 1] + word[i:] for i in range(len(word))}
+        variants |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+    return {v for v in variants if len(v) >= 3 and v != word}
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether two different words are one insertion, deletion, replacement or swap of neighbours apart."""
+    if len(a) == len(b):
+        return _one_change(a, b)
+    if abs(len(a) - len(b)) != 1:
+        return False
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
+
+
+def _function_word_typo(token: str, langs: tuple[str, ...]) -> bool:
+    return any(_one_edit(token, word) for lang in langs for word in FUNCTION_WORDS[lang])
+
+
+def _build_short() -> dict[str, str]:
+    readings: dict[str, str] = {}
+    for target, langs in sorted(_LANGUAGES_OF.items()):
+        if not 3 <= len(target) <= 5 or target in RESPELT:
+            continue
+        for variant in sorted(_short_variants(target)):
+            # "sixx" is the filter's doubled-last-letter reading already, "sexx" no short reading at all.
+            doubled_last = variant[-1] == variant[-2] and FORMS.get(variant[:-1]) == ""
+            if variant in FORMS or variant in readings or doubled_last or _read(variant) is not None:
+                continue
+            if not _function_word_typo(variant, langs):
+                readings[variant] = target
+    return readings
+
+
+# A short reading (before ordinary words are excluded) and the number word it stands for: "trres" -> "tres".
+_SHORT_READINGS: dict[str, str] = _build_short()
+
+
 def reads_as_number(token: str) -> bool:
     """Whether W2's edit and respelling rules read ``token`` as a number word, *before* ordinary words are
     excluded. The generator of ``_misspellings_ordinary.json`` runs exactly this over a dictionary."""
-    return _read(token) is not None
+    return token in _SHORT_READINGS or _read(token) is not None
 
 
 def _load_ordinary() -> frozenset[str]:
@@ -151,6 +277,22 @@ def _load_ordinary() -> frozenset[str]:
 # Ordinary words of the four languages that reads_as_number() would take for a number word (casefolded and
 # accent-stripped like the filter's tokens).
 ORDINARY: frozenset[str] = _load_ordinary()
+
+
+_SHORT: dict[str, str] = {
+    variant: target for variant, target in _SHORT_READINGS.items() if variant not in ORDINARY and variant not in COMMON
+}
+
+
+# The longest short misspelling ("ttres", "septt"): longer tokens need no look.
+SHORT_MAX = max(map(len, _SHORT), default=0)
+
+
+def short_misspelling(token: str) -> tuple[str, tuple[str, ...]] | None:
+    """The number word a short reading takes ``token`` for, with its languages (``trres`` -> ``tres``, Spanish),
+    or None. It counts only in context, which the filter judges; ordinary words are excluded already."""
+    target = _SHORT.get(token)
+    return None if target is None else (target, _LANGUAGES_OF[target])
 
 
 def misspelt_number(token: str) -> str | None:
@@ -171,18 +313,22 @@ _BY_LENGTH: dict[int, str] = {
 _CENSOR_RUN_RE = re.compile(r"[^a-z]+")
 
 
-def censored_number(word: str) -> bool:
-    """Whether ``word`` (lower-case ASCII letters, with runs of censor characters between them) is a number word
-    whose hidden letters are at most a third of it: ``tw*lve``, ``th##ty``, ``z_anzig``."""
+def censored_reading(word: str) -> str | None:
+    """The number word that ``word`` (lower-case ASCII letters, with runs of censor characters between them) is
+    with its hidden letters filled in, if at most a third of its letters are hidden: ``tw*lve``, ``th##ty``,
+    ``z_anzig``. A run stands for one letter, or for one letter per character."""
     pieces = _CENSOR_RUN_RE.split(word)
     runs = _CENSOR_RUN_RE.findall(word)
     for per_char in (False, True):
         hidden = sum(len(r) for r in runs) if per_char else len(runs)
         length = sum(map(len, pieces)) + hidden
+        # At most a third, rounded down: "tw##ve" (two of six) counts, "t###ve" does not. Words of four and five
+        # letters may hide one.
         if length < MIN_LENGTH or hidden > max(1, length // 3) or length not in _BY_LENGTH:
             continue
         fills = [f"[a-z]{{{len(r)}}}" if per_char else "[a-z]" for r in runs]
         pattern = "".join(p + f for p, f in zip(pieces, [*fills, ""], strict=True))
-        if re.search("^" + pattern + "$", _BY_LENGTH[length], re.MULTILINE):
-            return True
-    return False
+        match = re.search("^" + pattern + "$", _BY_LENGTH[length], re.MULTILINE)
+        if match:
+            return match.group()
+    return None

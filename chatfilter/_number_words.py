@@ -34,6 +34,7 @@ __all__ = [
     "LARGE_SPLIT_RE",
     "LARGE_WORDS",
     "PREFIXES",
+    "RESPELT",
 ]
 
 # --- English -------------------------------------------------------------------------------------------
@@ -320,6 +321,8 @@ _AMBIGUOUS = {
     "neuf": "neuf",  # French 9 vs "new"
     "tres": "tres",  # Spanish 3 vs French "très" typed without the accent
     "dos": "dos",  # Spanish 2 vs French "le dos" (back), English "dos and don'ts"
+    "quince": "quince",  # Spanish 15 vs the English fruit
+    "quinces": "quince",
     "sept": "sept",  # French 7 vs English "Sept" (September)
     "acht": "acht",  # German 8 vs "gib acht" (pay attention)
     "ten": "ten",  # English 10 vs Spanish "ten cuidado" (be careful)
@@ -355,12 +358,22 @@ CARDINALS: dict[str, tuple[str, ...]] = {
     "es": (*_ES_UNITS, *_ES_TEENS, *_ES_TWENTIES, *_ES_TENS, *_ES_MISSPELT, *_es_compounds()),
 }
 
+# The listed misspellings and dialect spellings among the cardinals: a misspelling of them is two edits away from
+# the number word, which W2 does not read.
+RESPELT: frozenset[str] = frozenset(
+    (*_EN_TEENS_MISSPELT, *_EN_TENS_MISSPELT, *_ES_MISSPELT, *_EN_DIALECT, *_DE_DIALECT)
+)
+
 # Every proper prefix of a form, so that joining split fragments ("thir ty", "th**ree**") can stop early.
 PREFIXES: frozenset[str] = frozenset(w[:i] for w in FORMS for i in range(1, len(w)))
 
 # Numbers above 99 written as one token: the parts around hundred/thousand must all be number words and at
 # least one of them a 2-99 word (zweihundert, hundertsiebenunddreissig, doscientos is in FORMS already).
-LARGE_WORDS = ("hundred", "thousand", "hundert", "tausend", "cents", "cent", "mille", "mil", "cien", "ciento")
+# "hunnert" is the spoken German hundert (nd assimilated to nn), common in dialect chat.
+LARGE_WORDS = (
+    *("hundred", "thousand", "hundert", "hunnert", "tausend"),
+    *("cents", "cent", "mille", "mil", "cien", "ciento"),
+)
 LARGE_SPLIT_RE = re.compile("|".join(sorted(LARGE_WORDS, key=len, reverse=True)))
 
 # German compounds built on a number noun: Zehnertrick, Dreierpasch, Zwanzigerjahre, Sechserpack.

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chatfilter import _filter as chat_filter
 from chatfilter import _misspellings, mentions_number
+from chatfilter._language import COMMON
 from chatfilter._misspellings import MIN_LENGTH, ORDINARY, TARGETS, misspelt_number, reads_as_number
 from chatfilter._number_words import FORMS
 from tests.chatfilter.chat_corpus import ALL_CASES
@@ -81,7 +81,7 @@ def _expected(variant: str) -> bool | None:
     """What W2 says about a one-edit variant of a number word; None where another rule decides."""
     if variant in FORMS:
         return True if FORMS[variant] == "" else None
-    if len(variant) < MIN_LENGTH or variant in chat_filter._COMMON:
+    if len(variant) < MIN_LENGTH or variant in COMMON:
         return None
     return variant not in ORDINARY
 
