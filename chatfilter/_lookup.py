@@ -22,7 +22,8 @@ TRIPLE_RE = re.compile(r"(.)\1\1")
 def lookup(tok: str, stretched: bool, large: bool) -> str | None:
     """The vocabulary key of a token, trying its stretched, doubled and above-99 spellings too."""
     key = FORMS.get(tok)
-    if key is not None or len(tok) < 4:
+    # Everyday words ("this", "have", "tree") are no spelling of a number word: most tokens stop here.
+    if key is not None or len(tok) < 4 or tok in COMMON:
         return key
     # "sixx", "twoo": one letter doubled at the end. Not for the cross-language words: "doss" and "Tenn."
     # are words of their own.

@@ -16,7 +16,7 @@ import re
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue
 from chatfilter._language import COMMON, Language
 from chatfilter._lookup import NOT_A_PART, TRIPLE_RE, lookup
-from chatfilter._misspellings import SHORT_MAX, censored_reading, short_misspelling
+from chatfilter._misspellings import SHORT, SHORT_MAX, censored_reading, short_misspelling
 from chatfilter._normalize import SOFT, SOFT_CHARS
 from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES
 
@@ -62,10 +62,8 @@ class Message:
             if key is not None:
                 if self._counts(key, i, i + 1):
                     return True
-            elif len(tok) <= SHORT_MAX:
-                short = short_misspelling(tok)
-                if short is not None and self._short_counts(*short, i):
-                    return True
+            elif len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
+                return True
         return False
 
     def _short_counts(self, target: str, langs: tuple[str, ...], i: int) -> bool:
