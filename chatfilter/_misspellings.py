@@ -3,7 +3,7 @@
 Policy W2 counts "a word that a reader takes for a number word, with one letter added, dropped, doubled, swapped
 or replaced, or spelt as spoken, when the result is not itself an ordinary word of English, German, French or
 Spanish". This module reads exactly that, for the cardinals 2-99 of the four languages
-(:data:`engine._number_words.CARDINALS`, glued compounds such as ``siebenundzwanzig`` and ``thirtyseven``
+(:data:`chatfilter._number_words.CARDINALS`, glued compounds such as ``siebenundzwanzig`` and ``thirtyseven``
 included):
 
 * **One edit.** A token at Damerau-Levenshtein distance 1 from a number word of at least
@@ -16,7 +16,7 @@ included):
   lookup: German ``-zich``/``-zisch`` for ``-zig`` (``zwanzich``, ``fuffzich``), ``k`` for ``qu``/``c``
   (``katorze``, ``kinze``, ``kuatro``), ``wa`` for ``oi`` (``swasante``), ``b`` for ``v`` (``bentidos``),
   ``ss``/``z`` for ``x`` (``soissante``, ``dizsept``). Dialect spellings further away than that are listed
-  in ``engine._number_words`` (``zwoa``, ``fuchzig``).
+  in ``chatfilter._number_words`` (``zwoa``, ``fuchzig``).
 * **German spoken and dialect spellings.** Before the same lookup, a German-looking token (one that starts
   like a German number word) is also read as spoken: ``ts``/``tz`` for ``z`` (``tsehn``, ``tswanzich``), a
   doubled consonant as a single one (``sibbe``), ``ww`` for ``b`` (``siwwe``), ``m`` for ``b`` after ``i``
@@ -42,7 +42,7 @@ included):
 Number words shorter than :data:`MIN_LENGTH` (``two``, ``six``, ``ten``, ``dos``, ``dix``, ``elf``) get no
 edit-distance reading: nearly every one-letter change of them is a word (``tow``, ``sex``, ``sit``, ``tan``,
 ``dis``, ``elk``), and a reader does not take the rest for the number either. Their spellings are listed
-explicitly in ``engine._number_words`` (``twoo``, ``sixx``). A misspelt word that is a number in one language and
+explicitly in ``chatfilter._number_words`` (``twoo``, ``sixx``). A misspelt word that is a number in one language and
 an ordinary word in another (``nuef``, ``ocne``, ``fuor``) is read like the word itself, through the filter's
 context rule (``nuef`` counts, ``tout nuef`` does not; ``sieze the day`` stays English). ``tres``, ``sept`` and
 ``acht`` get no general edit reading either: their context rules count them by default, and their one-edit
@@ -60,6 +60,7 @@ from chatfilter._language import COMMON, FUNCTION_WORDS
 from chatfilter._number_words import CARDINALS, FORMS, RESPELT
 
 __all__ = [
+    "FREQUENT_ONLY",
     "MIN_LENGTH",
     "ORDINARY",
     "SHORT",
@@ -269,20 +270,24 @@ def reads_as_number(token: str) -> bool:
     return token in _SHORT_READINGS or _read(token) is not None
 
 
-def _load_ordinary() -> frozenset[str]:
+def _load_ordinary() -> tuple[frozenset[str], frozenset[str]]:
     path = pathlib.Path(__file__).with_name("_misspellings_ordinary.json")
-    words: list[str] = json.loads(path.read_text(encoding="utf-8"))["words"]
-    return frozenset(words)
+    table = json.loads(path.read_text(encoding="utf-8"))
+    return frozenset(table["words"]), frozenset(table["frequent_only"])
 
 
 # Ordinary words of the four languages that reads_as_number() would take for a number word (casefolded and
-# accent-stripped like the filter's tokens).
-ORDINARY: frozenset[str] = _load_ordinary()
+# accent-stripped like the filter's tokens), and those of them that no dictionary has, only the frequency lists
+# (``tre``, ``sep``: foreign words, abbreviations, typos).
+ORDINARY, FREQUENT_ONLY = _load_ordinary()
 
-
-# The short readings that are no ordinary word: the token and the number word it stands for.
+# The short readings that no dictionary has: the token and the number word it stands for. A word only the
+# frequency lists know ("tre": Italian, and a French typo of "très") still reads as the number in context
+# ("me quedan tre cartas"): the context is what makes a short reading unambiguous.
 SHORT: dict[str, str] = {
-    variant: target for variant, target in _SHORT_READINGS.items() if variant not in ORDINARY and variant not in COMMON
+    variant: target
+    for variant, target in _SHORT_READINGS.items()
+    if (variant not in ORDINARY or variant in FREQUENT_ONLY) and variant not in COMMON
 }
 
 
@@ -298,7 +303,7 @@ def short_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
 
 
 def misspelt_number(token: str) -> str | None:
-    """The vocabulary key (see ``engine._number_words.FORMS``) of the number word that a token (casefolded,
+    """The vocabulary key (see ``chatfilter._number_words.FORMS``) of the number word that a token (casefolded,
     accents stripped) misspells or respells under policy W2, or None: ``""`` for a word that always counts, the
     name of a context rule for a cross-language word (``nuef`` is read like ``neuf``)."""
     if token in ORDINARY:

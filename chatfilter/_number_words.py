@@ -7,18 +7,18 @@ language glues them together), instead of shipping a flat list produced by a lib
   ``dixsept``), accent-less and transliterated spellings (``funf``/``fuenf``, ``dreissig``, ``veintitres``),
   plurals and decades (``sixes``, ``thirties``, ``Dreißigern``), approximations (``trentaine``), German
   number nouns (``Zehner``), inflected and dialect forms (``viere``, ``zwoa``) and a few common misspellings
-  (``fourty``; ``engine._misspellings`` reads the rest from :data:`CARDINALS`). Those are rules over the tables, so
+  (``fourty``; ``chatfilter._misspellings`` reads the rest from :data:`CARDINALS`). Those are rules over the tables, so
   the tables plus the rules are shorter and easier to review than the thousands of strings they expand to;
 * nothing is needed at run time beyond the standard library.
 
 ``tools/gen_number_word_fixture.py`` writes the num2words spellings of 2-99 for the four languages into a
-test fixture (``tests/engine/chat_filter_num2words.json``), and the tests check that every one of them is
+test fixture (``tests/chatfilter/chat_filter_num2words.json``), and the tests check that every one of them is
 caught; that keeps these tables honest without making num2words a dependency.
 
 Every key of :data:`FORMS` is casefolded and accent-stripped (``ß`` is already ``ss`` after casefolding). The
 value is ``""`` for a word that always counts, or the name of a context rule for words that are numbers in
 one language and ordinary words in another (``once``, ``seize``, ``elf``, ``neuf``...), see
-``engine.chat_filter``.
+``chatfilter._context``.
 """
 
 from __future__ import annotations
@@ -350,7 +350,7 @@ def _build_forms() -> dict[str, str]:
 FORMS: dict[str, str] = _build_forms()
 
 # The cardinals 2-99 of each language as one token (glued compounds, accent-stripped, with the listed spellings
-# of FORMS): the words whose misspellings engine._misspellings reads (policy W2).
+# of FORMS): the words whose misspellings chatfilter._misspellings reads (policy W2).
 CARDINALS: dict[str, tuple[str, ...]] = {
     "en": tuple(_en_cardinals()),
     "de": tuple(_de_cardinals()),

@@ -178,6 +178,8 @@ def test_shipped_table_is_consistent() -> None:
     assert table["generated_by"] == "tools/gen_misspelling_exclusions.py"
     stale = [w for w in ORDINARY if not reads_as_number(w) or w in FORMS]
     assert not stale
+    assert table["frequent_only"] == sorted(set(table["frequent_only"]))
+    assert set(table["frequent_only"]) <= ORDINARY
     assert {"forth", "weight", "threw", "dose", "tree", "fort", "there", "nein", "neue", "nuevo", "vente"} <= ORDINARY
 
 
