@@ -58,7 +58,8 @@ _FR_TRES_NEXT = words(
     "tendue calme sur sûr certain pres près vrai efficace utile dangereux chic",
 )
 _FR_TRES_PREV = words("est suis etait était sont pas c")
-_FR_DOS_PREV = words("le au du mon ton son notre votre leur")
+# Not "son": French "son dos" (his back) and Spanish "son dos" (they are two) are told apart by the language.
+_FR_DOS_PREV = words("le au du mon ton notre votre leur")
 _EN_MONTH_PREV = words("in early late mid since until till by of next last this from through end")
 _DE_ACHT_PREV = words("gib gebt gibt gab gaben habt hab ausser")
 _DE_ACHT_NEXT = words("geben gegeben gibst gibt gab nehmen genommen nimmst nimmt nimm lassen gelassen lasst")

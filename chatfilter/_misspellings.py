@@ -149,9 +149,9 @@ _SPOKEN: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
 _DE_SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), repl)
     for pattern, repl in (
-        (r"t[sz]", "z"),  # tsehn, tswanzich: z is spoken ts
+        (r"t[sz](?=[aeiouwy])", "z"),  # tsehn, tswanzich: z is spoken ts (not "tsch", as in tschö)
         (r"ww", "b"),  # siwwe (Palatine sieben)
-        (r"([bdfglmnprst])\1", r"\1"),  # sibbe, fünnef
+        (r"([bdfglmnprst])\1(?=[aeiou])", r"\1"),  # sibbe, fünnef (not viell., "vielleicht")
         (r"bm|(?<=i)m+(?=e?$)", "b"),  # siebm, sieme, simme
         (r"m(?=f)", "n"),  # fümf, fümfe: n spoken m before f
         (r"(?<=[lnr])e(?=f)", ""),  # fünef, elef, zwölef: the vowel dialects put before f
@@ -159,7 +159,7 @@ _DE_SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 # Whether any of the sound changes above applies: most tokens have none of them.
-_DE_SPOKEN_HINT = re.compile(r"t[sz]|ww|([bdfglmnprst])\1|bm|im+e?$|mf|[lnr]ef|chd")
+_DE_SPOKEN_HINT = re.compile(r"t[sz][aeiouwy]|ww|([bdfglmnprst])\1[aeiou]|bm|im+e?$|mf|[lnr]ef|chd")
 # Tokens that start like a German number word (accents stripped), or like its "ts" spelling.
 _DE_STARTS = frozenset(w[:2] for w in CARDINALS["de"]) | {"ts", "tz", "fi", "fo"}
 
@@ -172,7 +172,7 @@ def _german_spoken(token: str) -> str | None:
             spoken = pattern.sub(repl, spoken)
     changed = spoken != token
     # The dialect endings (siebe: a dropped n; fümfe: an added e) are read as written only, unless a sound change
-    # showed the word is spoken: "sense" is no "sens" one edit from "seis".
+    # showed the word is spoken: "sense" is no "sens" one edit from "seis", "forthe" no "forth" from "forty".
     endings = [spoken]
     if spoken.endswith("e"):
         endings += [spoken + "n", spoken[:-1]]

@@ -116,6 +116,9 @@ DIALECT_DE = _group(
         "ich hab die fümfe",
         "das sind noch dreizeh Karten",
         "tseen ist mein höchste",
+        "ich hab die fünef",
+        "um zehne bin i weg",
+        "die achde passt",
     ],
     [
         "die Sense liegt im Schuppen",
@@ -170,6 +173,8 @@ LARGE_DE = _group(
         "hunnertzwanzig",
         "einhundertelf",
         "hundert elf Karten",
+        "hundertvier",
+        "neunhundertneunundneunzig",
     ],
     [
         "hundert Mal hab ich das gesagt",
@@ -178,6 +183,8 @@ LARGE_DE = _group(
         "hunderteins",
         "hundertste Runde",
         "Hundertschaft",
+        "tausendundeins Nacht",
+        "hundertprozent sicher",
     ],
 )
 
@@ -196,6 +203,8 @@ CROSSLANG_FR = _group(
         "on joue dos à dos",
         "prends ton sac à dos et on y va",
         "c'est écrit au dos de la carte",
+        "attention au dos d'âne",
+        "il m'a tourné le dos",
     ],
 )
 
@@ -215,7 +224,14 @@ CROSSLANG_EN = _group(
 CROSSLANG_ES = _group(
     "crosslang",
     "es",
-    ["juego dos", "son dos cartas", "dos y ya", "me quedan dos y ya", "el once de mayo es mi cumple"],
+    [
+        "juego dos",
+        "son dos cartas",
+        "dos y ya",
+        "me quedan dos y ya",
+        "el once de mayo es mi cumple",
+        "ya son dos",
+    ],
     ["seize the moment", "once again", "I only play once a week", "an elf on the shelf"],
 )
 
