@@ -61,12 +61,21 @@ NOT_A_PART = frozenset(("zu", "quarantine"))
 _CONNECTOR_RE = re.compile(r"^(?:and|und|et|y)(?=.)")
 
 
+# The language of each large word and of each look-alike: a number glued in one word is written in one language,
+# so "hundertelf" is 111 while "tencent" (English "ten" and French "cent") is a name.
+_LARGE_LANGUAGE = {"hundred": "en", "thousand": "en", "hundert": "de", "hunnert": "de", "tausend": "de"}
+_LARGE_LANGUAGE |= {"cent": "fr", "cents": "fr", "mille": "fr", "mil": "es", "cien": "es", "ciento": "es"}
+_LOOK_ALIKE_LANGUAGE = {"elf": "de", "acht": "de", "once": "es", "dos": "es", "tres": "es", "quince": "es"}
+_LOOK_ALIKE_LANGUAGE |= {"sept": "fr", "neuf": "fr", "seize": "fr", "ten": "en", "four": "en"}
+
+
 def large_number(tok: str) -> str | None:
     """``zweihundert``, ``hundredandfour``, ``hundertundelf``: every part is a number word, or a connector, and
-    one of them is 2-99."""
+    one of them is 2-99 (a look-alike only next to a large word of its own language)."""
     parts = LARGE_SPLIT_RE.split(tok)
     if len(parts) < 2:
         return None
+    languages = {_LARGE_LANGUAGE[large] for large in LARGE_SPLIT_RE.findall(tok)}
     counted = False
     for part in parts:
         if part in _LARGE_FILLERS:
@@ -77,7 +86,7 @@ def large_number(tok: str) -> str | None:
             if part in _LARGE_FILLERS:
                 continue
             key = FORMS.get(part)
-        if key is None or key in NOT_A_PART:
+        if key is None or key in NOT_A_PART or (key and _LOOK_ALIKE_LANGUAGE.get(key) not in languages):
             return None
         counted = True
     return "" if counted else None

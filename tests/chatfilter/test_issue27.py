@@ -7,9 +7,9 @@ from collections import defaultdict
 
 import pytest
 
-from chatfilter import _message, mentions_number
+from chatfilter import _lookup, _message, mentions_number
 from chatfilter._misspellings import MIN_LENGTH, SHORT, TARGETS, censored_reading, short_misspelling
-from chatfilter._number_words import FORMS
+from chatfilter._number_words import FORMS, LARGE_WORDS
 from tests.chatfilter.chat_corpus import ALL_CASES, REALISTIC
 from tests.chatfilter.chat_corpus_issue27 import ALL_ISSUE27, Case
 from tests.chatfilter.chat_corpus_misspellings import ALL_NEW
@@ -144,3 +144,15 @@ def test_language_is_counted_at_most_once_per_message(monkeypatch: pytest.Monkey
 )
 def test_mixed_language_messages_as_documented(text: str, label: int) -> None:
     assert mentions_number(text) is bool(label)
+
+
+def test_a_glued_large_number_is_written_in_one_language() -> None:
+    """A look-alike glued to hundred/hundert/cent/ciento counts only next to a large word of its own language:
+    "hundertelf" is 111, "tencent" is a company."""
+    assert set(_lookup._LARGE_LANGUAGE) == set(LARGE_WORDS)
+    look_alikes = {key for key in FORMS.values() if key} - _lookup.NOT_A_PART
+    assert look_alikes == set(_lookup._LOOK_ALIKE_LANGUAGE)
+    for text in ("hundertelf", "hundertacht", "mildos", "hundredten", "centneuf"):
+        assert mentions_number(text), text
+    for text in ("tencent", "elfmille", "doshundred"):
+        assert not mentions_number(text), text
