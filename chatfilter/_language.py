@@ -59,8 +59,10 @@ _ES = words(
 _EN |= words("am was been had did does which some any much many into onto because maybe also though an")
 _DE |= words("ein zu sein waren wird werden dass damit sich euer mein dein unser")
 _FR |= words("à être été était avoir fais dois veux sais vraiment toujours jamais aussi sans sous cet notre votre")
-_FR |= words("leur leurs donc alors voilà hein sa ses")
-_ES |= words("una lo fue hace eres tú usted hemos estás")
+_FR |= words("leur leurs donc alors voilà hein sa ses cela")
+_ES |= words("una lo fue hace eres tú usted hemos estás tener hacer ser estar")
+# Words of both French and Spanish count for both, so that neither wins by them alone.
+_ES |= words("bien les")
 
 _LANGUAGES = ("en", "de", "fr", "es")
 # Accents stripped too, for comparing with tokens that lost theirs.
