@@ -106,12 +106,21 @@ def _one_change(a: str, b: str) -> bool:
     return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
+# One edit changes at most two neighbouring letters, so a token of _LONG letters or more that is one edit from a
+# number word has that word's first three or last three letters: most long words need no dictionary probe.
+_LONG = 8
+_HEADS = frozenset(t[:3] for t in TARGETS if len(t) >= _LONG - 1)
+_TAILS = frozenset(t[-3:] for t in TARGETS if len(t) >= _LONG - 1)
+
+
 def _nearest(token: str) -> str | None:
     """A number word of :data:`TARGETS` that ``token`` is, or is one edit away from (Damerau-Levenshtein).
 
     A word that always counts is preferred to a cross-language one (``once``, ``sept``), whose context rule the
     filter then applies to the misspelling too.
     """
+    if len(token) >= _LONG and token[:3] not in _HEADS and token[-3:] not in _TAILS:
+        return None  # a long word one edit from a number word keeps its first or its last three letters
     index = _INDEX
     deletions = [token[:i] + token[i + 1 :] for i in range(len(token))]
     if token not in index and index.keys().isdisjoint(deletions):  # the common case, kept fast

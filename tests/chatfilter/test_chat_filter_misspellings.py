@@ -224,3 +224,24 @@ def test_misspelling_module_is_pure() -> None:
     imported = {line.split()[1].split(".")[0] for line in source.splitlines() if line.startswith(("import", "from"))}
     assert imported
     assert not imported & forbidden
+
+
+def test_the_long_word_shortcut_never_skips_a_misspelling() -> None:
+    """Exhaustive: every one-edit variant of a number word that is long enough for the shortcut keeps the word's
+    first or last three letters, so skipping the other long words loses nothing."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    skipped = []
+    for target in (t for t in TARGETS if len(t) >= _misspellings._LONG - 1):
+        variants = set()
+        for i in range(len(target) + 1):
+            variants |= {target[:i] + c + target[i:] for c in letters}
+            if i < len(target):
+                variants |= {target[:i] + c + target[i + 1 :] for c in letters}
+                variants.add(target[:i] + target[i + 1 :])
+            if i < len(target) - 1:
+                variants.add(target[:i] + target[i + 1] + target[i] + target[i + 2 :])
+        for variant in variants:
+            long_enough = len(variant) >= _misspellings._LONG
+            if long_enough and variant[:3] not in _misspellings._HEADS and variant[-3:] not in _misspellings._TAILS:
+                skipped.append(variant)
+    assert not skipped, skipped[:10]
