@@ -25,6 +25,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from chatfilter._language import Language, words
+from chatfilter._number_words import LARGE_WORDS
 
 __all__ = ["CONTEXT_RULES", "LARGE_PREV", "Context", "number_cue"]
 
@@ -75,10 +76,12 @@ _EN_QUINCE_NEXT = words("jam jelly paste tree trees tart pie fruit fruits cheese
 _EN_QUINCE_PREV = words("a the of with and or some ripe fresh baked")
 _EN_NUM_PREV = words("have got has had play lay put only just my your his her the a drew")
 # A look-alike right after one of these is part of a larger number ("hundert elf", "ciento once").
-LARGE_PREV = words("hundred hundert cent cents mille ciento cien mil thousand tausend")
+LARGE_PREV = frozenset(LARGE_WORDS)
 
 
 class Context(NamedTuple):
+    """The words around a look-alike, casefolded and accent-stripped unless said otherwise."""
+
     prev: str
     prev2: str
     next: str
