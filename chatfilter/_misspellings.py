@@ -18,11 +18,14 @@ included):
   ``ss``/``z`` for ``x`` (``soissante``, ``dizsept``). Dialect spellings further away than that are listed
   in ``chatfilter._number_words`` (``zwoa``, ``fuchzig``).
 * **German spoken and dialect spellings.** Before the same lookup, a German-looking token (one that starts
-  like a German number word) is also read as spoken: ``ts``/``tz`` for ``z`` (``tsehn``, ``tswanzich``), a
-  doubled consonant as a single one (``sibbe``), ``ww`` for ``b`` (``siwwe``), ``m`` for ``b`` after ``i``
-  (``sieme``), the vowel dialects put between ``l``/``n``/``r`` and ``f`` (``fünnef``, ``elef``, ``zwölef``), a
-  final ``d`` for ``t`` (``achd``), and the dialect endings: a dropped final ``n`` (``siebe``, ``zeh``) and an
-  added ``e`` (``fümfe``). Each is a sound change a German reader undoes without noticing.
+  like a German number word) is also read as spoken: ``ts``/``tz`` before a vowel for ``z`` (``tsehn``,
+  ``tswanzich``; not ``tsch``: ``tschö`` stays), a doubled consonant before a vowel as a single one (``sibbe``;
+  not ``viell.``), ``ww`` for ``b`` (``siwwe``), ``m`` for ``b`` after ``i`` (``sieme``), ``m`` for ``n`` before
+  ``f`` (``fümf``), the vowel dialects put between ``l``/``n``/``r`` and ``f`` (``fünnef``, ``elef``,
+  ``zwölef``), ``d`` for ``t`` after ``ch`` (``achd``), and the dialect endings: a dropped final ``n`` (``siebe``)
+  and an added ``e`` (``fümfe``). Each is a sound change a German reader undoes without noticing. The endings
+  are read as written unless a sound change showed the spelling is spoken: "sense" is no "sens" one edit from
+  "seis".
 * **Short number words, in context.** Every one-letter change of a three-letter number word is nearly always a
   word (``tow``, ``sex``, ``tan``, ``elk``), so short words get a narrower reading: a doubled letter or a swapped
   pair of a three-letter word or of ``tres``/``sept``/``acht`` (``sixx``, ``trres``, ``sxi``, ``septt``), and a
@@ -34,15 +37,16 @@ included):
 * **Ordinary words stay.** Every word of the four languages that the two rules above would read as a number
   (``forth``, ``weight``, ``threw``, ``dose``, ``there``, ``neue``, ``fiche``...) is listed in
   ``_misspellings_ordinary.json``, which ``tools/gen_misspelling_exclusions.py`` generates from the Hunspell
-  dictionaries of the four languages and the wordfreq frequency lists; such a token never counts.
+  dictionaries of the four languages and the wordfreq frequency lists; such a token never counts. A short
+  reading is excluded by the dictionary words only: a word that only the frequency lists know (a foreign word,
+  an abbreviation, a typo) is no reason to doubt a short number word that its context confirms.
 * **Censor characters.** ``tw*lve``, ``th#rty``: a run of ``*``, ``#`` or ``_`` *between* letters stands for the
   letters it hides (one, or one per character), and the word counts if it is then a number word of at least
   :data:`MIN_LENGTH` letters with at most a third of its letters hidden.
 
-Number words shorter than :data:`MIN_LENGTH` (``two``, ``six``, ``ten``, ``dos``, ``dix``, ``elf``) get no
-edit-distance reading: nearly every one-letter change of them is a word (``tow``, ``sex``, ``sit``, ``tan``,
-``dis``, ``elk``), and a reader does not take the rest for the number either. Their spellings are listed
-explicitly in ``chatfilter._number_words`` (``twoo``, ``sixx``). A misspelt word that is a number in one language and
+Number words shorter than :data:`MIN_LENGTH` (``two``, ``six``, ``ten``, ``dos``, ``dix``, ``elf``) get only the
+short reading, in context: nearly every other one-letter change of them is a word (``tow``, ``sex``, ``sit``,
+``tan``, ``dis``, ``elk``). A misspelt word that is a number in one language and
 an ordinary word in another (``nuef``, ``ocne``, ``fuor``) is read like the word itself, through the filter's
 context rule (``nuef`` counts, ``tout nuef`` does not; ``sieze the day`` stays English). ``tres``, ``sept`` and
 ``acht`` get no general edit reading either: their context rules count them by default, and their one-edit
@@ -159,6 +163,7 @@ _DE_SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), repl)
     for pattern, repl in (
         (r"t[sz](?=[aeiouwy])", "z"),  # tsehn, tswanzich: z is spoken ts (not "tsch", as in tschö)
+        (r"(?<=[zs])i(?:ch|sch)(?=$|st|er)", "ig"),  # tswanzich: with the others, as in _SPOKEN
         (r"ww", "b"),  # siwwe (Palatine sieben)
         (r"([bdfglmnprst])\1(?=[aeiou])", r"\1"),  # sibbe, fünnef (not viell., "vielleicht")
         (r"bm|(?<=i)m+(?=e?$)", "b"),  # siebm, sieme, simme
@@ -168,7 +173,7 @@ _DE_SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 # Whether any of the sound changes above applies: most tokens have none of them.
-_DE_SPOKEN_HINT = re.compile(r"t[sz][aeiouwy]|ww|([bdfglmnprst])\1[aeiou]|bm|im+e?$|mf|[lnr]ef|chd")
+_DE_SPOKEN_HINT = re.compile(r"t[sz][aeiouwy]|[zs]i(?:ch|sch)|ww|([bdfglmnprst])\1[aeiou]|bm|im+e?$|mf|[lnr]ef|chd")
 # Tokens that start like a German number word (accents stripped), or like its "ts" spelling.
 _DE_STARTS = frozenset(w[:2] for w in CARDINALS["de"]) | {"ts", "tz", "fi", "fo"}
 

@@ -156,3 +156,42 @@ def test_a_glued_large_number_is_written_in_one_language() -> None:
         assert mentions_number(text), text
     for text in ("tencent", "elfmille", "doshundred"):
         assert not mentions_number(text), text
+
+
+@pytest.mark.parametrize(
+    ("word", "number"),
+    [
+        ("tsehn", "zehn"),  # z spoken ts
+        ("tswanzich", "zwanzig"),
+        ("siwwe", "sieben"),  # ww for b
+        ("sibbe", "sieben"),  # a doubled consonant, a dropped final n
+        ("sieme", "sieben"),  # m for b after i
+        ("fümf", "fünf"),  # m for n before f
+        ("fünnef", "fünf"),  # the vowel dialects put before f
+        ("elef", "elf"),
+        ("zwölef", "zwölf"),
+        ("achd", "acht"),  # d for t after ch
+        ("fümfe", "fünf"),  # the dialect ending e
+        ("dreizeh", "dreizehn"),  # a dropped final n
+    ],
+)
+def test_german_spoken_spellings(word: str, number: str) -> None:
+    assert mentions_number(f"ich hab die {number}")
+    assert mentions_number(f"ich hab die {word}"), word
+    assert mentions_number(f"noch {word} Karten"), word
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tschö, bis morgen",  # tsch is not ts
+        "viell. morgen",  # a doubled consonant before a consonant stays
+        "die Sense ist stumpf",  # an ending without a sound change is read as written
+        "ich achte drauf",  # Achte: ordinal and verb (a dictionary word)
+        "die Elfe tanzt",
+        "wir sitzen fest",
+        "das ist mir zu seicht",
+    ],
+)
+def test_german_words_the_sound_changes_leave_alone(text: str) -> None:
+    assert not mentions_number(text)
