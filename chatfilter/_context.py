@@ -90,11 +90,16 @@ class Context(NamedTuple):
     next_raw: str
 
 
+def _spanish_more_than_english(lang: Language) -> bool:
+    """More Spanish than English, and not a French sentence that merely shares a word with Spanish ("bien")."""
+    return lang.prefers("es", "en") and not lang.prefers("fr", "es")
+
+
 def _once(c: Context, lang: Language) -> bool:
     """English "once" (at once, once more) vs Spanish 11 (el once, a las once)."""
     if c.prev in _EN_ONCE_PREV or c.next in _EN_ONCE_NEXT:
         return False
-    return c.prev in _ES_NUM_PREV or c.next in _ES_NUM_NEXT or lang.prefers("es", "en")
+    return c.prev in _ES_NUM_PREV or c.next in _ES_NUM_NEXT or _spanish_more_than_english(lang)
 
 
 def _seize(c: Context, lang: Language) -> bool:
@@ -173,7 +178,7 @@ def _ten(c: Context, lang: Language) -> bool:
     """English 10 vs the Spanish imperative of "tener": ten cuidado, ten en cuenta, ten paciencia."""
     if c.next in _ES_TEN_NEXT:
         return False
-    return c.next in _EN_NUM_NEXT or not lang.prefers("es", "en")
+    return c.next in _EN_NUM_NEXT or not _spanish_more_than_english(lang)
 
 
 def _four(c: Context, lang: Language) -> bool:

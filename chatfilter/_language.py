@@ -9,7 +9,9 @@ auxiliaries, prepositions, and the game's own nouns such as card/Karte/carte/car
 
 **Mixed-language messages.** A look-alike compares only the two languages it belongs to: ``dos`` is the
 French word when the message has more French than Spanish function words, the Spanish number when it has more
-Spanish ones; English and German words in the same message do not matter to it. On a tie, which includes a
+Spanish ones; English and German words in the same message do not matter to it. (Words of both French and
+Spanish, such as ``bien``, count for both; ``once`` and ``ten``, English against Spanish, are not taken for
+Spanish in a sentence that is more French than Spanish.) On a tie, which includes a
 message without any listed word, the look-alike's neighbours decide (an article or a preposition before it, a
 count noun after it: ``le dos``, ``tengo dos cartas``), and failing those its default, which for most look-alikes
 is the number. So ``j'ai mal au dos, tengo dos`` deletes (the Spanish part says ``tengo dos``: a count needs no
