@@ -32,6 +32,8 @@ __all__ = ["CONTEXT_RULES", "LARGE_PREV", "Context", "number_cue"]
 # Context clues for the words that are a number in one language and an ordinary word in another.
 _ES_NUM_PREV = words("el los las la al del y o son hasta tengo tiene tienes tenemos quedan hay con de sobre")
 _ES_NUM_PREV |= words("juego pongo tiro echo pon solo menos mas más")
+# Spanish verbs that take a count ("tengo dos", "me quedan dos"): Spanish whatever the rest of the message is.
+_ES_COUNT_PREV = words("tengo tiene tienes tenemos tienen queda quedan juego juegas pongo pones tiro echo pon")
 _ES_NUM_NEXT = words("cartas carta veces puntos horas minutos años anos jugadores y o menos mas pilas rondas")
 _EN_ONCE_PREV = words("at all for just only more than but and if when not even least this that it i we you they")
 _EN_ONCE_NEXT = words("more again upon you i we he she they it the in a an every or and before is was that this")
@@ -138,8 +140,8 @@ def _tres(c: Context, lang: Language) -> bool:
 
 def _dos(c: Context, lang: Language) -> bool:
     """Spanish 2 vs the French back ("le dos", "sac à dos", "vu de dos") and English "dos and don'ts"."""
-    if c.next in _ES_NUM_NEXT or c.prev in LARGE_PREV:
-        return True  # a count: "son dos cartas", "il me reste dos cartas"
+    if c.next in _ES_NUM_NEXT or c.prev in _ES_COUNT_PREV or c.prev in LARGE_PREV:
+        return True  # a count: "son dos cartas", "il me reste dos cartas", "tengo dos"
     if c.prev in _FR_DOS_PREV or c.prev_raw in _FR_DOS_AROUND or c.next_raw == "à" or lang.prefers("fr", "es"):
         return False
     return c.prev in _ES_NUM_PREV or not (c.next == "and" or c.prev == "the")

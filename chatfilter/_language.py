@@ -11,11 +11,12 @@ auxiliaries, prepositions, and the game's own nouns such as card/Karte/carte/car
 French word when the message has more French than Spanish function words, the Spanish number when it has more
 Spanish ones; English and German words in the same message do not matter to it. (Words of both French and
 Spanish, such as ``bien``, count for both; ``once`` and ``ten``, English against Spanish, are not taken for
-Spanish in a sentence that is more French than Spanish.) On a tie, which includes a
-message without any listed word, the look-alike's neighbours decide (an article or a preposition before it, a
-count noun after it: ``le dos``, ``tengo dos cartas``), and failing those its default, which for most look-alikes
-is the number. So ``j'ai mal au dos, tengo dos`` deletes (the Spanish part says ``tengo dos``: a count needs no
-majority), ``sac à dos por favor`` keeps the bag (``à`` is French), and a lone ``dos`` counts. The filter leans
+Spanish in a sentence that is more French than Spanish.) The look-alike's neighbours come first, where they are
+clear (a count noun after it, a verb that takes a count before it, ``à`` or an article before it:
+``tengo dos``, ``dos cartas``, ``sac à dos``, ``le dos``); on a tie of the languages, which includes a message
+without any listed word, the look-alike's default decides, which for most look-alikes is the number. So ``j'ai
+mal au dos, tengo dos`` deletes (``tengo dos`` is a Spanish count, whatever the majority), ``sac à dos por
+favor`` keeps the bag, and a lone ``dos`` counts. The filter leans
 towards deleting when nothing tells the languages apart: a number let through breaks the game, while a removed
 message can be said again. A word typed with its accent (``très``) is the word of the language that writes it so.
 """

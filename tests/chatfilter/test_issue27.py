@@ -132,6 +132,8 @@ def test_language_is_counted_at_most_once_per_message(monkeypatch: pytest.Monkey
         ("sac à dos", 0),
         ("mon sac à dos est lourd", 0),
         ("j'ai mal au dos, tengo dos cartas", 1),
+        ("j'ai mal au dos, tengo dos", 1),
+        ("mi sac à dos por favor", 0),
         ("dos", 1),
         ("tengo dos", 1),
         ("quince", 1),
