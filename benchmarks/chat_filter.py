@@ -2,6 +2,10 @@
 
 Run as ``python benchmarks/chat_filter.py``. The workload draws from the realistic part of the test corpus
 (ordinary chat in four languages, mostly clean, some violations), so it measures the common path.
+
+The first line times every call once, as the bot meets them. On a busy machine its 99th percentile also counts
+the moments the process waited for a core; the second line times each message of the workload three times in a
+row and keeps the fastest, which is the filter's own cost without that wait.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from engine.chat_filter import mentions_number
-from tests.engine.chat_corpus import REALISTIC
+from chatfilter import mentions_number
+from tests.chatfilter.chat_corpus import REALISTIC
 
 CALLS = 50_000
 CLEAN_SHARE = 0.9  # most messages in a running game are clean
@@ -31,15 +35,24 @@ def main() -> None:
     messages = workload(random.Random(37))
     for text in messages[:1000]:  # warm up
         mentions_number(text)
-    timings: list[float] = []
     clock = time.perf_counter_ns
+    once: list[float] = []
     for text in messages:
         start = clock()
         mentions_number(text)
-        timings.append((clock() - start) / 1000)
-    timings.sort()
-    p99 = timings[int(len(timings) * 0.99)]
-    print(f"{len(timings)} messages: median {statistics.median(timings):.1f} µs, p99 {p99:.1f} µs")
+        once.append((clock() - start) / 1000)
+    best: list[float] = []
+    for text in messages:
+        fastest = float("inf")
+        for _ in range(3):
+            start = clock()
+            mentions_number(text)
+            fastest = min(fastest, (clock() - start) / 1000)
+        best.append(fastest)
+    for label, timings in (("each call once", once), ("fastest of three", best)):
+        timings.sort()
+        p99 = timings[int(len(timings) * 0.99)]
+        print(f"{len(timings)} messages, {label}: median {statistics.median(timings):.1f} µs, p99 {p99:.1f} µs")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The Game's table talk rule: while it runs in a channel, messages that mention numbers are removed.
 
-The decision is ``engine.chat_filter.mentions_number``; this cog only watches the channel (new messages,
+The decision is ``chatfilter.mentions_number``; this cog only watches the channel (new messages,
 edits through the raw event so that uncached messages are caught, and keycap reactions) and explains the
 removal privately. Nothing happens in other channels, lobbies, No Thanks! games, or once the game ended.
 """
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from engine.chat_filter import mentions_number
+from chatfilter import mentions_number
 from table.answer import USERS_ONLY
 from table.courier import DMsClosed
 from table.people import mention

@@ -1,6 +1,6 @@
-"""Regenerate engine/_misspellings_ordinary.json: the ordinary words W2's misspelling rules must leave alone.
+"""Regenerate chatfilter/_misspellings_ordinary.json: the ordinary words W2's misspelling rules must leave alone.
 
-``engine._misspellings.reads_as_number`` reads a token one edit (or one phonetic respelling) away from a number
+``chatfilter._misspellings.reads_as_number`` reads a token one edit (or one phonetic respelling) away from a number
 word as that number word. Policy W2 excepts results that are "themselves an ordinary word of English, German,
 French or Spanish" (``forth``, ``weight``, ``threw``, ``dose``). This script finds every such word:
 
@@ -11,7 +11,10 @@ French or Spanish" (``forth``, ``weight``, ``threw``, ``dose``). This script fin
 3. of those, the ordinary words: accepted by a Hunspell dictionary of en_US, en_GB, de_DE, fr_FR or es_ES (as
    written, lower-case or capitalized), or common in wordfreq (Zipf >= ``COMMON_ZIPF`` in one of the four
    languages: chat words, names and loans that dictionaries lack), minus the known misspellings of
-   ``MISSPELLINGS`` that frequency lists pick up from the web, plus the few words of ``EXTRA_ORDINARY``.
+   ``MISSPELLINGS`` that frequency lists pick up from the web, plus the few words of ``EXTRA_ORDINARY``;
+4. of those, the ones no dictionary accepts (``frequent_only``: foreign words, abbreviations and typos the
+   frequency lists picked up, such as ``tre``). A misspelt short number word, which counts only in context
+   anyway, is excluded by the dictionary words alone.
 
 Only the resulting list (a few thousand short words) is shipped; the dictionaries and wordfreq are developer
 tools, never runtime dependencies. Run after any change to the number-word tables or the rules:
@@ -35,10 +38,10 @@ import unicodedata
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine._misspellings import reads_as_number  # noqa: E402
-from engine._number_words import FORMS  # noqa: E402
+from chatfilter._misspellings import reads_as_number  # noqa: E402
+from chatfilter._number_words import FORMS  # noqa: E402
 
-OUT = ROOT / "engine" / "_misspellings_ordinary.json"
+OUT = ROOT / "chatfilter" / "_misspellings_ordinary.json"
 LANGS = ("en", "de", "fr", "es")
 DICTIONARIES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES")
 HUNSPELL_DIR = pathlib.Path("/usr/share/hunspell")
@@ -104,6 +107,7 @@ def main() -> None:
     for dictionary in DICTIONARIES:
         rejected_everywhere &= rejected_by(dictionary, spellings)
     ordinary: set[str] = set(EXTRA_ORDINARY)
+    frequent_only: set[str] = set()
     for token, words in hits.items():
         if token in MISSPELLINGS:
             continue
@@ -111,7 +115,14 @@ def main() -> None:
         common = any(zipf_frequency(w, lang) >= COMMON_ZIPF for w in words for lang in LANGS)
         if in_dictionary or common:
             ordinary.add(token)
-    table = {"generated_by": "tools/gen_misspelling_exclusions.py", "sources": SOURCES, "words": sorted(ordinary)}
+        if common and not in_dictionary and token not in EXTRA_ORDINARY:
+            frequent_only.add(token)
+    table = {
+        "generated_by": "tools/gen_misspelling_exclusions.py",
+        "sources": SOURCES,
+        "words": sorted(ordinary),
+        "frequent_only": sorted(frequent_only),
+    }
     OUT.write_text(json.dumps(table, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     print(f"{len(hits)} candidates read as numbers, {len(ordinary)} ordinary words written to {OUT}")
     if "--show" in sys.argv:

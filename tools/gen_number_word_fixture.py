@@ -1,6 +1,6 @@
-"""Regenerate tests/engine/chat_filter_num2words.json: num2words' spellings of 2-99 in en/de/fr/es.
+"""Regenerate tests/chatfilter/chat_filter_num2words.json: num2words' spellings of 2-99 in en/de/fr/es.
 
-The chat filter builds its vocabulary from hand-written tables (engine/_number_words.py); this fixture is an
+The chat filter builds its vocabulary from hand-written tables (chatfilter/_number_words.py); this fixture is an
 independent reference the tests check it against. num2words is a developer tool only, never a runtime
 dependency:
 
@@ -16,7 +16,7 @@ import pathlib
 from num2words import num2words  # type: ignore[import-untyped]
 
 LANGS = ("en", "de", "fr", "es")
-OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "engine" / "chat_filter_num2words.json"
+OUT = pathlib.Path(__file__).resolve().parent.parent / "tests" / "chatfilter" / "chat_filter_num2words.json"
 
 
 def main() -> None:

@@ -14,16 +14,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine import _misspellings, chat_filter
-from engine._misspellings import MIN_LENGTH, ORDINARY, TARGETS, misspelt_number, reads_as_number
-from engine._number_words import FORMS
-from engine.chat_filter import mentions_number
-from tests.engine.chat_corpus import ALL_CASES
-from tests.engine.chat_corpus_misspellings import ALL_NEW, Case
-from tests.engine.test_chat_filter import precision_recall
+from chatfilter import _misspellings, mentions_number
+from chatfilter._language import COMMON
+from chatfilter._misspellings import MIN_LENGTH, ORDINARY, TARGETS, misspelt_number, reads_as_number
+from chatfilter._number_words import FORMS
+from tests.chatfilter.chat_corpus import ALL_CASES
+from tests.chatfilter.chat_corpus_misspellings import ALL_NEW, Case
+from tests.chatfilter.test_chat_filter import precision_recall
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-TABLE = ROOT / "engine" / "_misspellings_ordinary.json"
+TABLE = ROOT / "chatfilter" / "_misspellings_ordinary.json"
 
 
 @pytest.mark.parametrize(("text", "label"), [(t, label) for t, label, _ in ALL_NEW], ids=[r for *_, r in ALL_NEW])
@@ -81,7 +81,7 @@ def _expected(variant: str) -> bool | None:
     """What W2 says about a one-edit variant of a number word; None where another rule decides."""
     if variant in FORMS:
         return True if FORMS[variant] == "" else None
-    if len(variant) < MIN_LENGTH or variant in chat_filter._COMMON:
+    if len(variant) < MIN_LENGTH or variant in COMMON:
         return None
     return variant not in ORDINARY
 
@@ -178,6 +178,8 @@ def test_shipped_table_is_consistent() -> None:
     assert table["generated_by"] == "tools/gen_misspelling_exclusions.py"
     stale = [w for w in ORDINARY if not reads_as_number(w) or w in FORMS]
     assert not stale
+    assert table["frequent_only"] == sorted(set(table["frequent_only"]))
+    assert set(table["frequent_only"]) <= ORDINARY
     assert {"forth", "weight", "threw", "dose", "tree", "fort", "there", "nein", "neue", "nuevo", "vente"} <= ORDINARY
 
 
@@ -197,11 +199,11 @@ def test_shipped_table_matches_the_generator(tmp_path: pathlib.Path) -> None:
 _MEMORY_PROBE = """
 import tracemalloc
 tracemalloc.start()
-import engine._number_words
+import chatfilter._number_words
 words = tracemalloc.get_traced_memory()[0]
-import engine._misspellings
+import chatfilter._misspellings
 misspellings = tracemalloc.get_traced_memory()[0] - words
-import engine.chat_filter
+import chatfilter
 print(words, misspellings, tracemalloc.get_traced_memory()[0])
 """
 
@@ -222,3 +224,24 @@ def test_misspelling_module_is_pure() -> None:
     imported = {line.split()[1].split(".")[0] for line in source.splitlines() if line.startswith(("import", "from"))}
     assert imported
     assert not imported & forbidden
+
+
+def test_the_long_word_shortcut_never_skips_a_misspelling() -> None:
+    """Exhaustive: every one-edit variant of a number word that is long enough for the shortcut keeps the word's
+    first or last three letters, so skipping the other long words loses nothing."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    skipped = []
+    for target in (t for t in TARGETS if len(t) >= _misspellings._LONG - 1):
+        variants = set()
+        for i in range(len(target) + 1):
+            variants |= {target[:i] + c + target[i:] for c in letters}
+            if i < len(target):
+                variants |= {target[:i] + c + target[i + 1 :] for c in letters}
+                variants.add(target[:i] + target[i + 1 :])
+            if i < len(target) - 1:
+                variants.add(target[:i] + target[i + 1] + target[i] + target[i + 2 :])
+        for variant in variants:
+            long_enough = len(variant) >= _misspellings._LONG
+            if long_enough and variant[:3] not in _misspellings._HEADS and variant[-3:] not in _misspellings._TAILS:
+                skipped.append(variant)
+    assert not skipped, skipped[:10]

@@ -7,18 +7,18 @@ language glues them together), instead of shipping a flat list produced by a lib
   ``dixsept``), accent-less and transliterated spellings (``funf``/``fuenf``, ``dreissig``, ``veintitres``),
   plurals and decades (``sixes``, ``thirties``, ``Dreißigern``), approximations (``trentaine``), German
   number nouns (``Zehner``), inflected and dialect forms (``viere``, ``zwoa``) and a few common misspellings
-  (``fourty``; ``engine._misspellings`` reads the rest from :data:`CARDINALS`). Those are rules over the tables, so
+  (``fourty``; ``chatfilter._misspellings`` reads the rest from :data:`CARDINALS`). Those are rules over the tables, so
   the tables plus the rules are shorter and easier to review than the thousands of strings they expand to;
 * nothing is needed at run time beyond the standard library.
 
 ``tools/gen_number_word_fixture.py`` writes the num2words spellings of 2-99 for the four languages into a
-test fixture (``tests/engine/chat_filter_num2words.json``), and the tests check that every one of them is
+test fixture (``tests/chatfilter/chat_filter_num2words.json``), and the tests check that every one of them is
 caught; that keeps these tables honest without making num2words a dependency.
 
 Every key of :data:`FORMS` is casefolded and accent-stripped (``ß`` is already ``ss`` after casefolding). The
 value is ``""`` for a word that always counts, or the name of a context rule for words that are numbers in
 one language and ordinary words in another (``once``, ``seize``, ``elf``, ``neuf``...), see
-``engine.chat_filter``.
+``chatfilter._context``.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ __all__ = [
     "LARGE_SPLIT_RE",
     "LARGE_WORDS",
     "PREFIXES",
+    "RESPELT",
 ]
 
 # --- English -------------------------------------------------------------------------------------------
@@ -320,6 +321,8 @@ _AMBIGUOUS = {
     "neuf": "neuf",  # French 9 vs "new"
     "tres": "tres",  # Spanish 3 vs French "très" typed without the accent
     "dos": "dos",  # Spanish 2 vs French "le dos" (back), English "dos and don'ts"
+    "quince": "quince",  # Spanish 15 vs the English fruit
+    "quinces": "quince",
     "sept": "sept",  # French 7 vs English "Sept" (September)
     "acht": "acht",  # German 8 vs "gib acht" (pay attention)
     "ten": "ten",  # English 10 vs Spanish "ten cuidado" (be careful)
@@ -347,7 +350,7 @@ def _build_forms() -> dict[str, str]:
 FORMS: dict[str, str] = _build_forms()
 
 # The cardinals 2-99 of each language as one token (glued compounds, accent-stripped, with the listed spellings
-# of FORMS): the words whose misspellings engine._misspellings reads (policy W2).
+# of FORMS): the words whose misspellings chatfilter._misspellings reads (policy W2).
 CARDINALS: dict[str, tuple[str, ...]] = {
     "en": tuple(_en_cardinals()),
     "de": tuple(_de_cardinals()),
@@ -355,12 +358,22 @@ CARDINALS: dict[str, tuple[str, ...]] = {
     "es": (*_ES_UNITS, *_ES_TEENS, *_ES_TWENTIES, *_ES_TENS, *_ES_MISSPELT, *_es_compounds()),
 }
 
+# The listed misspellings and dialect spellings among the cardinals: a misspelling of them is two edits away from
+# the number word, which W2 does not read.
+RESPELT: frozenset[str] = frozenset(
+    (*_EN_TEENS_MISSPELT, *_EN_TENS_MISSPELT, *_ES_MISSPELT, *_EN_DIALECT, *_DE_DIALECT)
+)
+
 # Every proper prefix of a form, so that joining split fragments ("thir ty", "th**ree**") can stop early.
 PREFIXES: frozenset[str] = frozenset(w[:i] for w in FORMS for i in range(1, len(w)))
 
 # Numbers above 99 written as one token: the parts around hundred/thousand must all be number words and at
 # least one of them a 2-99 word (zweihundert, hundertsiebenunddreissig, doscientos is in FORMS already).
-LARGE_WORDS = ("hundred", "thousand", "hundert", "tausend", "cents", "cent", "mille", "mil", "cien", "ciento")
+# "hunnert" is the spoken German hundert (nd assimilated to nn), common in dialect chat.
+LARGE_WORDS = (
+    *("hundred", "thousand", "hundert", "hunnert", "tausend"),
+    *("cents", "cent", "mille", "mil", "cien", "ciento"),
+)
 LARGE_SPLIT_RE = re.compile("|".join(sorted(LARGE_WORDS, key=len, reverse=True)))
 
 # German compounds built on a number noun: Zehnertrick, Dreierpasch, Zwanzigerjahre, Sechserpack.

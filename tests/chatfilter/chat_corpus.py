@@ -1461,7 +1461,7 @@ MORE_CHAT_ES: list[Case] = [
     ("las tres pilas", 1, "W1-es"),
 ]
 
-# Judgement calls where the policy is silent, decided by its principles (see engine.chat_filter's docstring).
+# Judgement calls where the policy is silent, decided by its principles (see the chatfilter package's docstring).
 JUDGEMENT: list[Case] = [
     ("s!x", 1, "W2"),
     ("$even", 1, "W2"),

@@ -1,0 +1,192 @@
+"""The token-level reading of one message: its words in context, and the words it splits or spells out.
+
+The normalized, casefolded, accent-stripped message is cut into tokens (runs of letters) and the separators
+between them. A token is matched whole (``chatfilter._lookup``); split words are rejoined only where a reader
+would rejoin them: across markdown, NBSP, line breaks, hyphens and dots, a fragment that is not itself a common
+word ("thir ty"), runs of single letters ("t h r e e", also after a one-letter word: "I have a s i x"), and censor
+characters between letters ("tw*lve"). Words separated by ordinary spaces are never merged ("that would" does
+not contain "two"). A hit on a look-alike (``once``, ``dos``, ``quince``...) or a short misspelling (``trres``)
+then asks its context: the words around it and, once per message, the message's language.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue
+from chatfilter._language import COMMON, Language
+from chatfilter._lookup import NOT_A_PART, TRIPLE_RE, lookup
+from chatfilter._misspellings import SHORT, SHORT_MAX, censored_reading, short_misspelling
+from chatfilter._normalize import SOFT, SOFT_CHARS
+from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES
+
+__all__ = ["Message"]
+
+_JOIN_SEP_RE = re.compile(r"[\s\x1f.\-·•/+~]{1,3}")
+# A word with censor characters between its letters (markdown characters are SOFT by now).
+_CENSORED_RE = re.compile(r"(?<![^\W\d_])[a-z]+(?:[\x1f#]+[a-z]+)+(?![^\W\d_])")
+# One-letter words that may stand before a spelled-out word: "a s i x", "y d o s", "I s e v e n".
+_ONE_LETTER_WORDS = frozenset("aiyou")
+
+
+class Message:
+    """The token-level checks of one message; a class only to share the token lists between them."""
+
+    __slots__ = ("_language", "raw", "seps", "stripped", "tokens")
+
+    def __init__(self, tokens: list[str], seps: list[str], raw: list[str], stripped: str) -> None:
+        self.tokens = tokens
+        self.seps = seps
+        self.raw = raw
+        self.stripped = stripped
+        self._language: Language | None = None
+
+    def mentions_number(self) -> bool:
+        return self._whole_tokens() or self._joined_fragments() or self._letter_runs() or self._censored()
+
+    # -- tw*lve, th#rty: censor characters standing for letters --
+
+    def _censored(self) -> bool:
+        stripped = self.stripped
+        if SOFT not in stripped and "#" not in stripped:
+            return False
+        return any(censored_reading(m.group()) is not None for m in _CENSORED_RE.finditer(stripped))
+
+    # -- single tokens --
+
+    def _whole_tokens(self) -> bool:
+        stretched = TRIPLE_RE.search(self.stripped) is not None
+        large = LARGE_SPLIT_RE.search(self.stripped) is not None
+        for i, tok in enumerate(self.tokens):
+            key = lookup(tok, stretched, large)
+            if key is not None:
+                if self._counts(key, i, i + 1):
+                    return True
+            elif len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
+                return True
+        return False
+
+    def _short_counts(self, target: str, langs: tuple[str, ...], i: int) -> bool:
+        """A short misspelling ("trres", "sxi", "onc") counts where its word counts and the message is in the
+        word's language or shows a count around it ("me quedan trres cartas")."""
+        key = FORMS[target]
+        if key and not self._counts(key, i, i + 1):
+            return False
+        near = self._context(i, i + 1)
+        language = self.language()
+        return any(language.is_mainly(lang) or number_cue(near, lang) for lang in langs)
+
+    # -- a word split by markdown, NBSP, a line break or a space inside it --
+
+    def _joined_fragments(self) -> bool:
+        tokens, seps = self.tokens, self.seps
+        n = len(tokens)
+        for i in range(n - 1):
+            acc = tokens[i]
+            if acc not in PREFIXES or _has_apostrophe(seps[i]):
+                continue
+            # A common word and the word after it are two words ("se ven", "s even"), unless the break between
+            # them is invisible. A lone letter may still start a split word ("e ight").
+            first_common = acc in COMMON
+            for j in range(i + 1, min(i + 5, n)):
+                sep = seps[j]
+                if not (sep and SOFT_CHARS.issuperset(sep)):
+                    if not _JOIN_SEP_RE.fullmatch(sep):
+                        break
+                    if first_common and (len(acc) > 1 or tokens[j] in COMMON):
+                        break
+                acc += tokens[j]
+                key = FORMS.get(acc)
+                # "thir ty's" is fine, but a fragment glued to an apostrophe belongs to the next word.
+                if key is not None and not _has_apostrophe(seps[j + 1]) and self._counts(key, i, j + 1):
+                    return True
+                if acc not in PREFIXES:
+                    break
+        return False
+
+    # -- t h r e e, t.h.r.e.e, one letter per line, 🇹 🇭 🇷 🇪 🇪 --
+
+    def _letter_runs(self) -> bool:
+        tokens, seps = self.tokens, self.seps
+        n = len(tokens)
+        i = 0
+        while i < n:
+            if len(tokens[i]) != 1:
+                i += 1
+                continue
+            j = i + 1
+            while j < n and len(tokens[j]) == 1 and _is_letter_gap(seps[j]):
+                j += 1
+            if j - i >= 3 and self._run_is_number(i, j):
+                return True
+            # "I have a s i x": the run may start with a one-letter word of its own.
+            if j - i >= 4 and tokens[i] in _ONE_LETTER_WORDS and self._run_is_number(i + 1, j):
+                return True
+            i = j
+        return False
+
+    def _run_is_number(self, start: int, end: int) -> bool:
+        letters = self.tokens[start:end]
+        weights = [_gap_weight(self.seps[k]) for k in range(start + 1, end)]
+        pieces = [letters[0]]
+        lightest = min(weights)
+        for letter, weight in zip(letters[1:], weights, strict=True):
+            if weight > lightest:
+                pieces.append(letter)
+            else:
+                pieces[-1] += letter
+        candidates = pieces if len(pieces) == 1 else [*pieces, "".join(pieces)]
+        for word in candidates:
+            key = lookup(word, True, True)
+            # Spelled-out letters carry no neighbouring words, so only the message's language decides.
+            if key is not None and self._counts(key, start, end, whole_message=True):
+                return True
+        return False
+
+    # -- the cross-language words --
+
+    def _counts(self, key: str, start: int, end: int, *, whole_message: bool = False) -> bool:
+        """Whether a vocabulary hit spanning tokens[start:end] counts, given the words around it.
+
+        ``key`` is "" for words that always count, else the name of the context rule of a word that is a number
+        in one language and an ordinary word in another (policy X8: "a little context, not full language
+        identification"). Spelled-out letter runs have no neighbours of their own (``whole_message``).
+        """
+        if not key:
+            return True
+        near = self._context(start, end, whole_message=whole_message)
+        if near.prev in LARGE_PREV and key not in NOT_A_PART:
+            return True  # "hundert elf", "ciento once": part of a larger number
+        return CONTEXT_RULES[key](near, self.language())
+
+    def _context(self, start: int, end: int, *, whole_message: bool = False) -> Context:
+        if whole_message:
+            return Context(prev="", prev2="", next="", accented=False, prev_raw="", next_raw="")
+        tokens, raw = self.tokens, self.raw
+        return Context(
+            prev="" if start < 1 else tokens[start - 1],
+            prev2="" if start < 2 else tokens[start - 2],
+            next="" if end >= len(tokens) else tokens[end],
+            accented=not "".join(raw[start:end]).isascii(),
+            prev_raw="" if start < 1 else raw[start - 1],
+            next_raw="" if end >= len(raw) else raw[end],
+        )
+
+    def language(self) -> Language:
+        """The message's language, counted once and only when a look-alike or a short misspelling needs it."""
+        if self._language is None:
+            self._language = Language(self.raw, self.seps)
+        return self._language
+
+
+def _is_letter_gap(sep: str) -> bool:
+    return 0 < len(sep) <= 4 and not _has_apostrophe(sep)
+
+
+def _has_apostrophe(sep: str) -> bool:
+    return "'" in sep or "’" in sep or "´" in sep
+
+
+def _gap_weight(sep: str) -> int:
+    """How much white space a gap holds: "t h r e e  c a r d s" splits at the double space."""
+    return len(sep) - len(sep.strip())

@@ -1,0 +1,355 @@
+"""Misspelt, respelt and censored number words (policy W2) for the chat filter.
+
+Policy W2 counts "a word that a reader takes for a number word, with one letter added, dropped, doubled, swapped
+or replaced, or spelt as spoken, when the result is not itself an ordinary word of English, German, French or
+Spanish". This module reads exactly that, for the cardinals 2-99 of the four languages
+(:data:`chatfilter._number_words.CARDINALS`, glued compounds such as ``siebenundzwanzig`` and ``thirtyseven``
+included):
+
+* **One edit.** A token at Damerau-Levenshtein distance 1 from a number word of at least
+  :data:`MIN_LENGTH` letters (``thrity``, ``twlve``, ``soixente``, ``ventidos``, ``dreizig``). The lookup is a
+  deletion index (the SymSpell idea): the number words and every word with one letter deleted from them are
+  keys of one dict, and a token is looked up together with its own one-letter deletions. That finds
+  insertions, deletions, substitutions and swaps with ``len(token) + 1`` dict probes and no per-message
+  allocation beyond those strings; the index holds about ten thousand short strings.
+* **Spelt as spoken.** A few rewrites turn a phonetic spelling back into the written one before the same
+  lookup: German ``-zich``/``-zisch`` for ``-zig`` (``zwanzich``, ``fuffzich``), ``k`` for ``qu``/``c``
+  (``katorze``, ``kinze``, ``kuatro``), ``wa`` for ``oi`` (``swasante``), ``b`` for ``v`` (``bentidos``),
+  ``ss``/``z`` for ``x`` (``soissante``, ``dizsept``). Dialect spellings further away than that are listed
+  in ``chatfilter._number_words`` (``zwoa``, ``fuchzig``).
+* **German spoken and dialect spellings.** Before the same lookup, a German-looking token (one that starts
+  like a German number word) is also read as spoken: ``ts``/``tz`` before a vowel for ``z`` (``tsehn``,
+  ``tswanzich``; not ``tsch``: ``tschö`` stays), a doubled consonant before a vowel as a single one (``sibbe``;
+  not ``viell.``), ``ww`` for ``b`` (``siwwe``), ``m`` for ``b`` after ``i`` (``sieme``), ``m`` for ``n`` before
+  ``f`` (``fümf``), the vowel dialects put between ``l``/``n``/``r`` and ``f`` (``fünnef``, ``elef``,
+  ``zwölef``), ``d`` for ``t`` after ``ch`` (``achd``), and the dialect endings: a dropped final ``n`` (``siebe``)
+  and an added ``e`` (``fümfe``). Each is a sound change a German reader undoes without noticing. The endings
+  are read as written unless a sound change showed the spelling is spoken: "sense" is no "sens" one edit from
+  "seis".
+* **Short number words, in context.** Every one-letter change of a three-letter number word is nearly always a
+  word (``tow``, ``sex``, ``tan``, ``elk``), so short words get a narrower reading: a doubled letter or a swapped
+  pair of a three-letter word or of ``tres``/``sept``/``acht`` (``sixx``, ``trres``, ``sxi``, ``septt``), and a
+  dropped final letter of a four- or five-letter word (``onc``, ``tre``, ``zwe``). Such a *short reading* is
+  returned separately (:func:`short_misspelling`), because it counts only in context: the filter wants the
+  message to be in the number word's language or a count around it ("me quedan trres cartas"). A short reading
+  that is one edit from a function word of the number's language (``tne`` for "the", ``dre`` for "der") is the
+  function word's typo, not the number.
+* **Ordinary words stay.** Every word of the four languages that the two rules above would read as a number
+  (``forth``, ``weight``, ``threw``, ``dose``, ``there``, ``neue``, ``fiche``...) is listed in
+  ``_misspellings_ordinary.json``, which ``tools/gen_misspelling_exclusions.py`` generates from the Hunspell
+  dictionaries of the four languages and the wordfreq frequency lists; such a token never counts. A short
+  reading is excluded by the dictionary words only: a word that only the frequency lists know (a foreign word,
+  an abbreviation, a typo) is no reason to doubt a short number word that its context confirms.
+* **Censor characters.** ``tw*lve``, ``th#rty``: a run of ``*``, ``#`` or ``_`` *between* letters stands for the
+  letters it hides (one, or one per character), and the word counts if it is then a number word of at least
+  :data:`MIN_LENGTH` letters with at most a third of its letters hidden.
+
+Number words shorter than :data:`MIN_LENGTH` (``two``, ``six``, ``ten``, ``dos``, ``dix``, ``elf``) get only the
+short reading, in context: nearly every other one-letter change of them is a word (``tow``, ``sex``, ``sit``,
+``tan``, ``dis``, ``elk``). A misspelt word that is a number in one language and
+an ordinary word in another (``nuef``, ``ocne``, ``fuor``) is read like the word itself, through the filter's
+context rule (``nuef`` counts, ``tout nuef`` does not; ``sieze the day`` stays English). ``tres``, ``sept`` and
+``acht`` get no general edit reading either: their context rules count them by default, and their one-edit
+neighbours are mostly other words or typos of them (``trys``, ``tros``, ``sepe``, ``achs``).
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+from collections.abc import Iterator
+
+from chatfilter._language import COMMON, FUNCTION_WORDS
+from chatfilter._number_words import CARDINALS, FORMS, RESPELT
+
+__all__ = [
+    "FREQUENT_ONLY",
+    "MIN_LENGTH",
+    "ORDINARY",
+    "SHORT",
+    "SHORT_MAX",
+    "TARGETS",
+    "censored_reading",
+    "misspelt_number",
+    "reads_as_number",
+    "short_misspelling",
+]
+
+MIN_LENGTH = 4
+
+# Cross-language words whose context rule counts them by default: their one-edit neighbours are mostly other
+# words and typos of them ("trys", "tros", "sepe", "achs"), so they are read as written only.
+_AS_WRITTEN_ONLY = frozenset(("tres", "sept", "acht"))
+TARGETS: frozenset[str] = frozenset(
+    w for words in CARDINALS.values() for w in words if len(w) >= MIN_LENGTH and w not in _AS_WRITTEN_ONLY
+)
+
+
+def _deletions(word: str) -> Iterator[str]:
+    return (word[:i] + word[i + 1 :] for i in range(len(word)))
+
+
+def _build_index() -> dict[str, tuple[str, ...]]:
+    index: dict[str, list[str]] = {}
+    for target in sorted(TARGETS):
+        for key in {target, *_deletions(target)}:
+            index.setdefault(key, []).append(target)
+    return {key: tuple(targets) for key, targets in index.items()}
+
+
+# A key is a number word or a number word with one letter deleted; the value lists those number words.
+_INDEX: dict[str, tuple[str, ...]] = _build_index()
+
+
+def _one_change(a: str, b: str) -> bool:
+    """Whether two words of the same length differ by one replaced letter or one swap of neighbours."""
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    if len(diff) == 1:
+        return True
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
+# One edit changes at most two neighbouring letters, so a token of _LONG letters or more that is one edit from a
+# number word has that word's first three or last three letters: most long words need no dictionary probe.
+_LONG = 8
+_HEADS = frozenset(t[:3] for t in TARGETS if len(t) >= _LONG - 1)
+_TAILS = frozenset(t[-3:] for t in TARGETS if len(t) >= _LONG - 1)
+
+
+def _nearest(token: str) -> str | None:
+    """A number word of :data:`TARGETS` that ``token`` is, or is one edit away from (Damerau-Levenshtein).
+
+    A word that always counts is preferred to a cross-language one (``once``, ``sept``), whose context rule the
+    filter then applies to the misspelling too.
+    """
+    if len(token) >= _LONG and token[:3] not in _HEADS and token[-3:] not in _TAILS:
+        return None  # a long word one edit from a number word keeps its first or its last three letters
+    index = _INDEX
+    deletions = [token[:i] + token[i + 1 :] for i in range(len(token))]
+    if token not in index and index.keys().isdisjoint(deletions):  # the common case, kept fast
+        return None
+    found: list[str] = list(index.get(token, ()))  # the token is a number word with a letter dropped
+    for key in deletions:
+        targets = index.get(key)
+        if targets is None:
+            continue
+        for target in targets:
+            # key == target: the token has a letter added; same length: a letter replaced or two swapped.
+            if key == target or (len(target) == len(token) and _one_change(target, token)):
+                found.append(target)
+    if not found:
+        return None
+    return min(found, key=lambda target: (FORMS[target] != "", target))
+
+
+# Phonetic spellings, as (pattern, written spelling). Each rewrite is tried on its own, then read like a token.
+# Each with a substring it needs: a substring test is cheaper than a regex that finds nothing.
+_SPOKEN: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
+    (needs, re.compile(pattern), repl)
+    for needs, pattern, repl in (
+        ("ch", r"(?<=[zs])i(?:ch|sch)(?=$|st|er)", "ig"),  # zwanzich, dreissich, vierzisch, zwanzichster
+        ("k", r"k", "qu"),  # katorze, kinze, karante
+        ("k", r"k", "c"),  # kuatro, katorce, sinkuenta
+        ("wa", r"wa", "oi"),  # swasante
+        ("b", r"b", "v"),  # bentidos, beintitres
+        ("ss", r"ss", "x"),  # soissante, dissept
+        ("di", r"^di[sz]", "dix"),  # dizuit, disneuf
+    )
+)
+
+# German sound changes, undone one after the other (see the module docstring).
+_DE_SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), repl)
+    for pattern, repl in (
+        (r"t[sz](?=[aeiouwy])", "z"),  # tsehn, tswanzich: z is spoken ts (not "tsch", as in tschö)
+        (r"(?<=[zs])i(?:ch|sch)(?=$|st|er)", "ig"),  # tswanzich: with the others, as in _SPOKEN
+        (r"ww", "b"),  # siwwe (Palatine sieben)
+        (r"([bdfglmnprst])\1(?=[aeiou])", r"\1"),  # sibbe, fünnef (not viell., "vielleicht")
+        (r"bm|(?<=i)m+(?=e?$)", "b"),  # siebm, sieme, simme
+        (r"m(?=f)", "n"),  # fümf, fümfe: n spoken m before f
+        (r"(?<=[lnr])e(?=f)", ""),  # fünef, elef, zwölef: the vowel dialects put before f
+        (r"(?<=ch)d", "t"),  # achd, achdzig
+    )
+)
+# Whether any of the sound changes above applies: most tokens have none of them.
+_DE_SPOKEN_HINT = re.compile(r"t[sz][aeiouwy]|[zs]i(?:ch|sch)|ww|([bdfglmnprst])\1[aeiou]|bm|im+e?$|mf|[lnr]ef|chd")
+# Tokens that start like a German number word (accents stripped), or like its "ts" spelling.
+_DE_STARTS = frozenset(w[:2] for w in CARDINALS["de"]) | {"ts", "tz", "fi", "fo"}
+
+
+def _german_spoken(token: str) -> str | None:
+    """The number word a German spoken or dialect spelling stands for (``fünnef``, ``tsehn``, ``siwwe``)."""
+    spoken = token
+    if _DE_SPOKEN_HINT.search(token):
+        for pattern, repl in _DE_SPOKEN:
+            spoken = pattern.sub(repl, spoken)
+    changed = spoken != token
+    # The dialect endings (siebe: a dropped n; fümfe: an added e) are read as written only, unless a sound change
+    # showed the word is spoken: "sense" is no "sens" one edit from "seis", "forthe" no "forth" from "forty".
+    endings = [spoken]
+    if spoken.endswith("e"):
+        endings += [spoken + "n", spoken[:-1]]
+    elif spoken.endswith("eh"):
+        endings.append(spoken + "n")  # dreizeh
+    for form in endings:
+        if form == token:
+            continue
+        if form in FORMS:  # elef -> elf: an exact reading may be a short word
+            return form
+        target = _nearest(form) if changed and len(form) >= MIN_LENGTH else None
+        if target is not None:
+            return target
+    return None
+
+
+def _read(token: str) -> str | None:
+    """The number word W2's edit and respelling rules read in ``token``, before ordinary words are excluded."""
+    if len(token) < MIN_LENGTH:
+        return None
+    target = _nearest(token)
+    if target is not None:
+        return target
+    if token[:2] in _DE_STARTS:
+        target = _german_spoken(token)
+        if target is not None:
+            return target
+    for needs, pattern, repl in _SPOKEN:
+        if needs not in token:
+            continue
+        spoken = pattern.sub(repl, token)
+        if spoken != token and len(spoken) >= MIN_LENGTH:
+            target = spoken if spoken in FORMS else _nearest(spoken)
+            if target is not None:
+                return target
+    return None
+
+
+# --- short number words ---------------------------------------------------------------------------------------
+
+_LANGUAGES_OF: dict[str, tuple[str, ...]] = {}
+for _lang, _words in CARDINALS.items():
+    for _w in _words:
+        _LANGUAGES_OF[_w] = (*_LANGUAGES_OF.get(_w, ()), _lang)
+
+
+def _short_variants(word: str) -> set[str]:
+    """The spellings a short reading takes for ``word``: a doubled letter or a swapped pair (three-letter words
+    and the as-written-only ones), a dropped final letter (four and five letters)."""
+    variants = set()
+    if len(word) >= 4:
+        variants.add(word[:-1])
+    if len(word) == 3 or word in _AS_WRITTEN_ONLY:
+        variants |= {word[: i + 1] + word[i:] for i in range(len(word))}
+        variants |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
+    return {v for v in variants if len(v) >= 3 and v != word}
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether two different words are one insertion, deletion, replacement or swap of neighbours apart."""
+    if len(a) == len(b):
+        return _one_change(a, b)
+    if abs(len(a) - len(b)) != 1:
+        return False
+    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
+
+
+def _function_word_typo(token: str, langs: tuple[str, ...]) -> bool:
+    return any(_one_edit(token, word) for lang in langs for word in FUNCTION_WORDS[lang])
+
+
+def _build_short() -> dict[str, str]:
+    readings: dict[str, str] = {}
+    for target, langs in sorted(_LANGUAGES_OF.items()):
+        if not 3 <= len(target) <= 5 or target in RESPELT:
+            continue
+        for variant in sorted(_short_variants(target)):
+            # "sixx" is the filter's doubled-last-letter reading already, "sexx" no short reading at all.
+            doubled_last = variant[-1] == variant[-2] and FORMS.get(variant[:-1]) == ""
+            if variant in FORMS or variant in readings or doubled_last or _read(variant) is not None:
+                continue
+            if not _function_word_typo(variant, langs):
+                readings[variant] = target
+    return readings
+
+
+# A short reading (before ordinary words are excluded) and the number word it stands for: "trres" -> "tres".
+_SHORT_READINGS: dict[str, str] = _build_short()
+
+
+def reads_as_number(token: str) -> bool:
+    """Whether W2's edit and respelling rules read ``token`` as a number word, *before* ordinary words are
+    excluded. The generator of ``_misspellings_ordinary.json`` runs exactly this over a dictionary."""
+    return token in _SHORT_READINGS or _read(token) is not None
+
+
+def _load_ordinary() -> tuple[frozenset[str], frozenset[str]]:
+    path = pathlib.Path(__file__).with_name("_misspellings_ordinary.json")
+    table = json.loads(path.read_text(encoding="utf-8"))
+    return frozenset(table["words"]), frozenset(table["frequent_only"])
+
+
+# Ordinary words of the four languages that reads_as_number() would take for a number word (casefolded and
+# accent-stripped like the filter's tokens), and those of them that no dictionary has, only the frequency lists
+# (``tre``, ``sep``: foreign words, abbreviations, typos).
+ORDINARY, FREQUENT_ONLY = _load_ordinary()
+
+# The short readings that no dictionary has: the token and the number word it stands for. A word only the
+# frequency lists know ("tre": Italian, and a French typo of "très") still reads as the number in context
+# ("me quedan tre cartas"): the context is what makes a short reading unambiguous.
+SHORT: dict[str, str] = {
+    variant: target
+    for variant, target in _SHORT_READINGS.items()
+    if (variant not in ORDINARY or variant in FREQUENT_ONLY) and variant not in COMMON
+}
+
+
+# The longest short misspelling ("ttres", "septt"): longer tokens need no look.
+SHORT_MAX = max(map(len, SHORT), default=0)
+
+
+def short_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
+    """The number word a short reading (a token of :data:`SHORT`) takes ``token`` for, with its languages:
+    ``trres`` -> ``tres``, Spanish. It counts only in context, which the filter judges."""
+    target = SHORT[token]
+    return target, _LANGUAGES_OF[target]
+
+
+def misspelt_number(token: str) -> str | None:
+    """The vocabulary key (see ``chatfilter._number_words.FORMS``) of the number word that a token (casefolded,
+    accents stripped) misspells or respells under policy W2, or None: ``""`` for a word that always counts, the
+    name of a context rule for a cross-language word (``nuef`` is read like ``neuf``)."""
+    if token in ORDINARY:
+        return None
+    target = _read(token)
+    return None if target is None else FORMS[target]
+
+
+# --- censor characters --------------------------------------------------------------------------------------
+
+_BY_LENGTH: dict[int, str] = {
+    length: "\n".join(sorted(w for w in TARGETS if len(w) == length)) for length in {len(w) for w in TARGETS}
+}
+_CENSOR_RUN_RE = re.compile(r"[^a-z]+")
+
+
+def censored_reading(word: str) -> str | None:
+    """The number word that ``word`` (lower-case ASCII letters, with runs of censor characters between them) is
+    with its hidden letters filled in, if at most a third of its letters are hidden: ``tw*lve``, ``th##ty``,
+    ``z_anzig``. A run stands for one letter, or for one letter per character."""
+    pieces = _CENSOR_RUN_RE.split(word)
+    runs = _CENSOR_RUN_RE.findall(word)
+    for per_char in (False, True):
+        hidden = sum(len(r) for r in runs) if per_char else len(runs)
+        length = sum(map(len, pieces)) + hidden
+        # At most a third, rounded down: "tw##ve" (two of six) counts, "t###ve" does not. Words of four and five
+        # letters may hide one.
+        if length < MIN_LENGTH or hidden > max(1, length // 3) or length not in _BY_LENGTH:
+            continue
+        fills = [f"[a-z]{{{len(r)}}}" if per_char else "[a-z]" for r in runs]
+        pattern = "".join(p + f for p, f in zip(pieces, [*fills, ""], strict=True))
+        match = re.search("^" + pattern + "$", _BY_LENGTH[length], re.MULTILINE)
+        if match:
+            return match.group()
+    return None

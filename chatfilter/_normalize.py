@@ -1,0 +1,149 @@
+"""The text a reader sees: one normalized copy of a message in which disguised letters are plain letters.
+
+NFKC folds styled letters and fullwidth forms; invisible characters and combining marks (zalgo, strike-through)
+are dropped; Cyrillic, Greek and Armenian look-alikes, small caps, circled and regional-indicator letters become
+Latin letters; markdown characters, NBSP and line breaks become a "soft" separator that a reader does not see as a
+word break (``th**ree**``, ``thir\u00a0ty``). Case is kept here (Roman numerals need it); :func:`fold` then gives
+the casefolded copy as typed (accents kept, for ``très``/``tres``) and the accent-stripped copy the vocabulary is
+matched against. Symbol leetspeak (``s!x``, ``$even``) is a second copy, made only when the first finds nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["SOFT", "SOFT_CHARS", "fold", "has_leet", "normalize", "unleet"]
+
+# A separator a reader does not see as a word break: markdown, NBSP and friends. Words split by one of these
+# are rejoined freely ("th**ree**", "thir\u00a0ty").
+SOFT = "\x1f"
+# A hyphen or a dot inside a word ("se-ven", "thir.ty") is a syllable break, not a word break, too.
+SOFT_CHARS = frozenset(SOFT + "\n\r-.")
+_MARKDOWN = "*_~|`\\"
+
+# Applied before NFKC, which would turn NBSP into an ordinary space.
+_NBSP_RE = re.compile("[\u00a0\u202f\u2007\u2028\u2029\u0085]")
+
+# Cyrillic, Greek and Armenian letters that look like Latin ones (UTS #39 confusables, Latin targets only).
+# Case is kept so that Cyrillic "ХХ" still reads as the Roman numeral XX.
+_HOMOGLYPHS = {
+    # Cyrillic
+    "а": "a", "в": "b", "г": "r", "е": "e", "ё": "e", "һ": "h", "і": "i", "ї": "i", "ј": "j", "к": "k",
+    "м": "m", "н": "h", "о": "o", "п": "n", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s",
+    "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "ү": "y", "ь": "b", "ɡ": "g",
+    "А": "A", "В": "B", "Е": "E", "Ё": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
+    "Т": "T", "У": "Y", "Х": "X", "Ѕ": "S", "І": "I", "Ї": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W", "Ү": "Y",
+    "Һ": "H", "Ӏ": "I", "є": "e", "Є": "E", "ѵ": "v", "Ѵ": "V", "ғ": "f", "Ғ": "F", "ԑ": "e", "ɛ": "e",
+    # Greek
+    "α": "a", "γ": "y", "ε": "e", "η": "n", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
+    "υ": "u", "χ": "x", "ω": "w", "ϲ": "c", "ϳ": "j", "μ": "u",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O",
+    "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C", "Ϝ": "F",
+    # Armenian and Latin oddities
+    "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g", "ı": "i", "ȷ": "j", "ɑ": "a", "ɩ": "i",
+}  # fmt: skip
+
+_STYLED_LETTER_RE = re.compile(
+    r"(?:LATIN LETTER SMALL CAPITAL|MODIFIER LETTER (?:SMALL|CAPITAL)|REGIONAL INDICATOR SYMBOL LETTER"
+    r"|(?:NEGATIVE )?(?:CIRCLED|SQUARED) LATIN CAPITAL LETTER|LATIN SUBSCRIPT SMALL LETTER) ([A-Z])"
+)
+_STYLED_BLOCKS = ((0x0250, 0x02FF), (0x1D00, 0x1DBF), (0xA700, 0xA7FF), (0xAB30, 0xAB6F), (0x1F100, 0x1F1FF))
+# Invisible characters that are letters (Lo) rather than format characters, so a category test misses them.
+_INVISIBLE_LETTERS = "\u3164\u115f\u1160\uffa0\u2800"
+
+
+def _post_nfkc_table() -> dict[int, str | None]:
+    table: dict[int, str | None] = {}
+    for cp in range(0x10000):
+        if unicodedata.category(chr(cp)) in ("Cf", "Mn", "Me"):
+            table[cp] = None
+    for first, last in ((0xE0000, 0xE01EF), (0x1D165, 0x1D1AD)):  # tags, variation selectors, musical marks
+        for cp in range(first, last + 1):
+            if unicodedata.category(chr(cp)) in ("Cf", "Mn", "Me"):
+                table[cp] = None
+    table.update(dict.fromkeys(map(ord, _INVISIBLE_LETTERS)))
+    for first, last in _STYLED_BLOCKS:
+        for cp in range(first, last + 1):
+            match = _STYLED_LETTER_RE.fullmatch(unicodedata.name(chr(cp), ""))
+            if match:
+                # Capital-only styles stay capital (Roman numerals); regional indicators and small caps become
+                # lower case so that flags such as 🇱🇻 or 🇻🇮 never read as LV or VI.
+                capital = "CAPITAL LETTER" in unicodedata.name(chr(cp))
+                table[cp] = match.group(1) if capital else match.group(1).lower()
+    for char, latin in _HOMOGLYPHS.items():
+        table[ord(char)] = latin
+    # Accented homoglyphs (ά, ё, ї) map like their base letter once NFKC has composed them.
+    for cp in range(0x0370, 0x0530):
+        base = unicodedata.normalize("NFD", chr(cp))[0]
+        if base != chr(cp) and base in _HOMOGLYPHS:
+            table[cp] = _HOMOGLYPHS[base]
+    table.update(dict.fromkeys(map(ord, _MARKDOWN), SOFT))
+    return table
+
+
+_POST_NFKC = _post_nfkc_table()
+# str.translate looks every character up in the table, which costs more than the rest of the filter on a
+# long message; a regex scan (a bitmap for the BMP part) tells whether there is anything to translate at all.
+_POST_NFKC_BMP_RE = re.compile("[" + "".join(re.escape(chr(cp)) for cp in sorted(_POST_NFKC) if cp < 0x10000) + "]")
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+_ASCII_TABLE = str.maketrans(dict.fromkeys(_MARKDOWN, SOFT))
+
+
+def _strip_table() -> dict[int, str]:
+    """Lower-case accented Latin letters to their base letter, one character for one (positions stay)."""
+    table: dict[int, str] = {}
+    for first, last in ((0x00C0, 0x024F), (0x1E00, 0x1EFF)):
+        for cp in range(first, last + 1):
+            base = unicodedata.normalize("NFD", chr(cp))[0]
+            if base != chr(cp) and base.isascii() and base.isalpha():
+                table[cp] = base.lower()
+    table.update({ord(k): v for k, v in {"ø": "o", "đ": "d", "ħ": "h", "ł": "l", "ŧ": "t", "ɨ": "i"}.items()})
+    return table
+
+
+_STRIP = _strip_table()
+
+
+def normalize(text: str) -> str:
+    """The normalized copy of a message (markup already removed), case kept."""
+    if text.isascii():
+        return text.translate(_ASCII_TABLE)
+    norm = unicodedata.normalize("NFKC", _NBSP_RE.sub(SOFT, text))
+    if _POST_NFKC_BMP_RE.search(norm) or _ASTRAL_RE.search(norm):
+        norm = norm.translate(_POST_NFKC)
+    return norm
+
+
+def fold(norm: str) -> tuple[str, str]:
+    """The casefolded copy as typed (accents kept) and the accent-stripped copy of a normalized text; the same
+    string twice when the text is plain ASCII."""
+    folded = norm.casefold()
+    if folded.isascii():
+        return folded, folded
+    # Casefolding decomposes a few letters (ẗ -> t + U+0308): drop the marks it brings back.
+    folded = _COMBINING_RE.sub("", folded)
+    return (folded, folded) if folded.isascii() else (folded, folded.translate(_STRIP))
+
+
+_COMBINING_RE = re.compile("[\u0300-\u036f]")
+_LEET = str.maketrans({"@": "a", "$": "s", "€": "e", "!": "i", "¡": "i"})
+_LEET_CHARS = frozenset("@$€!¡")
+# Inside a word, or "$" and "€" opening it, or "€" closing it ("thr€€"); a "!" after a word stays punctuation.
+_LEET_RE = re.compile(r"(?<=[^\W\d_])[@$€!¡]+(?=[^\W\d_])|(?<![^\W\d_])[$€]+(?=[^\W\d_])|(?<=[^\W\d_])€+(?![^\W\d_])")
+
+
+def _leet_letter(match: re.Match[str]) -> str:
+    return match.group().translate(_LEET)
+
+
+def has_leet(norm: str) -> bool:
+    return not _LEET_CHARS.isdisjoint(norm)
+
+
+def unleet(norm: str) -> str:
+    """Symbols used as letters inside a word become those letters: ``s!x`` -> ``six``, ``thr€€`` -> ``three``.
+
+    The symbols are ordinary punctuation elsewhere, so this is a second copy, never the first one.
+    """
+    return _LEET_RE.sub(_leet_letter, norm)

@@ -1,0 +1,38 @@
+"""Numbers that are not words: characters with a numeric value (D1-D3) and capital Roman numerals (R1)."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+__all__ = ["has_digit", "has_numeric_char", "has_roman_numeral"]
+
+# Every code point with a Unicode numeric value (Nd, No, Nl, CJK numerals), plus KEYCAP TEN and the die faces,
+# which carry no numeric property but mean exactly one number (D3). A set beats a regex character class here:
+# the class would span the astral planes, which makes the regex engine scan its ranges one by one.
+_NUMERIC_CHARS = frozenset(
+    [ch for ch in map(chr, range(sys.maxunicode + 1)) if ch.isnumeric()]
+    + ["\U0001f51f", *"\u2680\u2681\u2682\u2683\u2684\u2685"]
+)
+# NFKC turns a few symbols without a numeric value into digits (㏩ -> "10日"); a reader sees the digits.
+_DIGIT_RE = re.compile(r"\d")
+
+# Capital Roman numerals 2-99 written canonically, as a whole token (R1); needs at least two letters.
+# By then the text has no digits and no "_" (markdown), so \b is a letter boundary.
+_ROMAN_RE = re.compile(r"\b(?=[IVXLC]{2})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})(?!\w)")
+_ROMAN_HINT_RE = re.compile(r"[IVXLC]{2}")
+
+
+def has_numeric_char(text: str) -> bool:
+    """Whether the raw text (markup removed, nothing transliterated yet) holds a numeric character."""
+    return not _NUMERIC_CHARS.isdisjoint(text)
+
+
+def has_digit(norm: str) -> bool:
+    """Whether normalization brought a digit out of a symbol that had no numeric value of its own."""
+    return _DIGIT_RE.search(norm) is not None
+
+
+def has_roman_numeral(norm: str) -> bool:
+    """Whether the normalized text (case kept) holds a capital Roman numeral 2-99 as a whole token."""
+    return _ROMAN_HINT_RE.search(norm) is not None and _ROMAN_RE.search(norm) is not None
