@@ -22,7 +22,7 @@ from discord.ext import commands
 from cogs._permissions import explain_missing_permissions
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from cogs.moderation import MISSING_PERMISSION
-from cogs.threads import PARENT, THREAD_OPTION, GameThread, threads
+from cogs.threads import PARENT, THREAD_OPTION, GameThread, open_thread, post_lobby_in_thread
 from engine import GAMES
 from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
@@ -337,7 +337,7 @@ class Lobby(commands.Cog):
         # In a thread already, the option changes nothing: the game opens in this thread.
         place: GameThread | None = None
         if thread and not isinstance(interaction.channel, discord.Thread):
-            place = await threads(self.bot).open(interaction, info.title)
+            place = await open_thread(self.bot, interaction, info.title)
             channel_id = place.thread_id
         new = NewGame(
             channel_id=channel_id,
@@ -371,8 +371,14 @@ class Lobby(commands.Cog):
             if place is None:
                 await self.post_lobby(interaction, record, text)
             else:
-                await threads(self.bot).post_lobby(
-                    interaction, place, record, content=text, embed=lobby_embed(record), view=self.lobby_view()
+                await post_lobby_in_thread(
+                    self.bot,
+                    interaction,
+                    place,
+                    record,
+                    content=text,
+                    embed=lobby_embed(record),
+                    view=self.lobby_view(),
                 )
         await explain_missing_permissions(interaction, place.thread_id if place else None)
 

@@ -79,6 +79,59 @@ def check_may_open_thread(interaction: discord.Interaction[Any]) -> None:
         )
 
 
+async def open_thread(bot: Bot, interaction: discord.Interaction[Bot], game_title: str) -> GameThread:
+    """Answer /newgame with a notice in the channel and start a public thread from it (one request)."""
+    check_may_open_thread(interaction)
+    parent_id = interaction.channel_id
+    assert parent_id is not None
+    host = interaction.user
+    notice_id = await send(interaction, content=f"{host.mention} is opening a game of {game_title} in a thread…")
+    if notice_id is None:
+        notice_id = (await interaction.original_response()).id
+    try:
+        data = await bot.http.start_thread_with_message(
+            parent_id,
+            notice_id,
+            name=thread_name(game_title, host.display_name),
+            auto_archive_duration=ARCHIVE_AFTER_MINUTES,
+            reason=f"/newgame thread:True by {host.id}",
+        )
+    except discord.HTTPException:
+        log.warning("Could not start a thread in channel %s", parent_id, exc_info=True)
+        await withdraw(interaction)
+        raise UserError(
+            "Discord didn't let me open a thread here, so no game was opened. Try again, or open the game "
+            "without the thread option."
+        ) from None
+    log.info("Thread %s opened in channel %s for a game", data["id"], parent_id)
+    return GameThread(int(data["id"]), parent_id, notice_id)
+
+
+async def withdraw(interaction: discord.Interaction[Any]) -> None:
+    """Take the notice back: no game came of it."""
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException:
+        log.info("Could not take back the thread notice in channel %s", interaction.channel_id)
+
+
+async def post_lobby_in_thread(
+    bot: Bot, interaction: discord.Interaction[Bot], place: GameThread, record: GameRecord, **message: Any
+) -> None:
+    """The lobby goes into the thread (the game's channel); the notice in the parent becomes a link to it."""
+    thread = bot.get_partial_messageable(place.thread_id, guild_id=interaction.guild_id)
+    posted = await thread.send(allowed_mentions=NO_PINGS, **message)
+    await bot.storage.set_message(record.id, posted.id)
+    notice = (
+        f"{interaction.user.mention} opened a game of {title(record.kind)} in <#{place.thread_id}>: "
+        "join it there. The result will be posted here."
+    )
+    try:
+        await interaction.edit_original_response(content=notice, allowed_mentions=NO_PINGS)
+    except discord.HTTPException:
+        log.info("Could not turn the notice in channel %s into a link", place.parent_id)
+
+
 class Threads(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -91,58 +144,6 @@ class Threads(commands.Cog):
         self.bot.tables.events.unsubscribe("thread result")
         for task in list(self.reports):
             task.cancel()
-
-    # ---- opening ----------------------------------------------------------------------------------------------
-
-    async def open(self, interaction: discord.Interaction[Bot], game_title: str) -> GameThread:
-        """Answer /newgame with a notice in the channel and start a public thread from it (one request)."""
-        check_may_open_thread(interaction)
-        parent_id = interaction.channel_id
-        assert parent_id is not None
-        host = interaction.user
-        notice_id = await send(interaction, content=f"{host.mention} is opening a game of {game_title} in a thread…")
-        if notice_id is None:
-            notice_id = (await interaction.original_response()).id
-        try:
-            data = await self.bot.http.start_thread_with_message(
-                parent_id,
-                notice_id,
-                name=thread_name(game_title, host.display_name),
-                auto_archive_duration=ARCHIVE_AFTER_MINUTES,
-                reason=f"/newgame thread:True by {host.id}",
-            )
-        except discord.HTTPException:
-            log.warning("Could not start a thread in channel %s", parent_id, exc_info=True)
-            await self.withdraw(interaction)
-            raise UserError(
-                "Discord didn't let me open a thread here, so no game was opened. Try again, or open the game "
-                "without the thread option."
-            ) from None
-        log.info("Thread %s opened in channel %s for a game", data["id"], parent_id)
-        return GameThread(int(data["id"]), parent_id, notice_id)
-
-    async def withdraw(self, interaction: discord.Interaction[Any]) -> None:
-        """Take the notice back: no game came of it."""
-        try:
-            await interaction.delete_original_response()
-        except discord.HTTPException:
-            log.info("Could not take back the thread notice in channel %s", interaction.channel_id)
-
-    async def post_lobby(
-        self, interaction: discord.Interaction[Bot], place: GameThread, record: GameRecord, **message: Any
-    ) -> None:
-        """The lobby goes into the thread (the game's channel); the notice in the parent becomes a link to it."""
-        thread = self.bot.get_partial_messageable(place.thread_id, guild_id=interaction.guild_id)
-        posted = await thread.send(allowed_mentions=NO_PINGS, **message)
-        await self.bot.storage.set_message(record.id, posted.id)
-        notice = (
-            f"{interaction.user.mention} opened a game of {title(record.kind)} in <#{place.thread_id}>: "
-            "join it there. The result will be posted here."
-        )
-        try:
-            await interaction.edit_original_response(content=notice, allowed_mentions=NO_PINGS)
-        except discord.HTTPException:
-            log.info("Could not turn the notice in channel %s into a link", place.parent_id)
 
     # ---- the end ----------------------------------------------------------------------------------------------
 
@@ -165,12 +166,6 @@ class Threads(commands.Cog):
             await channel.send(result_line(record, record.channel_id), allowed_mentions=NO_PINGS)
         except discord.HTTPException:
             log.warning("Could not post the result of game %s in channel %s", record.id, parent)
-
-
-def threads(bot: Bot) -> Threads:
-    cog = bot.get_cog("Threads")
-    assert isinstance(cog, Threads)
-    return cog
 
 
 async def setup(bot: Bot) -> None:
