@@ -240,3 +240,28 @@ async def test_a_refused_thread_takes_the_notice_back_and_opens_nothing(world: W
         assert not public_messages(fake, world.channel)
         assert not games_in(world, world.channel)
         assert not [c for c in fake.channels.values() if c.is_thread]
+
+
+async def test_a_thread_with_its_own_game_follows_its_own_rule(world: World) -> None:
+    fake, (ana, ben, cy, dee) = world.fake, world.players[:4]
+    side = fake.add_channel(world.guild, "side talk", type=PUBLIC_THREAD, parent=world.channel, owner=dee)
+    async with world.bot():
+        await fake.invoke("newgame", user=ana, channel=world.channel)  # The Game in the channel
+        await fake.invoke("start", user=ana, channel=world.channel)
+        opened = await fake.invoke(
+            "newgame", user=ben, channel=world.channel, options={"game": "no_thanks", "thread": True}
+        )
+        await fake.wait_for(lambda: "<#" in (opened.original.content if opened.original else ""), what="the thread")
+        assert opened.original is not None
+        thread = fake.channels[opened.original.id]
+        for member in (cy, dee):
+            await fake.invoke("join", user=member, channel=thread)
+        started = await fake.invoke("start", user=ben, channel=thread)
+        assert not answer(started).ephemeral
+        # No Thanks! has no rule about numbers: its thread's chat is left alone, while the channel's The Game and a
+        # thread without a game of its own keep The Game's rule.
+        free = await fake.send_message(thread, cy, "I'll take the 35, thanks")
+        await number_is_removed(world, world.channel, dee)
+        removed = await fake.send_message(side, ben, "seventy on C?")
+        await fake.wait_for(lambda: removed.deleted, what="the number in a thread of The Game's channel to be removed")
+        assert not free.deleted
