@@ -527,7 +527,9 @@ class Guild:
         """Discord's documented algorithm: base, @everyone overwrite, role overwrites, member overwrite.
 
         A thread has the permissions of its parent channel; a private thread is seen only by its members and by
-        those who may manage threads."""
+        those who may manage threads. What is implicitly denied without the right to post follows the thread's own
+        posting permission (Send Messages in Threads)."""
+        posting = channel.send_permission
         if channel.parent_id is not None and channel.parent_id in self.channels:
             if channel.type == PRIVATE_THREAD and user_id not in channel.thread_members:
                 parent = self.permissions_in(self.channels[channel.parent_id], user_id)
@@ -552,7 +554,7 @@ class Guild:
             perms = (perms & ~own.deny) | own.allow
         if not perms & Perm.VIEW_CHANNEL:
             return 0
-        if not perms & Perm.SEND_MESSAGES:
+        if not perms & posting:
             # Implicit denial, as in the Discord client.
             perms &= ~int(Perm.MENTION_EVERYONE | Perm.SEND_TTS_MESSAGES | Perm.EMBED_LINKS | Perm.ATTACH_FILES)
         return perms

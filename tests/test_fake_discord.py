@@ -1050,7 +1050,10 @@ async def test_posting_in_a_thread_takes_send_messages_in_threads(world: World, 
     fake, bot = world.fake, running.bot
     thread = fake.add_channel(world.guild, "side talk", type=PUBLIC_THREAD, parent=world.chan, owner=world.ana)
     fake.set_permissions(world.chan, fake.bot, deny=Perm.SEND_MESSAGES)
-    await bot.get_partial_messageable(thread.id).send("still here")  # Send Messages is the channel's, not the thread's
+    # Send Messages is the channel's, not the thread's: posting there, embeds and all, still works.
+    await bot.get_partial_messageable(thread.id).send("still here", embed=discord.Embed(title="board"))
+    assert fake.permissions(thread, fake.bot) & Perm.EMBED_LINKS
+    assert not fake.permissions(world.chan, fake.bot) & Perm.EMBED_LINKS
     fake.set_permissions(world.chan, fake.bot, deny=Perm.SEND_MESSAGES_IN_THREADS)
     with pytest.raises(discord.Forbidden):
         await bot.get_partial_messageable(thread.id).send("now refused")
