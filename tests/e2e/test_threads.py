@@ -85,6 +85,7 @@ async def test_a_whole_game_in_a_thread_with_a_number_removed_and_the_channel_le
         assert not games_in(world, world.channel)
         opened = await fake.invoke("newgame", user=ben, channel=world.channel)
         assert answer(opened).embeds[0]["title"] == "The Game: lobby"
+        await fake.wait_idle()
 
 
 async def test_the_thread_option_opens_the_game_in_a_new_thread_and_the_channel_gets_the_result(world: World) -> None:
@@ -152,6 +153,7 @@ async def test_the_parent_stays_free_while_its_thread_plays(world: World) -> Non
         again = await fake.invoke("newgame", user=ben, channel=threads[0])
         assert answer(again).ephemeral
         assert "already" in answer(again).content
+        await fake.wait_idle()
 
 
 async def test_the_thread_option_inside_a_thread_opens_the_game_right_there(world: World) -> None:
@@ -166,6 +168,7 @@ async def test_the_thread_option_inside_a_thread_opens_the_game_right_there(worl
         assert [c for c in fake.channels.values() if c.is_thread] == [thread]
         (row,) = games_in(world, thread)
         assert "thread_of" not in json.loads(row["options"])
+        await fake.wait_idle()
         assert not fake.bot_messages(world.channel)
 
 
@@ -191,6 +194,7 @@ async def test_a_private_thread_plays_once_the_bot_is_in_it(world: World) -> Non
         await number_is_removed(world, secret, world.spectator)
         shown = await fake.invoke("board", user=ben, channel=secret)
         assert answer(shown).embeds[0]["title"] == "The Game"
+        await fake.wait_idle()
         assert not fake.bot_messages(world.channel)
 
 
@@ -206,6 +210,7 @@ async def test_a_thread_without_send_messages_in_threads_is_explained(world: Wor
         assert "**Send Messages in Threads**" in heads_up.content
         assert f"<#{thread.id}>" in heads_up.content
         assert "**Send Messages**" not in heads_up.content.replace("**Send Messages in Threads**", "")
+        await fake.wait_idle()
 
 
 async def test_the_thread_option_is_refused_where_the_bot_cannot_open_one(world: World) -> None:
@@ -240,6 +245,7 @@ async def test_a_refused_thread_takes_the_notice_back_and_opens_nothing(world: W
         assert not public_messages(fake, world.channel)
         assert not games_in(world, world.channel)
         assert not [c for c in fake.channels.values() if c.is_thread]
+        await fake.wait_idle()
 
 
 async def test_a_thread_with_its_own_game_follows_its_own_rule(world: World) -> None:
@@ -265,3 +271,4 @@ async def test_a_thread_with_its_own_game_follows_its_own_rule(world: World) -> 
         removed = await fake.send_message(side, ben, "seventy on C?")
         await fake.wait_for(lambda: removed.deleted, what="the number in a thread of The Game's channel to be removed")
         assert not free.deleted
+        await fake.wait_idle()
