@@ -47,5 +47,12 @@ async def explain_missing_permissions(interaction: discord.Interaction[Any], thr
         return
     in_thread = thread_id is not None or isinstance(interaction.channel, discord.Thread)
     missing = missing_permissions(interaction.app_permissions, in_thread=in_thread)
-    if missing:
-        await send(interaction, content=missing_text(missing, where), ephemeral=True)
+    if not missing:
+        return
+    text = missing_text(missing, where)
+    if getattr(interaction.channel, "type", None) is discord.ChannelType.private_thread and not (
+        interaction.app_permissions.view_channel
+    ):
+        # No role setting lets the bot into a private thread: somebody in it must add it.
+        text += " In a private thread, I also need to be added to it: mention me there."
+    await send(interaction, content=text, ephemeral=True)

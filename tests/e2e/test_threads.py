@@ -183,6 +183,7 @@ async def test_a_private_thread_plays_once_the_bot_is_in_it(world: World) -> Non
         await fake.wait_for(lambda: outside.followups, what="the heads-up")
         heads_up = [m.content for m in outside.followups if m.ephemeral]
         assert any("View Channel" in text and f"<#{secret.id}>" in text for text in heads_up), heads_up
+        assert any("added to it: mention me there" in text for text in heads_up), heads_up
         await fake.invoke("endgame", user=ana, channel=secret)
         fake.add_thread_member(secret, fake.bot)
         await fake.wait_for(lambda: fake.permissions(secret, fake.bot), what="the bot to join")
