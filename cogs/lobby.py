@@ -22,7 +22,7 @@ from discord.ext import commands
 from cogs._permissions import explain_missing_permissions
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from cogs.moderation import MISSING_PERMISSION
-from cogs.threads import PARENT, THREAD_OPTION, GameThread, open_thread, post_lobby_in_thread
+from cogs.threads import PARENT, THREAD_OPTION, GameThread, open_thread, post_lobby_in_thread, report_result
 from engine import GAMES
 from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
@@ -424,6 +424,7 @@ class Lobby(commands.Cog):
             content=f"{interaction.user.mention} ended the {what} of {self.bot.tables.title(record.kind)}. "
             "No score is recorded; the channel is free for /newgame.",
         )
+        await report_result(self.bot, record, ended_early=True)
 
     # ---- what the buttons and commands do ----------------------------------------------------------------------
 

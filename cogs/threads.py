@@ -4,8 +4,8 @@ only that a game was opened there and, at the end, how it ended.
 A game in a thread is an ordinary game whose channel is the thread (its own id: lobby, boards, locks, moderation
 and "one game per channel" all follow the thread). The parent channel stays free for another /newgame. Such a game
 keeps its parent's id in its options (``thread_of``); when a move ends it, one line goes to the parent. A rematch
-plays in the same thread and reports to the parent too. A game ended by /endgame, or whose thread was deleted,
-reports nothing: its lobby notice in the parent stays as it was.
+plays in the same thread and reports to the parent too; so does a game ended early with /endgame ("abandoned"). A
+game whose thread was deleted reports nothing.
 """
 
 from __future__ import annotations
@@ -156,16 +156,24 @@ class Threads(commands.Cog):
         if outcome is not None and not outcome.abandoned:
             record = replace(record, result=stats_result(event.presenter.game.info, outcome))
         # After the move's answer, not before it: the player hears about their move first.
-        task = asyncio.create_task(self.report(parent, record))
+        task = asyncio.create_task(report_result(self.bot, record))
         self.reports.add(task)
         task.add_done_callback(self.reports.discard)
 
-    async def report(self, parent: int, record: GameRecord) -> None:
-        channel = self.bot.get_partial_messageable(parent, guild_id=record.guild_id)
-        try:
-            await channel.send(result_line(record, record.channel_id), allowed_mentions=NO_PINGS)
-        except discord.HTTPException:
-            log.warning("Could not post the result of game %s in channel %s", record.id, parent)
+
+async def report_result(bot: Bot, record: GameRecord, *, ended_early: bool = False) -> None:
+    """One line in the channel a game's thread hangs off (nothing for a game opened elsewhere): how it ended, or that
+    it was ended early (``/endgame``)."""
+    parent = parent_of(record)
+    if parent is None:
+        return
+    if ended_early:
+        record = replace(record, status="abandoned", result=None)
+    channel = bot.get_partial_messageable(parent, guild_id=record.guild_id)
+    try:
+        await channel.send(result_line(record, record.channel_id), allowed_mentions=NO_PINGS)
+    except discord.HTTPException:
+        log.warning("Could not post the result of game %s in channel %s", record.id, parent)
 
 
 async def setup(bot: Bot) -> None:

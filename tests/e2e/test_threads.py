@@ -153,6 +153,11 @@ async def test_the_parent_stays_free_while_its_thread_plays(world: World) -> Non
         again = await fake.invoke("newgame", user=ben, channel=threads[0])
         assert answer(again).ephemeral
         assert "already" in answer(again).content
+        # Ended early, a thread's game is reported to the channel all the same.
+        (ana_thread,) = [t for t in threads if t.id != first.original.id]
+        await fake.invoke("endgame", user=ana, channel=ana_thread)
+        line = f"The Game in <#{ana_thread.id}> ({ana.mention}): abandoned."
+        await fake.wait_for(lambda: any(m.content == line for m in fake.bot_messages(world.channel)), what=line)
         await fake.wait_idle()
 
 
