@@ -37,7 +37,7 @@ from table.flow import Table
 log = logging.getLogger("bot")
 
 # One cog per concern; each registered game's table adapter comes after the lobby (``GameInfo.adapter``).
-CONCERNS = ("cogs.lobby", "cogs.moderation", "cogs.stats", "cogs.settings")
+CONCERNS = ("cogs.lobby", "cogs.moderation", "cogs.stats", "cogs.settings", "cogs.threads")
 
 
 def extensions() -> tuple[str, ...]:

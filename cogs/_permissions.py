@@ -39,11 +39,20 @@ def missing_text(missing: list[tuple[str, str]], channel_id: int) -> str:
     )
 
 
-async def explain_missing_permissions(interaction: discord.Interaction[Any]) -> None:
-    """Tell the person who opened a game, privately, which permissions to grant in this channel (if any)."""
-    if interaction.channel_id is None:
+async def explain_missing_permissions(interaction: discord.Interaction[Any], thread_id: int | None = None) -> None:
+    """Tell the person who opened a game, privately, which permissions to grant in this channel (if any), or in the
+    thread ``thread_id`` the game was opened in (a thread has its channel's permissions)."""
+    where = thread_id or interaction.channel_id
+    if where is None:
         return
-    in_thread = isinstance(interaction.channel, discord.Thread)
+    in_thread = thread_id is not None or isinstance(interaction.channel, discord.Thread)
     missing = missing_permissions(interaction.app_permissions, in_thread=in_thread)
-    if missing:
-        await send(interaction, content=missing_text(missing, interaction.channel_id), ephemeral=True)
+    if not missing:
+        return
+    text = missing_text(missing, where)
+    if getattr(interaction.channel, "type", None) is discord.ChannelType.private_thread and not (
+        interaction.app_permissions.view_channel
+    ):
+        # No role setting lets the bot into a private thread: somebody in it must add it.
+        text += " In a private thread, I also need to be added to it: mention me there."
+    await send(interaction, content=text, ephemeral=True)

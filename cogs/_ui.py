@@ -125,16 +125,25 @@ def check_options(interaction: discord.Interaction[Any]) -> bool:
     return True
 
 
-TEXT_CHANNELS = (discord.ChannelType.text, discord.ChannelType.news)
+# A thread (a forum post too) is a channel of its own for a game; a voice channel's chat is not a table.
+TEXT_CHANNELS = (
+    discord.ChannelType.text,
+    discord.ChannelType.news,
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
 
 
 def in_text_channel(interaction: discord.Interaction[Any]) -> bool:
-    """The check every game command shares: a server's text channel, never DMs."""
+    """The check every game command shares: a server's text channel or thread, never DMs."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()
     kind = getattr(interaction.channel, "type", None)
     if kind is not None and kind not in TEXT_CHANNELS:  # an unknown type is given the benefit of the doubt
-        raise WrongChannel("Games are played in a server's text channels; this kind of channel doesn't work.")
+        raise WrongChannel(
+            "Games are played in a server's text channels and threads; this kind of channel doesn't work."
+        )
     return True
 
 

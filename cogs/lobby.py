@@ -22,6 +22,7 @@ from discord.ext import commands
 from cogs._permissions import explain_missing_permissions
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from cogs.moderation import MISSING_PERMISSION
+from cogs.threads import PARENT, THREAD_OPTION, GameThread, open_thread, post_lobby_in_thread, report_result
 from engine import GAMES
 from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
@@ -132,9 +133,10 @@ async def _newgame(
     bots: int = 0,
     turn_time: str | None = None,
     deal: str = "random",
+    thread: bool = False,
     **variants: Any,
 ) -> None:
-    await self.newgame(interaction, game, variants, bots, turn_time, deal)
+    await self.newgame(interaction, game, variants, bots, turn_time, deal, thread)
 
 
 # /newgame takes one optional boolean per variant of any registered game: its parameters are built from the
@@ -149,6 +151,7 @@ _newgame.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
         ),
         inspect.Parameter("turn_time", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
         inspect.Parameter("deal", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="random"),
+        inspect.Parameter("thread", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=False),
         *(
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=bool | None, default=None)
             for name in VARIANTS
@@ -166,6 +169,7 @@ newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
             bots="Computer players to seat at the table (default none)",
             turn_time="Time for each turn before the autopilot plays it (default: 3 minutes, No Thanks! 1 minute)",
             deal="A random shuffle, or today's daily deal: the same cards on every server (compare with /daily)",
+            thread=THREAD_OPTION,
             **{
                 name: f"{' / '.join(info.title for info in infos)}: {variant.description}"[:100]
                 for name, (variant, infos) in VARIANTS.items()
@@ -294,6 +298,7 @@ class Lobby(commands.Cog):
         bots: int = 0,
         turn_time: str | None = None,
         deal: str = "random",
+        thread: bool = False,
     ) -> None:
         game = GAMES.get(kind)
         if game is None:
@@ -328,6 +333,11 @@ class Lobby(commands.Cog):
         assert channel_id is not None
         assert interaction.guild_id is not None
         server = await check_games_allowed_here(interaction, self.bot.storage)
+        # In a thread already, the option changes nothing: the game opens in this thread.
+        place: GameThread | None = None
+        if thread and not isinstance(interaction.channel, discord.Thread):
+            place = await open_thread(self.bot, interaction, info.title)
+            channel_id = place.thread_id
         new = NewGame(
             channel_id=channel_id,
             guild_id=interaction.guild_id,
@@ -342,6 +352,7 @@ class Lobby(commands.Cog):
                 **({"deal": "daily"} if deal == "daily" else {}),
                 # The server's choice when the game opened: a later change applies from the next game on.
                 **({} if server.pings else {"pings": False}),
+                **({PARENT: place.parent_id} if place else {}),
             },
         )
         async with in_time(interaction), self.bot.tables.lock(channel_id):
@@ -355,10 +366,20 @@ class Lobby(commands.Cog):
                     f"A game of {title} {state} in this channel already: finish it or ask the host to /endgame."
                 ) from None
             log.info("Lobby for %s opened in channel %s", info.kind, channel_id)
-            await self.post_lobby(
-                interaction, record, f"{interaction.user.mention} opened a game of {info.title}. Press Join to play!"
-            )
-        await explain_missing_permissions(interaction)
+            text = f"{interaction.user.mention} opened a game of {info.title}. Press Join to play!"
+            if place is None:
+                await self.post_lobby(interaction, record, text)
+            else:
+                await post_lobby_in_thread(
+                    self.bot,
+                    interaction,
+                    place,
+                    record,
+                    content=text,
+                    embed=lobby_embed(record),
+                    view=self.lobby_view(),
+                )
+        await explain_missing_permissions(interaction, place.thread_id if place else None)
 
     async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: str) -> None:
         """The lobby's one message: every join and leave edits it."""
@@ -402,6 +423,7 @@ class Lobby(commands.Cog):
             content=f"{interaction.user.mention} ended the {what} of {self.bot.tables.title(record.kind)}. "
             "No score is recorded; the channel is free for /newgame.",
         )
+        await report_result(self.bot, record, ended_early=True)
 
     # ---- what the buttons and commands do ----------------------------------------------------------------------
 

@@ -48,8 +48,11 @@ class Moderation(commands.Cog):
         self.notice_seconds = CHANNEL_NOTICE_SECONDS
 
     def moderated(self, channel_id: int, parent_id: int | None = None) -> bool:
+        # A thread playing a game of its own follows that game's rule; any other thread, its channel's game.
         forbids = self.bot.tables.forbids_numbers
-        return forbids(channel_id) or (parent_id is not None and forbids(parent_id))
+        if parent_id is None or self.bot.tables.games.running_kinds.get(channel_id) is not None:
+            return forbids(channel_id)
+        return forbids(parent_id)
 
     def is_mine(self, author_id: int) -> bool:
         return self.bot.user is not None and author_id == self.bot.user.id

@@ -43,6 +43,9 @@ class Events:
     def subscribe(self, name: str, listener: Listener) -> None:
         self._listeners.append((name, listener))
 
+    def unsubscribe(self, name: str) -> None:
+        self._listeners = [(n, listener) for n, listener in self._listeners if n != name]
+
     async def moved(self, event: Moved) -> None:
         for name, listener in self._listeners:
             try:

@@ -145,6 +145,7 @@ class Perm(enum.IntFlag):
     USE_APPLICATION_COMMANDS = 1 << 31
     MANAGE_THREADS = 1 << 34
     CREATE_PUBLIC_THREADS = 1 << 35
+    CREATE_PRIVATE_THREADS = 1 << 36
     SEND_MESSAGES_IN_THREADS = 1 << 38
     MODERATE_MEMBERS = 1 << 40
 
@@ -210,6 +211,7 @@ AUTOCOMPLETE = 4
 MODAL_SUBMIT = 5
 # Message flags.
 FLAG_SUPPRESS_EMBEDS = 1 << 2
+FLAG_HAS_THREAD = 1 << 5  # a message that started a thread
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
 FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
@@ -452,6 +454,8 @@ class Channel:
     parent_id: int | None = None
     owner_id: int | None = None  # a thread's creator
     deleted: bool = False
+    #: Who joined a thread. In a private thread only they (and holders of Manage Threads) see it.
+    thread_members: set[int] = field(default_factory=set)
 
     def __repr__(self) -> str:
         if self.type == DM:
@@ -469,6 +473,11 @@ class Channel:
     @property
     def is_thread(self) -> bool:
         return self.type in THREAD_TYPES
+
+    @property
+    def send_permission(self) -> int:
+        """What posting here takes: Send Messages, or in a thread Send Messages in Threads (not Send Messages)."""
+        return int(Perm.SEND_MESSAGES_IN_THREADS if self.is_thread else Perm.SEND_MESSAGES)
 
     def payload(self) -> JSON:
         last = str(self.message_ids[-1]) if self.message_ids else None
@@ -545,8 +554,14 @@ class Guild:
     def permissions_in(self, channel: Channel, user_id: int) -> int:
         """Discord's documented algorithm: base, @everyone overwrite, role overwrites, member overwrite.
 
-        A thread has the permissions of its parent channel."""
+        A thread has the permissions of its parent channel; a private thread is seen only by its members and by
+        those who may manage threads. What is implicitly denied without the right to post follows the thread's own
+        posting permission (Send Messages in Threads)."""
+        posting = channel.send_permission
         if channel.parent_id is not None and channel.parent_id in self.channels:
+            if channel.type == PRIVATE_THREAD and user_id not in channel.thread_members:
+                parent = self.permissions_in(self.channels[channel.parent_id], user_id)
+                return parent if parent & Perm.MANAGE_THREADS else 0
             channel = self.channels[channel.parent_id]
         perms = self.base_permissions(user_id)
         if perms == ALL_PERMISSIONS or user_id not in self.members:
@@ -567,7 +582,7 @@ class Guild:
             perms = (perms & ~own.deny) | own.allow
         if not perms & Perm.VIEW_CHANNEL:
             return 0
-        if not perms & Perm.SEND_MESSAGES:
+        if not perms & posting:
             # Implicit denial, as in the Discord client.
             perms &= ~int(Perm.MENTION_EVERYONE | Perm.SEND_TTS_MESSAGES | Perm.EMBED_LINKS | Perm.ATTACH_FILES)
         return perms
@@ -1297,7 +1312,12 @@ class FakeDiscord:
     :meth:`channel_messages`, :meth:`dms`, :meth:`deleted`, :meth:`ephemeral_messages`,
     :attr:`requests`, :attr:`command_syncs`; wait with :meth:`wait_for`.
 
-    Not modelled (real Discord does these): threads, forum/voice/category channels,
+    Threads: :meth:`add_channel` makes one as a user would, :meth:`add_thread_member` lets someone into a private
+    one; the bot starts one from a message or without one, posts in it with Send Messages in Threads, and sees a
+    private one only as a member (or with Manage Threads).
+
+    Not modelled (real Discord does these): thread archiving, locking and member lists, forum posts made by the
+    bot, forum/voice/category channel behaviour beyond existing,
     pins, webhooks other than interaction webhooks, real rate-limit buckets (only the 429s
     a test asks for), presence updates, guild/member/role edits through REST, audit logs,
     message search, stickers/polls beyond echoing the payload, zlib/ETF transport
@@ -1661,6 +1681,7 @@ class FakeDiscord:
         chan = Channel(channel_id or new_snowflake(), name, type, g.id, len(g.channels), parent_id=parent_id)
         if chan.is_thread:
             chan.owner_id = self.bot.id if owner is None else _id_of(owner)
+            chan.thread_members.add(chan.owner_id)
         g.channels[chan.id] = chan
         self.channels[chan.id] = chan
         if chan.is_thread:
@@ -1668,6 +1689,16 @@ class FakeDiscord:
         else:
             self._dispatch("CHANNEL_CREATE", chan.payload(), intent=Intent.GUILDS)
         return chan
+
+    def add_thread_member(self, thread: Any, user: Any) -> None:
+        """``user`` joins ``thread`` (in a private thread, only members see it). When the bot is added it gets
+        THREAD_CREATE, as from Discord; other members' joins send nothing (THREAD_MEMBERS_UPDATE is not modelled)."""
+        chan = self._channel(thread)
+        if not chan.is_thread:
+            raise FakeDiscordError(f"#{chan.name} is not a thread")
+        chan.thread_members.add(_id_of(user))
+        if _id_of(user) == self.bot.id:
+            self._dispatch("THREAD_CREATE", chan.payload(), intent=Intent.GUILDS)
 
     async def delete_channel(self, channel: Any) -> None:
         """Delete a guild channel or thread, as a moderator would: CHANNEL_DELETE (THREAD_DELETE for a thread).
@@ -2634,7 +2665,9 @@ class FakeDiscord:
 
     @_route("POST", "/channels/{channel_id}/typing")
     async def _typing(self, req: _Request) -> tuple[int, Any]:
-        self._rest_channel(req, needed=int(Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES))
+        chan = self._rest_channel(req)
+        if not self.permissions(chan, self.bot) & chan.send_permission:
+            raise _missing_permissions()
         return 204, None
 
     @_route("GET", "/channels/{channel_id}/messages")
@@ -2664,7 +2697,9 @@ class FakeDiscord:
 
     @_route("POST", "/channels/{channel_id}/messages")
     async def _post_message(self, req: _Request) -> tuple[int, Any]:
-        chan = self._rest_channel(req, needed=int(Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES))
+        chan = self._rest_channel(req)
+        if chan.guild_id is not None and not self.permissions(chan, self.bot) & chan.send_permission:
+            raise _missing_permissions()
         body = req.json_object()
         if req.files and chan.guild_id is not None and not self.permissions(chan, self.bot) & Perm.ATTACH_FILES:
             raise _missing_permissions()
@@ -2737,6 +2772,68 @@ class FakeDiscord:
             data["guild_id"] = str(chan.guild_id)
         self._dispatch("MESSAGE_DELETE_BULK", data, intent=Intent.GUILD_MESSAGES)
         return 204, None
+
+    # ----------------------------------------------------------------- REST: threads
+
+    def _thread_parent(self, req: _Request, needed: int) -> Channel:
+        """The text channel a new thread goes under; threads nest in nothing else here (a forum's posts are made
+        by users in this fake, see :meth:`add_channel`)."""
+        chan = self._rest_channel(req)
+        if chan.type != GUILD_TEXT:
+            raise _ApiError(400, 50024, "Cannot execute action on this channel type")
+        if not self.permissions(chan, self.bot) & needed:
+            raise _missing_permissions()
+        return chan
+
+    @staticmethod
+    def _thread_name(body: JSON) -> str:
+        name = body.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise _form_error("name", "Must be between 1 and 100 in length.", "BASE_TYPE_BAD_LENGTH")
+        return name
+
+    def _open_thread(self, parent: Channel, thread_id: int, name: str, type: int) -> Channel:
+        """A thread the bot made: it owns and joined it, and gets THREAD_CREATE, as from Discord."""
+        assert parent.guild_id is not None
+        thread = Channel(thread_id, name, type, parent.guild_id, 0, parent_id=parent.id, owner_id=self.bot.id)
+        thread.thread_members.add(self.bot.id)
+        self.guilds[parent.guild_id].channels[thread.id] = thread
+        self.channels[thread.id] = thread
+        self._dispatch("THREAD_CREATE", {**thread.payload(), "newly_created": True}, intent=Intent.GUILDS)
+        self._notify()
+        return thread
+
+    @_route("POST", "/channels/{channel_id}/messages/{message_id}/threads")
+    async def _start_thread_from_message(self, req: _Request) -> tuple[int, Any]:
+        """A public thread from a message: the thread takes the message's id, and the message says it has one."""
+        parent = self._thread_parent(req, int(Perm.CREATE_PUBLIC_THREADS))
+        msg = self._rest_message(req, parent)
+        name = self._thread_name(req.json_object())
+        if msg.id in self.channels:
+            raise _ApiError(400, 160004, "A thread has already been created for this message")
+        thread = self._open_thread(parent, msg.id, name, PUBLIC_THREAD)
+        msg.flags |= FLAG_HAS_THREAD
+        msg.extra["thread"] = thread.payload()
+        return 201, thread.payload()
+
+    @_route("POST", "/channels/{channel_id}/threads")
+    async def _start_thread(self, req: _Request) -> tuple[int, Any]:
+        """A thread without a message: private unless asked otherwise (Discord's default). A public one leaves a
+        "started a thread" system message (type 18) in the parent."""
+        body = req.json_object()
+        type = body.get("type", PRIVATE_THREAD)
+        if type not in (PUBLIC_THREAD, PRIVATE_THREAD):
+            raise _form_error("type", "Value must be one of {11, 12}.", "BASE_TYPE_CHOICES")
+        needed = Perm.CREATE_PUBLIC_THREADS if type == PUBLIC_THREAD else Perm.CREATE_PRIVATE_THREADS
+        parent = self._thread_parent(req, int(needed))
+        thread = self._open_thread(parent, new_snowflake(), self._thread_name(body), type)
+        if type == PUBLIC_THREAD:
+            notice = self._new_message(parent, self.bot, {"content": thread.name}, [])
+            notice.type = 18
+            notice.message_reference = {"channel_id": str(thread.id), "guild_id": str(parent.guild_id)}
+            self._store(notice)
+            self._dispatch_create(notice)
+        return 201, thread.payload()
 
     # ----------------------------------------------------------------- REST: reactions
 
@@ -3145,9 +3242,8 @@ class FakeDiscord:
         """
         chan = self._channel(channel)
         u, member = self._acting_member(user, chan)
-        if member is not None and self.permissions(chan, u) & int(Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES) != int(
-            Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES
-        ):
+        needed = int(Perm.VIEW_CHANNEL) | chan.send_permission
+        if member is not None and self.permissions(chan, u) & needed != needed:
             raise InvalidInteraction(f"{u.name} cannot send messages in #{chan.name}")
         body: JSON = {"content": content, "embeds": list(embeds)}
         try:

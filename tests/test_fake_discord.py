@@ -1208,6 +1208,106 @@ async def test_a_deleted_channel_is_gone_for_the_bot(world: World, running: Runn
     assert info.value.code == 10003
 
 
+# ------------------------------------------------------------------ threads the bot starts and posts in
+
+
+async def test_a_thread_from_a_message_takes_its_id_and_is_announced(world: World, running: Running) -> None:
+    fake, bot = world.fake, running.bot
+    channel = bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    notice = await channel.send("a game opens below")
+    thread = await notice.create_thread(name="The Game — ana", auto_archive_duration=1440)
+    assert thread.id == notice.id
+    assert (thread.parent_id, thread.type, thread.owner_id) == (
+        world.chan.id,
+        discord.ChannelType.public_thread,
+        fake.bot.id,
+    )
+    await fake.wait_for(lambda: bot.get_channel(thread.id), what="THREAD_CREATE")
+    assert fake.channels[thread.id].is_thread
+    assert fake.channels[thread.id].name == "The Game — ana"
+    assert fake.messages[notice.id].extra["thread"]["id"] == str(thread.id)
+    assert fake.messages[notice.id].flags & (1 << 5)  # HAS_THREAD
+    with pytest.raises(discord.HTTPException) as again:
+        await notice.create_thread(name="twice")
+    assert again.value.code == 160004
+    # Posts in the thread are the thread's, not the channel's, and a user's message there names its parent.
+    await thread.send("lobby in here")
+    assert [m.content for m in fake.channel_messages(thread.id)] == ["lobby in here"]
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["a game opens below"]
+    said = await fake.send_message(thread.id, world.ana, "hello thread")
+    await fake.wait_for(lambda: any(m.id == said.id for m in running.probe.seen), what="MESSAGE_CREATE")
+    seen = next(m for m in running.probe.seen if m.id == said.id)
+    assert isinstance(seen.channel, discord.Thread)
+    assert seen.channel.parent_id == world.chan.id
+
+
+async def test_threads_without_a_message_and_what_refuses_one(world: World, running: Running) -> None:
+    fake, bot = world.fake, running.bot
+    channel = bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    public = await channel.create_thread(name="open table", type=discord.ChannelType.public_thread)
+    # A public thread without a message leaves a "started a thread" line in the channel.
+    starts = [m for m in fake.channel_messages(world.chan) if m.type == 18]
+    assert [(m.content, m.message_reference) for m in starts] == [
+        ("open table", {"channel_id": str(public.id), "guild_id": str(world.guild.id)})
+    ]
+    # Private threads take their own permission, which a typical invite does not give.
+    with pytest.raises(discord.Forbidden):
+        await channel.create_thread(name="secret table", type=discord.ChannelType.private_thread)
+    fake.set_permissions(world.chan, fake.bot, allow=Perm.CREATE_PRIVATE_THREADS)
+    private = await channel.create_thread(name="secret table", type=discord.ChannelType.private_thread)
+    assert private.type is discord.ChannelType.private_thread
+    assert len([m for m in fake.channel_messages(world.chan) if m.type == 18]) == 1
+    with pytest.raises(discord.HTTPException) as nameless:
+        await channel.create_thread(name="", type=discord.ChannelType.public_thread)
+    assert nameless.value.code == 50035
+    with pytest.raises(discord.HTTPException) as nested:
+        await bot.http.start_thread_without_message(public.id, name="deeper", auto_archive_duration=60, type=11)
+    assert nested.value.code == 50024
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.CREATE_PUBLIC_THREADS)
+    with pytest.raises(discord.Forbidden):
+        await (await channel.send("no threads from me")).create_thread(name="refused")
+
+
+async def test_posting_in_a_thread_takes_send_messages_in_threads(world: World, running: Running) -> None:
+    fake, bot = world.fake, running.bot
+    thread = fake.add_channel(world.guild, "side talk", type=PUBLIC_THREAD, parent=world.chan, owner=world.ana)
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.SEND_MESSAGES)
+    # Send Messages is the channel's, not the thread's: posting there, embeds and all, still works.
+    await bot.get_partial_messageable(thread.id).send("still here", embed=discord.Embed(title="board"))
+    assert fake.permissions(thread, fake.bot) & Perm.EMBED_LINKS
+    assert not fake.permissions(world.chan, fake.bot) & Perm.EMBED_LINKS
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.SEND_MESSAGES_IN_THREADS)
+    with pytest.raises(discord.Forbidden):
+        await bot.get_partial_messageable(thread.id).send("now refused")
+    assert [m.content for m in fake.channel_messages(thread)] == ["still here"]
+    fake.set_permissions(world.chan, world.bob, deny=Perm.SEND_MESSAGES_IN_THREADS)
+    with pytest.raises(InvalidInteraction, match="cannot send messages"):
+        await fake.send_message(thread, world.bob, "let me in")
+    await fake.send_message(world.chan, world.bob, "the channel is fine")
+
+
+async def test_a_private_thread_is_seen_by_its_members_only(world: World, running: Running) -> None:
+    from tests.fake_discord import PRIVATE_THREAD  # here, not above: the import list there is busy with merges
+
+    fake, bot = world.fake, running.bot
+    secret = fake.add_channel(world.guild, "secret", type=PRIVATE_THREAD, parent=world.chan, owner=world.ana)
+    assert fake.permissions(secret, world.ana) & Perm.VIEW_CHANNEL
+    assert fake.permissions(secret, world.bob) == 0
+    assert fake.permissions(secret, fake.bot) == 0
+    with pytest.raises(discord.Forbidden) as outside:
+        await bot.get_partial_messageable(secret.id).send("hello?")
+    assert outside.value.code == 50001
+    fake.add_thread_member(secret, fake.bot)
+    await fake.wait_for(lambda: bot.get_channel(secret.id), what="THREAD_CREATE for the bot joining")
+    await bot.get_partial_messageable(secret.id).send("hello")
+    assert [m.content for m in fake.channel_messages(secret)] == ["hello"]
+    # Whoever may manage threads sees every private thread.
+    fake.set_permissions(world.chan, world.bob, allow=Perm.MANAGE_THREADS)
+    assert fake.permissions(secret, world.bob) & Perm.VIEW_CHANNEL
+
+
 async def test_unchecked_options_are_sent_verbatim(world: World, running: Running) -> None:
     fake = world.fake
     with pytest.raises(InvalidInteraction):

@@ -102,5 +102,12 @@ def test_commands_refuse_direct_messages_and_odd_channels() -> None:
     voice: Any = SimpleNamespace(guild_id=1, channel=SimpleNamespace(type=discord.ChannelType.voice))
     with pytest.raises(WrongChannel, match="text channels"):
         in_text_channel(voice)
-    text: Any = SimpleNamespace(guild_id=1, channel=SimpleNamespace(type=discord.ChannelType.text))
-    assert in_text_channel(text)
+    for kind in (
+        discord.ChannelType.text,
+        discord.ChannelType.news,
+        discord.ChannelType.public_thread,
+        discord.ChannelType.private_thread,
+        discord.ChannelType.news_thread,
+    ):
+        table: Any = SimpleNamespace(guild_id=1, channel=SimpleNamespace(type=kind))
+        assert in_text_channel(table)

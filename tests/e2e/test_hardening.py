@@ -235,19 +235,33 @@ async def test_2_a_write_lock_held_elsewhere_is_waited_for_or_refused_and_never_
         assert row(world)["logged"] >= logged + 2
 
 
-# ---- 3. threads, forum posts, voice channels ------------------------------------------------------------------------
+# ---- 3. threads and forum posts are tables; voice channels' chats are not -------------------------------------------
 
 
-@pytest.mark.parametrize("where", ["thread", "forum post", "voice channel"])
-async def test_3_commands_outside_text_channels_are_refused_in_words(world: World, where: str) -> None:
+@pytest.mark.parametrize("where", ["thread", "forum post"])
+async def test_3_a_thread_or_a_forum_post_is_a_table_of_its_own(world: World, where: str) -> None:
     fake, ana = world.fake, world.players[0]
     if where == "thread":
         channel = fake.add_channel(world.guild, "side talk", type=PUBLIC_THREAD, parent=world.channel)
-    elif where == "forum post":
+    else:
         forum = fake.add_channel(world.guild, "ideas", type=GUILD_FORUM)
         channel = fake.add_channel(world.guild, "let's play", type=PUBLIC_THREAD, parent=forum, owner=ana)
-    else:
-        channel = fake.add_channel(world.guild, "Lounge", type=GUILD_VOICE)
+    async with world.bot():
+        opened = await fake.invoke("newgame", user=ana, channel=channel)
+        assert opened.response is not None
+        assert not opened.response.ephemeral, opened.response.content
+        started = await fake.invoke("start", user=ana, channel=channel)
+        assert started.response is not None
+        assert "The Game begins" in started.response.content
+        shown = await fake.invoke("hand", user=ana, channel=channel)
+        assert "Your hand" in refusal(shown)  # private, as everywhere
+    assert [m.embeds[0]["title"] for m in fake.bot_messages(channel)] == ["The Game: lobby", "The Game"]
+    assert not fake.bot_messages(world.channel)
+
+
+async def test_3_commands_in_a_voice_channels_chat_are_refused_in_words(world: World) -> None:
+    fake, ana = world.fake, world.players[0]
+    channel = fake.add_channel(world.guild, "Lounge", type=GUILD_VOICE)
     async with world.bot():
         for command, options in [
             ("newgame", None),
@@ -257,7 +271,7 @@ async def test_3_commands_outside_text_channels_are_refused_in_words(world: Worl
             ("take", None),
         ]:
             rec = await fake.invoke(command, user=ana, channel=channel, options=options)
-            assert "Games are played in a server's text channels" in refusal(rec)
+            assert "Games are played in a server's text channels and threads" in refusal(rec)
     assert not fake.channel_messages(channel)
 
 
