@@ -11,9 +11,10 @@ from dataclasses import replace
 from typing import Any
 
 from engine import the_game
-from tests.e2e.conftest import World, public_messages
-from tests.e2e.test_the_game import Table, answer, sabotage, stored_game
+from tests.e2e.conftest import World
+from tests.e2e.test_the_game import Table
 from tests.fake_discord import PRIVATE_THREAD, PUBLIC_THREAD, Channel, Member, Message, Perm
+from tests.players import answer, public_messages, sabotage, saved_row
 
 THREAD_ROUTE = "/channels/{channel_id}/messages/{message_id}/threads"
 # With this bot seed the first game's one player lays one card, then nothing fits (93 cards never laid).
@@ -72,10 +73,10 @@ async def test_a_whole_game_in_a_thread_with_a_number_removed_and_the_channel_le
     async with world.bot(seed=SHORT_GAME) as bot:
         table = Table(at_thread, bot, [ana])
         await table.open()  # lobby, board and buttons in the thread; the hand by DM
-        assert stored_game(at_thread)["status"] == "running"
+        assert saved_row(at_thread)["status"] == "running"
         await number_is_removed(world, thread, ben)
         await play_short_game(table)
-        assert stored_game(at_thread)["status"] == "finished"
+        assert saved_row(at_thread)["status"] == "finished"
         # Moderation ends with the game.
         after = await fake.send_message(thread, ben, "that was 93 cards too many")
         await fake.invoke("rules", user=world.spectator, channel=world.other_channel)
@@ -120,7 +121,7 @@ async def test_the_thread_option_opens_the_game_in_a_new_thread_and_the_channel_
         table.first_message = 0
         started = await fake.click(lobby, "lobby:start", user=ana)
         assert "The Game begins" in answer(started).content
-        table.state = the_game.new_game([ana.id], seed=stored_game(at_thread)["seed"])
+        table.state = the_game.new_game([ana.id], seed=saved_row(at_thread)["seed"])
         await table.settle()
         await table.learn_hand(ana)
         await play_short_game(table)
