@@ -148,6 +148,18 @@ class Standing:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One ended game of a player, for their results over time."""
+
+    game_id: int
+    kind: str
+    won: bool
+    score: int | None  # None: abandoned, no score
+    mixed: bool
+    team: tuple[int, ...]  # the game's people, in id order
+
+
+@dataclass(frozen=True, slots=True)
 class EndedGame:
     """A game that was dealt and is over (finished or abandoned), for the history."""
 
@@ -245,6 +257,10 @@ class Storage(Protocol):
 
     async def player_teams(self, guild_id: int, player: int, kind: str, limit: int = 5) -> list[Standing]:
         """The teams the player played ``kind`` in (team games), most games first."""
+        ...
+
+    async def player_results(self, guild_id: int, player: int, limit: int = 60) -> list[PlayerResult]:
+        """The player's last ``limit`` ended games on the server, oldest first."""
         ...
 
     async def leaderboard(

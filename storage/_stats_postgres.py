@@ -11,16 +11,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from storage import Conflict, EndedGame, GameRecord, Standing, Streak, Tally
+from storage import Conflict, EndedGame, GameRecord, PlayerResult, Standing, Streak, Tally
 from storage._stats_sqlite import (
     DAILY_IDS,
     ENDED,
     MIXED,
+    RESULTS,
     STREAKS,
     TALLIES,
     TEAMS,
     ended,
     leaderboard_query,
+    player_results,
     standing,
     streak,
     tally,
@@ -103,7 +105,7 @@ def numbered(query: str) -> str:
     return re.sub(r"\?", lambda _: f"${next(count)}", query)
 
 
-_TALLIES, _STREAKS, _TEAMS = numbered(TALLIES), numbered(STREAKS), numbered(TEAMS)
+_TALLIES, _STREAKS, _TEAMS, _RESULTS = numbered(TALLIES), numbered(STREAKS), numbered(TEAMS), numbered(RESULTS)
 
 
 class PostgresStats:
@@ -120,6 +122,9 @@ class PostgresStats:
 
     async def player_teams(self, guild_id: int, player: int, kind: str, limit: int = 5) -> list[Standing]:
         return [standing(row) for row in await self._rows(_TEAMS, guild_id, player, kind, limit)]
+
+    async def player_results(self, guild_id: int, player: int, limit: int = 60) -> list[PlayerResult]:
+        return player_results(await self._rows(_RESULTS, guild_id, player, limit))
 
     async def leaderboard(
         self,

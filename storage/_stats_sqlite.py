@@ -18,7 +18,7 @@ from typing import Any
 
 import aiosqlite
 
-from storage import Conflict, EndedGame, GameRecord, Standing, Streak, Tally
+from storage import Conflict, EndedGame, GameRecord, PlayerResult, Standing, Streak, Tally
 
 # The rows one ended game ``{g}`` leaves: NEW in the trigger, each ended game of the table in the back-fill.
 _RESULT_ROWS = """
@@ -131,6 +131,11 @@ FROM results WHERE guild_id = ? AND player = ? AND kind = ? AND status = 'finish
 GROUP BY team, mixed ORDER BY games DESC, won DESC, mean LIMIT ?
 """
 
+RESULTS = """
+SELECT game_id, kind, status, won, score, mixed, team FROM results
+WHERE guild_id = ? AND player = ? ORDER BY game_id DESC LIMIT ?
+"""
+
 
 def leaderboard_query(
     guild_id: int, kind: str, teams: bool, mixed: bool, seats: int | None, variant: str | None, minimum: int
@@ -201,6 +206,21 @@ def standing(row: Any) -> Standing:
     )
 
 
+def player_results(rows: Sequence[Any]) -> list[PlayerResult]:
+    """Rows of ``RESULTS`` (newest first) as results, oldest first."""
+    return [
+        PlayerResult(
+            game_id=int(row["game_id"]),
+            kind=str(row["kind"]),
+            won=bool(row["won"]),
+            score=None if row["status"] != "finished" or row["score"] is None else int(row["score"]),
+            mixed=bool(row["mixed"]),
+            team=tuple(int(p) for p in str(row["team"]).split()),
+        )
+        for row in reversed(rows)
+    ]
+
+
 def ended(records: Sequence[GameRecord], mixed: Sequence[Any]) -> list[EndedGame]:
     return [EndedGame(record, bool(flag)) for record, flag in zip(records, mixed, strict=True)]
 
@@ -225,6 +245,9 @@ class SQLiteStats:
 
     async def player_teams(self, guild_id: int, player: int, kind: str, limit: int = 5) -> list[Standing]:
         return [standing(row) for row in await self._rows(TEAMS, (guild_id, player, kind, limit))]
+
+    async def player_results(self, guild_id: int, player: int, limit: int = 60) -> list[PlayerResult]:
+        return player_results(await self._rows(RESULTS, (guild_id, player, limit)))
 
     async def leaderboard(
         self,

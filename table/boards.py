@@ -10,6 +10,7 @@ answer to an earlier move never overwrites the board a later move put up.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
 import weakref
@@ -19,10 +20,12 @@ from typing import Any
 
 import discord
 
+from engine.game import decode_moves
 from storage import GameRecord
 from table.answer import NO_PINGS, clicked_message, detached, send, update
-from table.games import Games, Live, Played
+from table.games import Games, Live, Played, setup_of
 from table.people import is_ai
+from table.picture import Picture
 from table.presenter import Presenter
 
 log = logging.getLogger(__name__)
@@ -67,6 +70,16 @@ def final_view(record: GameRecord) -> discord.ui.View:
         discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=f"rematch:{record.id}")
     )
     return view
+
+
+def with_picture(board: dict[str, Any], picture: Picture | None) -> dict[str, Any]:
+    """``board`` carrying ``picture`` as its embed's image, uploaded with the message that posts it (a copy: the
+    board as composed may also update a message that has no such attachment)."""
+    if picture is None:
+        return board
+    embed = board["embed"].copy()
+    embed.set_image(url=f"attachment://{picture.name}")
+    return {**board, "embed": embed, "file": discord.File(io.BytesIO(picture.png), filename=picture.name)}
 
 
 def pings_on(record: GameRecord) -> bool:
@@ -164,6 +177,7 @@ class Boards:
         live, presenter, before, after, player, action = played
         record = live.record
         board, fresh = self.after(played)
+        picture = await self.end_picture(played)
         on_board = self.is_board_click(interaction, record)
         on_panel = clicked_message(interaction) is not None and not on_board
         if not fresh:
@@ -184,7 +198,7 @@ class Boards:
                 old = None
             elif on_panel:
                 await update(interaction, **private(True))
-            posted = await send(interaction, allowed_mentions=pings(played), **board)
+            posted = await send(interaction, allowed_mentions=pings(played), **with_picture(board, picture))
             handle = BoardHandle.of(interaction, posted or 0)
             alone = not (on_board or on_panel) and not presenter.game.is_over(after)
             if alone and presenter.show_after(before, after, player, action):
@@ -199,10 +213,44 @@ class Boards:
         if not fresh:
             await self.show_in_place(played, board)
             return
+        picture = await self.end_picture(played)
         async with self.turn(live.record.id):
             channel = self.client.get_partial_messageable(live.record.channel_id)
-            message = await channel.send(allowed_mentions=pings(played), **board)
+            try:
+                message = await channel.send(allowed_mentions=pings(played), **with_picture(board, picture))
+            except discord.Forbidden:
+                if picture is None:
+                    raise
+                # No Attach Files here (a server invited the bot before it drew pictures): the end, without one.
+                log.info("Posting the picture of game %s was refused; the end screen goes without", live.record.id)
+                message = await channel.send(allowed_mentions=pings(played), **board)
             await self.moved(live, message.id, live.record.message_id)
+
+    async def end_picture(self, played: Played) -> Picture | None:
+        """The picture a game's end screen carries, drawn once from the whole log (see ``EndPicture``). None while
+        the game runs, for a game that draws none, or when drawing fails: the end screen then goes up without it."""
+        draw = getattr(played.presenter, "end_picture", None)
+        if draw is None or not played.presenter.game.is_over(played.after):
+            return None
+        record = played.live.record
+        try:
+            logged = await self.games.storage.moves(record.id)
+            moves = decode_moves(played.presenter.game, [(m.player, m.action) for m in logged])
+            started = time.perf_counter()
+            # Tens of milliseconds of drawing: in a thread, so other tables' clicks are answered meanwhile.
+            picture: Picture | None = await asyncio.to_thread(draw, setup_of(record), moves)
+        except Exception:
+            log.exception("The end picture of game %s could not be drawn", record.id)
+            return None
+        if picture is not None:
+            log.debug(
+                "Drew %s of game %s in %.0f ms, %d bytes",
+                picture.name,
+                record.id,
+                (time.perf_counter() - started) * 1000,
+                len(picture.png),
+            )
+        return picture
 
     async def post(self, interaction: discord.Interaction[Any], live: Live[Any], message: dict[str, Any]) -> None:
         """Post the board as the interaction's answer (a deal, /board); the old one loses its buttons. Start pressed

@@ -17,7 +17,9 @@ from functools import cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from engine.the_game_course import Course
+from engine.game import Move, Setup
+from engine.the_game import Action
+from engine.the_game_course import Course, course
 
 WIDTH, HEIGHT = 800, 450
 SCALE = 2  # drawn at twice the size, then scaled down: smooth lines without an antialiasing renderer
@@ -145,6 +147,14 @@ def _hand_icon(draw: ImageDraw.ImageDraw, x: float, y: float, fill: tuple[int, i
         draw.polygon(corners, fill=fill, outline=BACKGROUND)
 
 
+@dataclass(frozen=True, slots=True)
+class Picture:
+    """An image for a message: the embed shows it as ``attachment://{name}``."""
+
+    name: str
+    png: bytes
+
+
 # ---- the course of a game of The Game -------------------------------------------------------------------------------
 
 
@@ -166,6 +176,14 @@ def course_png(course: Course) -> bytes:
     _draw_paths(draw, course, piles)
     _x_ticks(draw, left, course.turns)
     return _png(image)
+
+
+def the_game_end_picture(setup: Setup, moves: Sequence[Move[Action]]) -> Picture | None:
+    """The end screen's picture of a game of The Game: its course; none for a game everybody left."""
+    figures = course(setup, moves)
+    if figures.status not in ("won", "lost"):
+        return None
+    return Picture("course.png", course_png(figures))
 
 
 def _draw_left(draw: ImageDraw.ImageDraw, course: Course, frame: Frame) -> None:

@@ -39,6 +39,7 @@ import datetime as dt
 import enum
 import hashlib
 import json
+import mimetypes
 import re
 import secrets
 import time
@@ -894,6 +895,7 @@ class RequestRecord:
     interaction_endpoint: bool
     status: int = 0
     response: Any = None
+    files: list[tuple[str, int]] = field(default_factory=list)  # (filename, size) of each file uploaded
 
 
 @dataclass
@@ -2075,6 +2077,7 @@ class FakeDiscord:
             body,
             loop.time() - self._started_at,
             bool(spec and spec.interaction_endpoint),
+            files=[(name, len(data)) for name, data in files],
         )
         self.requests.append(record)
         headers = self._ratelimit_headers(spec.template if spec else path)
@@ -2747,6 +2750,8 @@ class FakeDiscord:
             msg.components = _assign_component_ids(list(body["components"] or []))
         if "attachments" in body or files:
             msg.attachments = self._attachments(msg, body.get("attachments"), files)
+        if "embeds" in body or "embed" in body or "attachments" in body or files:
+            _link_attachments(msg)
 
     def _attachments(self, msg: Message, spec: list[JSON] | None, files: Sequence[tuple[str, bytes]]) -> list[JSON]:
         kept = {str(a["id"]): a for a in msg.attachments}
@@ -2774,7 +2779,7 @@ class FakeDiscord:
                     "size": len(data),
                     "url": url,
                     "proxy_url": url,
-                    "content_type": "application/octet-stream",
+                    "content_type": mimetypes.guess_type(name)[0] or "application/octet-stream",
                     **({"description": item["description"]} if item.get("description") else {}),
                 }
             )
@@ -3382,6 +3387,19 @@ class FakeDiscord:
 # --------------------------------------------------------------------------------------
 # Validation shared by REST handlers (the errors real Discord returns)
 # --------------------------------------------------------------------------------------
+
+
+def _link_attachments(msg: Message) -> None:
+    """An embed's image or thumbnail named ``attachment://file.png`` shows that attachment of the message: Discord
+    answers with the attachment's own URL (a name no attachment has is left as it was)."""
+    by_name = {str(a["filename"]): a for a in msg.attachments}
+    for embed in msg.embeds:
+        for key in ("image", "thumbnail"):
+            media = embed.get(key) or {}
+            url = str(media.get("url") or "")
+            attachment = by_name.get(url.removeprefix("attachment://")) if url.startswith("attachment://") else None
+            if attachment is not None:
+                embed[key] = {**media, "url": attachment["url"], "proxy_url": attachment["proxy_url"]}
 
 
 def _validate_message(msg: Message, *, has_sticker: bool = False) -> None:
