@@ -72,14 +72,11 @@ def final_view(record: GameRecord) -> discord.ui.View:
     return view
 
 
-def with_picture(board: dict[str, Any], picture: Picture | None) -> dict[str, Any]:
-    """``board`` carrying ``picture`` as its embed's image, uploaded with the message that posts it (a copy: the
-    board as composed may also update a message that has no such attachment)."""
-    if picture is None:
-        return board
+def with_picture(board: dict[str, Any], picture: Picture) -> dict[str, Any]:
+    """The edit that gives the posted ``board`` ``picture`` as its embed's image: the embed again, and the upload."""
     embed = board["embed"].copy()
     embed.set_image(url=f"attachment://{picture.name}")
-    return {**board, "embed": embed, "file": discord.File(io.BytesIO(picture.png), filename=picture.name)}
+    return {"embed": embed, "attachments": [discord.File(io.BytesIO(picture.png), filename=picture.name)]}
 
 
 def pings_on(record: GameRecord) -> bool:
@@ -177,7 +174,6 @@ class Boards:
         live, presenter, before, after, player, action = played
         record = live.record
         board, fresh = self.after(played)
-        picture = await self.end_picture(played)
         on_board = self.is_board_click(interaction, record)
         on_panel = clicked_message(interaction) is not None and not on_board
         if not fresh:
@@ -198,12 +194,13 @@ class Boards:
                 old = None
             elif on_panel:
                 await update(interaction, **private(True))
-            posted = await send(interaction, allowed_mentions=pings(played), **with_picture(board, picture))
+            posted = await send(interaction, allowed_mentions=pings(played), **board)
             handle = BoardHandle.of(interaction, posted or 0)
             alone = not (on_board or on_panel) and not presenter.game.is_over(after)
             if alone and presenter.show_after(before, after, player, action):
                 await send(interaction, ephemeral=True, **private(False))
             await self.moved(live, handle.message_id, old, handle)
+        await self.show_picture(played, board, handle.message_id)
 
     async def publish(self, played: Played, prefix: str = "") -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
@@ -213,18 +210,27 @@ class Boards:
         if not fresh:
             await self.show_in_place(played, board)
             return
-        picture = await self.end_picture(played)
         async with self.turn(live.record.id):
             channel = self.client.get_partial_messageable(live.record.channel_id)
-            try:
-                message = await channel.send(allowed_mentions=pings(played), **with_picture(board, picture))
-            except discord.Forbidden:
-                if picture is None:
-                    raise
-                # No Attach Files here (a server invited the bot before it drew pictures): the end, without one.
-                log.info("Posting the picture of game %s was refused; the end screen goes without", live.record.id)
-                message = await channel.send(allowed_mentions=pings(played), **board)
+            message = await channel.send(allowed_mentions=pings(played), **board)
             await self.moved(live, message.id, live.record.message_id)
+        await self.show_picture(played, board, message.id)
+
+    async def show_picture(self, played: Played, board: dict[str, Any], message_id: int | None) -> None:
+        """Give the end screen just posted its picture, if the game draws one: one edit carrying one upload, once per
+        game. After the end is up, so drawing never holds it back; through the token of the interaction that posted
+        it where there is one (free)."""
+        if not message_id:
+            return
+        picture = await self.end_picture(played)
+        if picture is None:
+            return
+        try:
+            await self.edit(played.live.record, with_picture(board, picture), message_id)
+        except Exception:
+            # No Attach Files (a server that invited the bot before it drew pictures), or Discord failed: the end
+            # stays without its picture, and the move it shows was made all the same.
+            log.info("The picture of game %s could not be attached", played.live.record.id, exc_info=True)
 
     async def end_picture(self, played: Played) -> Picture | None:
         """The picture a game's end screen carries, drawn once from the whole log (see ``EndPicture``). None while

@@ -2424,8 +2424,7 @@ class FakeDiscord:
     async def _post_message(self, req: _Request) -> tuple[int, Any]:
         chan = self._rest_channel(req, needed=int(Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES))
         body = req.json_object()
-        if req.files and chan.guild_id is not None and not self.permissions(chan, self.bot) & Perm.ATTACH_FILES:
-            raise _missing_permissions()
+        self._check_attach(chan, req)
         if chan.is_dm and chan.recipient is not None and (chan.recipient.dms_closed or chan.recipient.bot):
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         msg = self._new_message(chan, self.bot, body, req.files)
@@ -2448,6 +2447,11 @@ class FakeDiscord:
         self._dispatch_create(msg)
         return 200, msg.payload()
 
+    def _check_attach(self, chan: Channel, req: _Request) -> None:
+        """Uploading a file to a server channel, with a new message or an edit, takes Attach Files."""
+        if req.files and chan.guild_id is not None and not self.permissions(chan, self.bot) & Perm.ATTACH_FILES:
+            raise _missing_permissions()
+
     @_route("PATCH", "/channels/{channel_id}/messages/{message_id}")
     async def _patch_message(self, req: _Request) -> tuple[int, Any]:
         chan = self._rest_channel(req)
@@ -2457,6 +2461,7 @@ class FakeDiscord:
             only_flags = set(body) <= {"flags"}
             if not only_flags or not self.permissions(chan, self.bot) & Perm.MANAGE_MESSAGES:
                 raise _ApiError(403, 50005, "Cannot edit a message authored by another user")
+        self._check_attach(chan, req)
         self._apply_edit(msg, body, req.files)
         self._dispatch_update(msg)
         return 200, msg.payload()

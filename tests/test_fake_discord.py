@@ -709,6 +709,20 @@ async def test_uploads_through_interactions_are_recorded_and_shown_in_embeds(wor
     assert [f.attachments[0]["filename"] for f in inter.followups] == ["more.png"]
 
 
+async def test_uploads_to_a_channel_take_attach_files_also_in_edits(world: World, running: Running) -> None:
+    fake = world.fake
+    channel = running.bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    message = await channel.send("board")
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.ATTACH_FILES)
+    with pytest.raises(discord.Forbidden):
+        await message.edit(attachments=[discord.File(io.BytesIO(b"png"), "course.png")])
+    with pytest.raises(discord.Forbidden):
+        await channel.send("again", file=discord.File(io.BytesIO(b"png"), "course.png"))
+    await message.edit(content="board, edited")  # without a file, no Attach Files needed
+    assert [(m.content, m.attachments) for m in fake.bot_messages(world.chan)] == [("board, edited", [])]
+
+
 async def test_content_is_hidden_without_the_message_content_intent(world: World, fake_discord: FakeDiscord) -> None:
     probe = Probe()
     async with fake_discord.run_bot(make_bot(probe, message_content=False)):
