@@ -32,12 +32,8 @@ if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
 
-import yarl  # noqa: E402
-from discord.asset import Asset  # noqa: E402
-from discord.gateway import DiscordWebSocket  # noqa: E402
-from discord.http import Route  # noqa: E402
-
 import bot  # noqa: E402
+from tests.fake_discord import point_discord_at  # noqa: E402
 
 _running: list[bot.Bot] = []
 
@@ -69,12 +65,6 @@ class GcTimer:
 
 
 GC_TIMER = GcTimer()
-
-
-def patch_discord() -> None:
-    Route.BASE = os.environ["FAKE_DISCORD_API"]
-    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(os.environ["FAKE_DISCORD_GATEWAY"])
-    Asset.BASE = os.environ["FAKE_DISCORD_CDN"]
 
 
 def extra_options() -> dict[str, Any]:
@@ -128,11 +118,12 @@ def write_stats(signum: int, frame: FrameType | None) -> None:
 
 
 def main() -> None:
-    patch_discord()
     patch_bot_options(extra_options())
     signal.signal(signal.SIGUSR1, write_stats)
     gc.callbacks.append(GC_TIMER)
-    bot.main()
+    env = os.environ
+    with point_discord_at(env["FAKE_DISCORD_API"], env["FAKE_DISCORD_GATEWAY"], env["FAKE_DISCORD_CDN"]):
+        bot.main()
 
 
 if __name__ == "__main__":

@@ -43,7 +43,6 @@ import json
 import os
 import platform
 import random
-import re
 import shutil
 import signal
 import statistics
@@ -65,16 +64,19 @@ sys.path.insert(0, str(ROOT))
 
 import discord  # noqa: E402
 
-from engine.the_game import PILES, is_legal  # noqa: E402
 from tests.fake_discord import (  # noqa: E402
+    CHANNEL_MESSAGE,
+    CHANNEL_MESSAGES,
+    FOLLOWUP,
+    INTERACTION_CALLBACK,
     Channel,
     FakeDiscord,
     InteractionCallback,
     InteractionRecord,
     Member,
     RequestRecord,
-    _Request,
 )
+from tests.players import Board, board_in, choose, hand_in, read_panel  # noqa: E402
 from tests.postgres import PostgresServer  # noqa: E402
 from tests.postgres import bindir as postgres_bindir  # noqa: E402
 
@@ -90,25 +92,14 @@ EXIT_TIMEOUT = 15.0
 ANSWER_TIMEOUT = 10.0  # longer than Discord's 3 s: a late answer is counted as expired, not waited for forever
 NOISY_MACHINE = 0.15  # of a core used by other processes during the window
 PLAY_ON_COST = 1  # after the minimum, keep laying cards that fit this close (a backwards trick costs -10)
-HAND_LINE = re.compile(r"^Your hand: (.*)$", re.MULTILINE)
-PILE_TOP = re.compile(r"\*\*([ABCD])\*\*[^:\n]*: \*\*(\d+)\*\*")
-TURN = re.compile(r"<@(\d+)>: (\d+) laid, at least (\d+)")
-PANEL_TOP = re.compile(r"\b([ABCD]) (\d+)(?= ·)")
-PANEL_TURN = re.compile(r"^Your turn: (\d+) laid, at least (\d+)\.", re.MULTILINE)
-ASCENDING = ("A", "B")
 
 
-# ---- what the bot sends, as the simulated players see it -----------------------------------------------------------
-
-
-def parse_hand(text: str) -> list[int] | None:
-    match = HAND_LINE.search(text)
-    return None if match is None else sorted(int(card) for card in re.findall(r"\d+", match.group(1)))
+# ---- what the bot shows, as the simulated players see it -----------------------------------------------------------
 
 
 @dataclass
-class Board:
-    """The board embed of a public answer."""
+class Position:
+    """Where a game stands as its players last saw it: the board of a public answer, or the mover's hand panel."""
 
     tops: dict[str, int]
     mover: int | None  # None: anyone may lay the first card
@@ -117,53 +108,18 @@ class Board:
     over: bool
 
     @classmethod
-    def parse(cls, embed: dict[str, Any]) -> Board | None:
-        if not str(embed.get("title") or "").startswith("The Game"):
-            return None
-        tops = {pile: int(top) for pile, top in PILE_TOP.findall(str(embed.get("description") or ""))}
-        over = str((embed.get("footer") or {}).get("text") or "").startswith("Game over")
-        mover, laid, minimum = None, 0, 2
-        for item in embed.get("fields") or []:
-            if item.get("name") == "Turn":
-                turn = TURN.search(str(item.get("value") or ""))
-                if turn is not None:
-                    mover, laid, minimum = int(turn[1]), int(turn[2]), int(turn[3])
-        if len(tops) != len(PILES):
-            return None
-        return cls(tops, mover, laid, minimum, over)
+    def of_board(cls, board: Board) -> Position:
+        return cls(board.tops, board.mover, board.laid, board.minimum, board.over)
 
     @classmethod
-    def from_panel(cls, content: str, player: int, previous: Board | None) -> Board | None:
-        """The position as the private panel shows it: "A 35 · B 12 · C 60 · D 88 ..." and "Your turn: 1 laid..."."""
-        tops = {pile: int(top) for pile, top in PANEL_TOP.findall(content)}
-        if len(tops) != len(PILES):
+    def after_panel(cls, content: str, player: int, previous: Position | None) -> Position | None:
+        """The position the private panel shows ("A 35 · B 12 · C 60 · D 88 ..." and "Your turn: 1 laid...")."""
+        panel = read_panel(content)
+        if panel is None:
             return previous
-        turn = PANEL_TURN.search(content)
-        if turn is not None:
-            return cls(tops, player, int(turn[1]), int(turn[2]), False)
-        mover = previous.mover if previous is not None else None
-        return cls(tops, mover, 0, 2, "The game is over." in content)
-
-
-@dataclass(frozen=True)
-class Move:
-    card: int
-    pile: str
-    cost: int  # how much of the pile's room the card uses up; the backwards trick gains room
-
-
-def best_move(hand: Sequence[int], tops: dict[str, int]) -> Move | None:
-    """The legal play that uses up the least room on its pile (ties: the lower card, then the pile letter)."""
-    best: Move | None = None
-    for card in hand:
-        for pile in PILES:
-            top = tops[pile]
-            if not is_legal(pile, top, card):
-                continue
-            move = Move(card, pile, card - top if pile in ASCENDING else top - card)
-            if best is None or (move.cost, move.card, move.pile) < (best.cost, best.card, best.pile):
-                best = move
-    return best
+        if panel.my_turn:
+            return cls(panel.tops, player, panel.laid, panel.minimum, False)
+        return cls(panel.tops, previous.mover if previous is not None else None, 0, 0, panel.over)
 
 
 # ---- measurements --------------------------------------------------------------------------------------------------
@@ -262,7 +218,7 @@ class Player:
         self.game_dm = None
 
     def on_dm(self, content: str, at: float, message_id: int, created: bool) -> None:
-        cards = parse_hand(content)
+        cards = hand_in(content)
         if cards is None:
             return
         if created and self.game_dm is None:
@@ -297,54 +253,40 @@ class Pending:
         self.followed: asyncio.Future[float] = loop.create_future()
 
 
-class LoadFake(FakeDiscord):
-    """The fake Discord, telling the simulated players the moment the bot answers or DMs (no polling).
+class Lookout:
+    """Tells the simulated players the moment the bot answers or DMs them (no polling): a request listener on the
+    fake Discord, which still validates and records every request exactly as in the tests."""
 
-    The hooks wrap the fake's own route handlers (it looks them up on the class by name), so the fake still
-    validates and records every request exactly as in the tests.
-    """
-
-    def __init__(self, **options: Any) -> None:
-        super().__init__(**options)
-        self.pending: dict[str, Pending] = {}
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.fake = fake
+        self.pending: dict[str, Pending] = {}  # interaction token -> the command in flight
         self.dm_owner: dict[int, Player] = {}  # DM channel id -> its user
+        fake.add_request_listener(self.on_request)
 
     def now(self) -> float:
         return asyncio.get_running_loop().time()
 
-    async def _interaction_callback(self, req: _Request) -> tuple[int, Any]:
-        try:
-            return await super()._interaction_callback(req)
-        finally:  # an expired interaction is answered too: rec.response stays None
-            pending = self.pending.get(req.params["token"])
+    def on_request(self, request: RequestRecord) -> None:
+        route, method = request.route, request.method
+        if route == INTERACTION_CALLBACK:
+            # An expired interaction is answered too: its rec.response stays None.
+            pending = self.pending.get(request.params["token"])
             if pending is not None and not pending.answered.done():
                 pending.answered.set_result(None)
-
-    async def _followup(self, req: _Request) -> tuple[int, Any]:
-        result = await super()._followup(req)
-        pending = self.pending.get(req.params["token"])
-        if pending is not None and not pending.followed.done():
-            pending.followed.set_result(self.now())
-        return result
-
-    async def _post_message(self, req: _Request) -> tuple[int, Any]:
-        status, data = await super()._post_message(req)
-        player = self.dm_owner.get(int(req.params["channel_id"]))
-        if player is not None:
-            player.on_dm(str(data.get("content") or ""), self.now(), int(data["id"]), created=True)
-        return status, data
-
-    async def _patch_message(self, req: _Request) -> tuple[int, Any]:
-        # The bot keeps one DM per game current by editing it: an edit is a new hand for the player.
-        status, data = await super()._patch_message(req)
-        player = self.dm_owner.get(int(req.params["channel_id"]))
-        if player is not None and status == 200:
-            player.on_dm(str(data.get("content") or ""), self.now(), int(data["id"]), created=False)
-        return status, data
+        elif route == FOLLOWUP and request.ok:
+            pending = self.pending.get(request.params["token"])
+            if pending is not None and not pending.followed.done():
+                pending.followed.set_result(self.now())
+        elif (route, method) in ((CHANNEL_MESSAGES, "POST"), (CHANNEL_MESSAGE, "PATCH")) and request.ok:
+            # The bot keeps one DM per game current by editing it: an edit is a new hand for the player.
+            player = self.dm_owner.get(int(request.params["channel_id"]))
+            if player is not None:
+                data = request.response
+                player.on_dm(str(data.get("content") or ""), self.now(), int(data["id"]), created=method == "POST")
 
     async def send(self, command: str, player: Player, channel: Channel, options: dict[str, Any] | None) -> Pending:
         """Dispatch a slash command without waiting for the answer."""
-        rec = await self.invoke(command, user=player.member, channel=channel, options=options, wait=False)
+        rec = await self.fake.invoke(command, user=player.member, channel=channel, options=options, wait=False)
         # invoke(wait=False) does not suspend, so the bot cannot have answered before this is registered.
         pending = Pending(rec)
         self.pending[rec.token] = pending
@@ -357,8 +299,9 @@ class LoadFake(FakeDiscord):
 class Bench:
     """What the games share: the fake, the measured window and its figures."""
 
-    def __init__(self, fake: LoadFake, think: float, rng: random.Random) -> None:
-        self.fake = fake
+    def __init__(self, lookout: Lookout, think: float, rng: random.Random) -> None:
+        self.lookout = lookout
+        self.fake = lookout.fake
         self.think = think
         self.rng = rng
         self.stats = Stats()
@@ -407,18 +350,18 @@ class Game:
 
     def __init__(self, bench: Bench, channel: Channel, players: list[Player]) -> None:
         self.bench = bench
-        self.fake = bench.fake
+        self.lookout = bench.lookout
         self.channel = channel
         self.players = players
         self.by_id = {player.id: player for player in players}
-        self.board: Board | None = None
+        self.board: Position | None = None
         self.running = False
         self.moves = 0  # accepted /play and /endturn of the current game
 
     async def act(self, command: str, player: Player, options: dict[str, Any] | None = None) -> Outcome:
         """Send one slash command and wait for its answer (and for the hand followup a /play brings)."""
         bench, stats = self.bench, self.bench.stats
-        pending = await self.fake.send(command, player, self.channel, options)
+        pending = await self.lookout.send(command, player, self.channel, options)
         rec, measured = pending.rec, bench.measuring
         try:
             try:
@@ -438,21 +381,20 @@ class Game:
                 if command in ("play", "endturn"):
                     stats.ages.append(self.moves)
             # A card laid mid-turn is answered privately with the player's hand panel (the board is edited in place).
-            panel = answer.ephemeral and command == "play" and HAND_LINE.search(answer.content) is not None
+            cards = hand_in(answer.content)
+            panel = answer.ephemeral and command == "play" and cards is not None
             if answer.ephemeral and not panel and command not in ("hand", "rules", "join"):  # /join answers privately
                 bench.problems[f"/{command} refused: {answer.content}"] += 1
                 return Outcome("refused", rec, answer)
-            for embed in answer.embeds:
-                board = Board.parse(embed)
-                if board is not None:
-                    self.board = board
+            board = board_in(answer.embeds)
+            if board is not None:
+                self.board = Position.of_board(board)
             if command in ("play", "endturn"):
                 self.moves += 1
             if panel:
-                cards = parse_hand(answer.content)
-                if cards is not None:
-                    player.hand = cards
-                self.board = Board.from_panel(answer.content, player.id, self.board)
+                assert cards is not None
+                player.hand = cards
+                self.board = Position.after_panel(answer.content, player.id, self.board)
                 if measured:
                     stats.complete.append(answer.latency)
             elif command == "play" and self.board is not None and not self.board.over:
@@ -461,14 +403,14 @@ class Game:
                 except TimeoutError:
                     bench.problems["the hand followup after /play did not arrive"] += 1
                     return Outcome("lost", rec, answer)
-                cards = parse_hand(rec.followups[-1].content)
+                cards = hand_in(rec.followups[-1].content)
                 if cards is not None:
                     player.hand = cards
                 if measured:
                     stats.complete.append(arrived - rec.created_at)
             return Outcome("ok", rec, answer)
         finally:
-            self.fake.pending.pop(rec.token, None)
+            self.lookout.pending.pop(rec.token, None)
 
     async def open(self) -> bool:
         """/newgame, /join for the others, /start, then every hand by DM. False if any of it failed."""
@@ -504,8 +446,9 @@ class Game:
         board = self.board
         assert board is not None
         player = self.by_id[board.mover] if board.mover is not None else self.players[0]
-        move = best_move(player.hand, board.tops)
-        if move is not None and (board.laid < board.minimum or move.cost <= PLAY_ON_COST):
+        # No minimum shown: anyone may lay the first card, so one must be laid.
+        move = choose(player.hand, board.tops, board.laid, board.minimum or 1, slack=PLAY_ON_COST)
+        if move is not None:
             return (await self.act("play", player, {"card": move.card, "pile": move.pile})).status == "ok"
         seen = player.dms
         outcome = await self.act("endturn", player)
@@ -529,7 +472,7 @@ class Game:
             return
         for player in self.players:
             hand = await self.act("hand", player)
-            cards = None if hand.answer is None else parse_hand(hand.answer.content)
+            cards = None if hand.answer is None else hand_in(hand.answer.content)
             if cards is not None:
                 player.hand = cards
 
@@ -771,8 +714,9 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-load-", dir=args.db_dir))
     server = throwaway_postgres(args)
     database_url = (await server.new_database()) if server is not None else args.database_url
-    fake = LoadFake(bot_name="CardTable", shard_count=args.processes)
-    bench = Bench(fake, args.think, random.Random(args.seed))
+    fake = FakeDiscord(bot_name="CardTable", shard_count=args.processes)
+    lookout = Lookout(fake)
+    bench = Bench(lookout, args.think, random.Random(args.seed))
     shards = [None] if args.processes == 1 else [(shard, args.processes) for shard in range(args.processes)]
     bots = [BotProcess(workdir, fake, options, args.log_level, database_url, shard) for shard in shards]
     bot = bots[0]
@@ -792,7 +736,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
             channel = fake.add_text_channel(guild, f"table-{number}")
             players = [Player(fake.add_member(guild, f"player-{number}-{seat}")) for seat in range(1, args.players + 1)]
             for player in players:
-                fake.dm_owner[fake.dm_channel(player.member).id] = player
+                lookout.dm_owner[fake.dm_channel(player.member).id] = player
             games.append(Game(bench, channel, players))
 
         for each in bots:
@@ -858,7 +802,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
         for task in done:
             if task.exception() is not None:
                 bench.problems[f"a game's player crashed: {task.exception()!r}"] += 1
-        requests_dm, requests_other = classify(fake.requests[first_request:last_request], set(fake.dm_owner))
+        requests_dm, requests_other = classify(fake.requests[first_request:last_request], set(lookout.dm_owner))
         exit_codes = [await each.stop() for each in bots]
         exit_code = next((code for code in exit_codes if code != 0), 0)
         log_problems = [

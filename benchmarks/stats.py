@@ -30,7 +30,9 @@ if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
 
-from storage import Storage, _stats_postgres, _stats_sqlite  # noqa: E402
+from storage import Storage  # noqa: E402
+from storage.postgres import PostgresStorage  # noqa: E402
+from storage.results import BACKFILL  # noqa: E402
 from storage.sqlite import SQLiteStorage  # noqa: E402
 
 BUSY_GUILD = 1
@@ -91,7 +93,7 @@ async def fill_sqlite(path: str, rows: list[tuple[Any, ...]], seed: int) -> Stor
             "INSERT INTO moves (game_id, seq, player, action, created_at, auto) VALUES (?, 1, ?, '[\"end\"]', '', 1)",
             ((number + 1, rows[number][3]) for number in range(len(rows)) if rng.random() < 0.05),
         )
-        db.execute(_stats_sqlite.BACKFILL)
+        db.execute(BACKFILL["sqlite"])
     db.execute("ANALYZE")
     db.close()
     return await SQLiteStorage.open(path)
@@ -99,8 +101,6 @@ async def fill_sqlite(path: str, rows: list[tuple[Any, ...]], seed: int) -> Stor
 
 async def fill_postgres(url: str, rows: list[tuple[Any, ...]], seed: int) -> Storage:
     import asyncpg  # type: ignore[import-untyped]
-
-    from storage.postgres import PostgresStorage
 
     storage = await PostgresStorage.open(url)
     await storage.close()
@@ -119,7 +119,7 @@ async def fill_postgres(url: str, rows: list[tuple[Any, ...]], seed: int) -> Sto
                 "INSERT INTO moves (game_id, seq, player, action, created_at, auto) VALUES ($1, 1, $2, '[]', '', true)",
                 [(ids[n], rows[n][3]) for n in range(len(rows)) if rng.random() < 0.05],
             )
-            await db.execute(_stats_postgres.BACKFILL)
+            await db.execute(BACKFILL["postgres"])
         await db.execute("ANALYZE")
     finally:
         await db.close()

@@ -88,6 +88,8 @@ def check_options(interaction: discord.Interaction[Any]) -> bool:
     """Refuse values outside what the command declares: the wrong type (a string for a true/false option), a number
     out of range, a value not among the choices. Discord's own client never sends them; anybody else may."""
     command = interaction.command
+    if interaction.type is not discord.InteractionType.application_command:
+        return True  # autocomplete sends what is typed so far, a word for a number too: that is its job
     if not isinstance(command, app_commands.Command):
         return True
     given = given_options(interaction)

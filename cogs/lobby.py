@@ -25,9 +25,8 @@ from cogs.moderation import MISSING_PERMISSION
 from engine import GAMES
 from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
-from storage import ChannelBusy, Conflict, GameRecord, NewGame
-from storage.sqlite import now
-from table.answer import UserError, committed, detached, send
+from storage import ChannelBusy, Conflict, GameRecord, NewGame, now
+from table.answer import UserError, committed, detached, in_time, send, update
 from table.clock import TURN_TIMES, turn_time, turn_time_words
 from table.games import NO_GAME
 from table.people import ai_seat_id, is_ai, mention
@@ -345,7 +344,7 @@ class Lobby(commands.Cog):
                 **({} if server.pings else {"pings": False}),
             },
         )
-        async with self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.lock(channel_id):
             try:
                 record = await self.bot.storage.create_game(new)
             except ChannelBusy:
@@ -387,7 +386,7 @@ class Lobby(commands.Cog):
     async def endgame(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.bot.tables.open_record(channel_id)
             if (
                 interaction.user.id != record.host_id
@@ -425,7 +424,7 @@ class Lobby(commands.Cog):
         clicked = interaction.message if interaction.type is discord.InteractionType.component else None
         async with committed(interaction, done):
             if clicked is not None and not interaction.response.is_done():
-                await interaction.response.edit_message(**message)
+                await update(interaction, **message)
                 if clicked.id != record.message_id:
                     await self.bot.storage.set_message(record.id, clicked.id)
                 return
@@ -468,7 +467,7 @@ class Lobby(commands.Cog):
                 raise UserError(f"The lobby is full: {info.title} is for at most {info.max_players} players.")
             return {"players": (*record.players, user)}
 
-        async with self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, add)
         await self.answer_lobby(interaction, record, f"{interaction.user.mention} joined.", "You joined")
 
@@ -476,7 +475,7 @@ class Lobby(commands.Cog):
         channel_id = interaction.channel_id
         assert channel_id is not None
         user = interaction.user.id
-        async with self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.bot.tables.open_record(channel_id)
             if user not in record.players:
                 raise UserError("You aren't in this game.")
@@ -500,7 +499,7 @@ class Lobby(commands.Cog):
             following = choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
             return {"options": {**record.options, "turn_time": following}}
 
-        async with self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, step)
         words = turn_time_words(turn_time(record))
         await self.answer_lobby(
@@ -532,7 +531,7 @@ class Lobby(commands.Cog):
                 raise UserError("There is no computer player to remove.")
             return {"players": tuple(p for p in record.players if p != bots[-1])}
 
-        async with self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, seat)
         what = "seated a computer player" if change > 0 else "sent a computer player away"
         await self.answer_lobby(interaction, record, f"{interaction.user.mention} {what}.", f"You {what}")
@@ -554,7 +553,7 @@ class Lobby(commands.Cog):
     async def start(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.lobby(channel_id)
             info = GAMES[record.kind].info
             user = interaction.user.id

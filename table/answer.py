@@ -27,9 +27,12 @@ MESSAGE_LIMIT = 2000  # characters Discord accepts in a message's content
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 # Mentions name people without notifying them; a message that must ping says whom, explicitly.
 NO_PINGS = discord.AllowedMentions.none()
-# interaction.extras keys: the deferral was ephemeral; the deferred "thinking" message was filled in.
+# interaction.extras keys: the deferral was ephemeral; the deferred "thinking" message was filled in; a deferral
+# under way; an answer has begun (no deferral may start after it).
 _DEFERRED_EPHEMERAL = "answer.deferred_ephemeral"
 _FILLED = "answer.filled"
+_DEFERRAL = "answer.deferral"
+_ANSWERING = "answer.answering"
 
 
 class UserError(Exception):
@@ -66,8 +69,10 @@ async def in_time(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     deferral: list[asyncio.Future[Any]] = []
 
     def later() -> None:
-        if not interaction.response.is_done():
-            deferral.append(asyncio.ensure_future(defer(interaction)))
+        if not interaction.response.is_done() and not interaction.extras.get(_ANSWERING):
+            task = asyncio.ensure_future(defer(interaction))
+            interaction.extras[_DEFERRAL] = task
+            deferral.append(task)
 
     handle = asyncio.get_running_loop().call_later(DEFER_AFTER_SECONDS, later)
     try:
@@ -79,11 +84,22 @@ async def in_time(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
                 await task
 
 
+async def _settled(interaction: discord.Interaction[Any]) -> None:
+    """Before answering: no deferral may start from now on, and one under way has finished (else the two calls race
+    for the interaction's one response)."""
+    interaction.extras[_ANSWERING] = True
+    pending = interaction.extras.get(_DEFERRAL)
+    if pending is not None:
+        with suppress(discord.HTTPException):
+            await pending
+
+
 async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False, **message: Any) -> int | None:
     """Answer with a new message, whatever state the interaction is in. Returns its id when Discord says it.
 
     Raises ``discord.HTTPException`` when Discord refuses (an expired token: ``discord.NotFound``)."""
     message.setdefault("allowed_mentions", NO_PINGS)
+    await _settled(interaction)
     response = interaction.response
     if not response.is_done():
         sent = await response.send_message(ephemeral=ephemeral, **message)
@@ -102,6 +118,7 @@ async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False
 
 async def update(interaction: discord.Interaction[Any], **message: Any) -> None:
     """Change the message whose button was clicked, whatever state the interaction is in (a click only)."""
+    await _settled(interaction)
     response = interaction.response
     if not response.is_done():
         await response.edit_message(**message)

@@ -9,6 +9,7 @@ told the move was made.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -43,6 +44,7 @@ class Table:
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats)
         self.clock.play_for = self.seats.play_for
+        self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
         self.events.subscribe("turn clock", self.clock.on_moved)
         self.events.subscribe("seat driver", self.seats.on_moved)
@@ -204,12 +206,19 @@ class Table:
     # ---- the process ------------------------------------------------------------------------------------------
 
     async def resume(self) -> None:
-        """At start: load every running game once, deliver the DMs a stop interrupted, start the turn clock (a
-        deadline that passed while the bot was down fires at once) and let the computer players carry on."""
+        """At start: start the turn clock (a deadline that passed while the bot was down fires at once), then, in
+        the background, load every running game once, deliver the DMs a stop interrupted and let the computer
+        players carry on. The bot answers meanwhile: a game somebody acts in is replayed on demand, at once."""
         await self.clock.start()
-        for record in await self.storage.open_games():
-            if record.status != "running" or not self.owns(record):
-                continue
+        records = [r for r in await self.storage.open_games() if r.status == "running" and self.owns(r)]
+        self._resuming = asyncio.ensure_future(self._resume(records))
+
+    async def _resume(self, records: list[GameRecord]) -> None:
+        for record in records:
+            if self.seats.closing:
+                return
+            if self.games.cached(record.id) is not None:
+                continue  # somebody acted meanwhile: replayed on demand, and that move set everything going
             try:
                 live = await self.games.live(record)
             except UserError:
@@ -219,9 +228,12 @@ class Table:
                 continue
             self.courier.deliver_later(live)
             self.seats.wake(record.kind, record.channel_id, live.record)
+            await asyncio.sleep(0)  # one game at a time: the people acting now come first
 
     async def close(self) -> None:
         """Let DMs under way finish (briefly) before the database closes."""
         self.seats.close()
         self.clock.stop()
+        if self._resuming is not None:
+            self._resuming.cancel()
         await self.courier.close()

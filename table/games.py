@@ -20,8 +20,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from engine import GAMES
 from engine.errors import CorruptState
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Move, Outcome, Setup, decode_moves, replay
-from storage import Conflict, Ending, GameRecord, Storage
-from storage.sqlite import now
+from storage import Ending, GameRecord, Storage, now
 from table.answer import UserError
 from table.events import Events, Moved
 from table.people import is_ai
@@ -306,23 +305,11 @@ class Games:
     async def modify(self, game_id: int, change: Callable[[GameRecord], dict[str, Any] | None]) -> GameRecord | None:
         """Change a game's row by compare-and-swap: ``change`` computes the columns from the row as it is, again
         after every lost race, so two people changing it at the same moment both count. The cached game follows."""
-        for _ in range(8):
-            record = await self.storage.game(game_id)
-            if record is None:
-                return None
-            changes = change(record)
-            if not changes:
-                return record
-            try:
-                updated = await self.storage.update_game(record, **changes)
-            except Conflict:
-                await asyncio.sleep(0)
-                continue
-            live = self._live.get(game_id)
-            if live is not None:
-                live.record = replace(updated, message_id=live.record.message_id or updated.message_id)
-            return updated
-        raise Conflict(f"game {game_id} kept changing")
+        updated = await self.storage.modify_game(game_id, change)
+        live = self._live.get(game_id)
+        if live is not None and updated is not None:
+            live.record = replace(updated, message_id=live.record.message_id or updated.message_id)
+        return updated
 
     def forget(self, record: GameRecord) -> None:
         """Drop a game that ended (or whose log another writer moved on) from memory."""

@@ -56,14 +56,28 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALL_PERMISSIONS",
+    "CHANNEL_MESSAGE",
+    "CHANNEL_MESSAGES",
     "DEFAULT_BOT_PERMISSIONS",
     "DEFAULT_EVERYONE_PERMISSIONS",
+    "FOLLOWUP",
+    "INTERACTION_CALLBACK",
+    "INTERNAL_SERVER_ERROR",
+    "INVALID_WEBHOOK_TOKEN",
+    "MISSING_ACCESS",
+    "MISSING_PERMISSIONS",
+    "UNKNOWN_INTERACTION",
+    "UNKNOWN_MESSAGE",
+    "UNKNOWN_WEBHOOK",
+    "WEBHOOK_MESSAGE",
     "Channel",
     "CommandSync",
+    "DiscordError",
     "FailureRule",
     "FakeDiscord",
     "FakeDiscordError",
     "Guild",
+    "Hold",
     "Intent",
     "InteractionCallback",
     "InteractionRecord",
@@ -79,6 +93,7 @@ __all__ = [
     "Role",
     "User",
     "new_snowflake",
+    "point_discord_at",
     "snowflake_time",
 ]
 
@@ -89,6 +104,19 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 API_PREFIX = "/api/v10"
 GATEWAY_PATH = "/gateway"
 CDN_PREFIX = "/cdn"
+
+# The routes a test most often makes fail or holds (see FakeDiscord.fail and FakeDiscord.hold); relative to /api/v10.
+#: Posting a message in a channel (or a DM channel).
+CHANNEL_MESSAGES = "/channels/{channel_id}/messages"
+#: One message of a channel: PATCH edits it, DELETE deletes it.
+CHANNEL_MESSAGE = "/channels/{channel_id}/messages/{message_id}"
+#: The first answer to an interaction (``interaction.response.*``).
+INTERACTION_CALLBACK = "/interactions/{interaction_id}/{token}/callback"
+#: A followup through the interaction's token (``interaction.followup.send``).
+FOLLOWUP = "/webhooks/{application_id}/{token}"
+#: A message of the interaction's token: ``message_id`` is ``@original`` (``edit_original_response``) or a
+#: followup's id.
+WEBHOOK_MESSAGE = "/webhooks/{application_id}/{token}/messages/{message_id}"
 
 
 class Perm(enum.IntFlag):
@@ -825,12 +853,21 @@ class InteractionRecord:
     original: Message | None = None
     followups: list[Message] = field(default_factory=list)
     errors: list[RequestRecord] = field(default_factory=list)
+    #: The first answer came after Discord's 3 s (it got 404 Unknown interaction).
     expired: bool = False
+    #: The token's 15 minutes are over (or :meth:`FakeDiscord.expire_interaction` said so): followups and edits
+    #: through it get 401 Invalid Webhook Token.
+    token_expired: bool = False
     _fake: FakeDiscord | None = field(default=None, repr=False)
 
     @property
     def responded(self) -> bool:
         return self.response is not None
+
+    @property
+    def deferred(self) -> bool:
+        """The first answer was a defer: type 5 ("thinking", a loading message) or 6 (a component's message kept)."""
+        return self.response is not None and self.response.deferred
 
     async def wait_response(self, timeout: float | None = None) -> InteractionCallback:
         fake = self._require_fake()
@@ -895,18 +932,59 @@ class RequestRecord:
     interaction_endpoint: bool
     status: int = 0
     response: Any = None
+    #: The values of the route's ``{placeholders}``, e.g. ``{"channel_id": "123", "message_id": "456"}``.
+    params: dict[str, str] = field(default_factory=dict)
     files: list[tuple[str, int]] = field(default_factory=list)  # (filename, size) of each file uploaded
+
+    @property
+    def ok(self) -> bool:
+        """Answered with success (2xx)."""
+        return 200 <= self.status < 300
+
+
+@dataclass(frozen=True)
+class DiscordError:
+    """An error answer of the Discord API: HTTP status, JSON error code and message (see the constants below)."""
+
+    status: int
+    code: int
+    message: str
+
+
+#: The bot cannot see the channel (View Channel missing).
+MISSING_ACCESS = DiscordError(403, 50001, "Missing Access")
+#: A permission the request needs is missing (Send Messages, Embed Links, Manage Messages...).
+MISSING_PERMISSIONS = DiscordError(403, 50013, "Missing Permissions")
+#: No interaction webhook with this token (never answered, or gone).
+UNKNOWN_WEBHOOK = DiscordError(404, 10015, "Unknown Webhook")
+#: The interaction's first answer came too late (3 s) or the interaction does not exist.
+UNKNOWN_INTERACTION = DiscordError(404, 10062, "Unknown interaction")
+UNKNOWN_MESSAGE = DiscordError(404, 10008, "Unknown Message")
+#: What Discord answers through an interaction token after its 15 minutes (discord.py raises a plain HTTPException).
+INVALID_WEBHOOK_TOKEN = DiscordError(401, 50027, "Invalid Webhook Token")
+#: discord.py retries 500, 502, 504 and 524 a few times by itself before it raises DiscordServerError.
+INTERNAL_SERVER_ERROR = DiscordError(500, 0, "500: Internal Server Error")
 
 
 @dataclass
 class _RouteRule:
     method: str
     path: str
-    times: int
+    #: How many matching requests the rule takes; None: every one until :meth:`clear`.
+    times: int | None
     hits: int = field(default=0, kw_only=True)
+    cleared: bool = field(default=False, kw_only=True)
+
+    @property
+    def active(self) -> bool:
+        return not self.cleared and (self.times is None or self.hits < self.times)
+
+    def clear(self) -> None:
+        """Stop acting on requests (the hits so far stay counted)."""
+        self.cleared = True
 
     def matches(self, method: str, path: str) -> bool:
-        if self.hits >= self.times or method != self.method:
+        if not self.active or method != self.method:
             return False
         want = self.path.strip("/").split("/")
         got = path.strip("/").split("/")
@@ -925,11 +1003,40 @@ class RateLimitRule(_RouteRule):
 
 @dataclass
 class FailureRule(_RouteRule):
-    """Answer the next ``times`` matching requests with an error (see :meth:`FakeDiscord.fail`)."""
+    """Answer the next ``times`` matching requests (all of them with ``times=None``, until :meth:`clear`) with an
+    error (see :meth:`FakeDiscord.fail`)."""
 
     status: int
     code: int = 0
     message: str = ""
+
+
+@dataclass
+class Hold(_RouteRule):
+    """Matching requests wait, unanswered, until :meth:`release` (see :meth:`FakeDiscord.hold`).
+
+    ``held`` lists the requests waiting now; ``hits`` counts every request the hold caught."""
+
+    held: list[RequestRecord] = field(default_factory=list)
+    _released: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+    _fake: FakeDiscord | None = field(default=None, repr=False)
+
+    def release(self) -> None:
+        """Let the waiting requests (and every later one) through, and stop holding."""
+        self.clear()
+        self._released.set()
+
+    async def wait_held(self, count: int = 1, timeout: float | None = None) -> list[RequestRecord]:
+        """Wait until at least ``count`` requests were caught; returns those waiting now."""
+        assert self._fake is not None
+        await self._fake.wait_for(lambda: self.hits >= count, timeout, what=f"{count} request(s) to {self.path}")
+        return self.held
+
+    async def __aenter__(self) -> Hold:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release()
 
 
 # --------------------------------------------------------------------------------------
@@ -1156,6 +1263,24 @@ class _GatewaySession:
         return len(self.events)
 
 
+@contextlib.contextmanager
+def point_discord_at(api_url: str, gateway_url: str, cdn_url: str) -> Iterator[None]:
+    """Point discord.py's REST base, default gateway and CDN at a fake (in this process or another, like
+    ``benchmarks/_launch_bot.py``); restore them on exit."""
+    from discord.asset import Asset
+    from discord.gateway import DiscordWebSocket
+    from discord.http import Route
+
+    saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE)
+    Route.BASE = api_url
+    DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    Asset.BASE = cdn_url
+    try:
+        yield
+    finally:
+        Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE = saved
+
+
 # --------------------------------------------------------------------------------------
 # The fake
 # --------------------------------------------------------------------------------------
@@ -1181,8 +1306,27 @@ class FakeDiscord:
     encodings (plain JSON text frames only), allowed_mentions beyond user pings (mentions are
     parsed from the content; :attr:`Message.pinged` applies allowed_mentions to them), role
     hierarchy checks, 14-day limit of bulk delete, slowmode, attachment size limits,
-    interaction token expiry after 15 minutes, the identify rate limit and max_concurrency
-    buckets.
+    the identify rate limit and max_concurrency buckets.
+
+    Faults, for tests of what the bot does when Discord says no:
+
+    - :meth:`fail` answers chosen requests with an error (``times`` of them, or all until
+      cleared), e.g. ``fake.fail("PATCH", CHANNEL_MESSAGE, channel=chan, error=MISSING_PERMISSIONS,
+      times=None)``; :meth:`rate_limit` answers with 429.
+    - :meth:`hold` keeps chosen requests waiting until the test releases them: a slow Discord, or
+      a deferred interaction kept in its "thinking" state while the test looks at it.
+    - :meth:`expire_interaction` ends an interaction token's 15 minutes now (or pass a shorter
+      ``interaction_token_lifetime``): followups and edits through it get 401 Invalid Webhook Token.
+    - :meth:`set_permissions` on the bot (``fake.set_permissions(chan, fake.bot, deny=Perm.SEND_MESSAGES)``)
+      takes permissions away in one channel, as a moderator would with an overwrite: the bot's cache
+      gets CHANNEL_UPDATE, interactions carry the new ``app_permissions``, and REST answers as
+      Discord does. Posting needs View Channel and Send Messages, and Embed Links for embeds;
+      editing its own message needs View Channel, and Embed Links when the edit carries embeds
+      (a missing Send Messages implicitly removes Embed Links); no View Channel is 403 Missing
+      Access (50001), any other missing permission 403 Missing Permissions (50013). Interaction
+      callbacks and followups need no channel permission, as on Discord.
+
+    Observing: :meth:`add_request_listener` calls a function with every answered REST request.
 
     Sharding: ``shard_count`` is what ``GET /gateway/bot`` recommends. A bot (or several bot
     processes) may IDENTIFY with ``shard: [id, count]``; each guild's events then go to the
@@ -1198,6 +1342,7 @@ class FakeDiscord:
         application_id: int | None = None,
         heartbeat_interval: float = 41.25,
         interaction_timeout: float = 3.0,
+        interaction_token_lifetime: float = 15 * 60.0,
         default_timeout: float = 5.0,
         privileged_intents: int = PRIVILEGED_INTENTS,
         shard_count: int = 1,
@@ -1205,6 +1350,8 @@ class FakeDiscord:
         """
         :param interaction_timeout: Discord's 3 s deadline for the first response to an
             interaction; a later callback gets 404 "Unknown interaction" (10062).
+        :param interaction_token_lifetime: how long an interaction token works for followups and
+            edits (15 minutes on Discord); later they get 401 "Invalid Webhook Token" (50027).
         :param default_timeout: how long the ``wait_*`` helpers wait by default.
         :param privileged_intents: privileged intents "enabled in the developer portal";
             identifying with others closes the gateway with 4014.
@@ -1214,6 +1361,7 @@ class FakeDiscord:
         self.application_id = application_id or self.bot.id
         self.heartbeat_interval = heartbeat_interval
         self.interaction_timeout = interaction_timeout
+        self.interaction_token_lifetime = interaction_token_lifetime
         self.default_timeout = default_timeout
         self.privileged_intents = privileged_intents
         self.shard_count = shard_count
@@ -1237,6 +1385,8 @@ class FakeDiscord:
         self.dispatched: list[tuple[str, JSON]] = []
         self.rate_limits: list[RateLimitRule] = []
         self.failures: list[FailureRule] = []
+        self.holds: list[Hold] = []
+        self._request_listeners: list[Callable[[RequestRecord], object]] = []
         self.heartbeats = 0
         self.identifies = 0
         self.resumes = 0
@@ -1300,21 +1450,9 @@ class FakeDiscord:
             await self._runner.cleanup()
             self._runner = None
 
-    @contextlib.contextmanager
-    def patch_discord(self) -> Iterator[None]:
+    def patch_discord(self) -> contextlib.AbstractContextManager[None]:
         """Point discord.py's REST base, default gateway and CDN at this fake; restore on exit."""
-        from discord.asset import Asset
-        from discord.gateway import DiscordWebSocket
-        from discord.http import Route
-
-        saved = (Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE)
-        Route.BASE = self.api_url
-        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
-        Asset.BASE = self.cdn_url
-        try:
-            yield
-        finally:
-            Route.BASE, DiscordWebSocket.DEFAULT_GATEWAY, Asset.BASE = saved
+        return point_discord_at(self.api_url, self.gateway_url, self.cdn_url)
 
     async def __aenter__(self) -> FakeDiscord:
         await self.start()
@@ -1648,17 +1786,106 @@ class FakeDiscord:
         return rule
 
     def fail(
-        self, method: str, path: str, *, status: int = 500, code: int = 0, message: str = "", times: int = 1
+        self,
+        method: str,
+        path: str,
+        *,
+        error: DiscordError | None = None,
+        status: int = 500,
+        code: int = 0,
+        message: str = "",
+        times: int | None = 1,
+        channel: Any = None,
+        interaction: InteractionRecord | None = None,
+        message_id: Any = None,
     ) -> FailureRule:
-        """Answer the next ``times`` requests to ``path`` with ``status`` (and Discord's JSON error ``code``).
+        """Answer the next ``times`` requests to ``path`` with an error; ``times=None``: every one until
+        ``rule.clear()`` (or :meth:`clear_failures`).
 
-        ``path`` is as for :meth:`rate_limit`; interaction endpoints fail too, e.g.
-        ``fake.fail("POST", "/interactions/{interaction_id}/{token}/callback", status=400)``. Nothing the request
-        asked for happens. Note that discord.py itself retries 500, 502, 504 and 524 (not 503) a few times.
+        The error is ``error`` (``MISSING_PERMISSIONS``, ``MISSING_ACCESS``, ``UNKNOWN_WEBHOOK``,
+        ``INVALID_WEBHOOK_TOKEN``, ``INTERNAL_SERVER_ERROR``...) or ``status`` with Discord's JSON error ``code`` and
+        ``message``. ``path`` is as for :meth:`rate_limit` (the route constants ``CHANNEL_MESSAGES``,
+        ``CHANNEL_MESSAGE``, ``INTERACTION_CALLBACK``, ``FOLLOWUP``, ``WEBHOOK_MESSAGE`` name the usual ones);
+        ``channel``, ``interaction`` and ``message_id`` (an id, a :class:`Message`, or ``"@original"``) narrow its
+        ``{channel_id}``, ``{interaction_id}``/``{token}`` and ``{message_id}`` to one value, e.g.
+        ``fake.fail("PATCH", WEBHOOK_MESSAGE, interaction=rec, message_id="@original", error=UNKNOWN_WEBHOOK)``.
+        Nothing the request asked for happens. Note that discord.py itself retries 500, 502, 504 and 524 (not 503)
+        a few times.
+
+        To narrow a rule to one interaction before the bot answers it, send it with ``invoke(..., wait=False)`` (or
+        ``click``), which returns before the bot can act, then call ``fail(..., interaction=rec)`` and
+        ``await rec.wait_response()``.
         """
+        if error is not None:
+            status, code, message = error.status, error.code, error.message
+        path = self._narrowed(path, channel, interaction, message_id)
         rule = FailureRule(method.upper(), path, times, status, code, message or f"{status}: injected failure")
         self.failures.append(rule)
         return rule
+
+    def clear_failures(self) -> None:
+        """Stop every failure rule (requests go through again)."""
+        for rule in self.failures:
+            rule.clear()
+
+    def hold(
+        self,
+        method: str,
+        path: str,
+        *,
+        channel: Any = None,
+        interaction: InteractionRecord | None = None,
+        message_id: Any = None,
+    ) -> Hold:
+        """Keep matching requests waiting, unanswered, until ``hold.release()`` (or the end of
+        ``async with fake.hold(...)``): Discord being slow, or a deferred interaction kept "thinking" while the test
+        checks that the bot deferred. ``path`` and the narrowing arguments are as for :meth:`fail`.
+
+        The request is recorded when it arrives (``hold.held``, ``hold.wait_held()``) and processed when released,
+        as Discord would process it then: a held interaction callback released after 3 s gets 404 Unknown
+        interaction. E.g. ``hold = fake.hold("POST", FOLLOWUP)``; ``rec = await fake.invoke(...)`` returns at the
+        type-5 callback; ``rec.original.loading`` is True until ``hold.release()``.
+        """
+        path = self._narrowed(path, channel, interaction, message_id)
+        rule = Hold(method.upper(), path, None, _fake=self)
+        self.holds.append(rule)
+        return rule
+
+    def expire_interaction(self, interaction: InteractionRecord) -> None:
+        """The interaction token's 15 minutes are over now: followups, edits and deletions through it get 401
+        Invalid Webhook Token (50027), as on Discord (discord.py raises ``HTTPException`` with that code; a late
+        first answer gets 404 Unknown interaction as ever)."""
+        interaction.token_expired = True
+        self._notify()
+
+    def add_request_listener(self, listener: Callable[[RequestRecord], object]) -> None:
+        """Call ``listener(record)`` with every REST request once it is answered, in the fake's event loop and
+        before the answer goes back to the bot: ``record.route``, ``record.params``, ``record.status``
+        (``record.ok``), ``record.body`` and ``record.response`` say what was asked and answered. A listener must
+        not block, and must not raise: an exception becomes a 500 for the bot (aiohttp logs it)."""
+        self._request_listeners.append(listener)
+
+    def remove_request_listener(self, listener: Callable[[RequestRecord], object]) -> None:
+        self._request_listeners.remove(listener)
+
+    @staticmethod
+    def _narrowed(path: str, channel: Any, interaction: InteractionRecord | None, message_id: Any) -> str:
+        """``path`` with the placeholders the caller pinned to one value filled in."""
+        values: dict[str, str] = {}
+        if channel is not None:
+            values["channel_id"] = str(_id_of(channel))
+        if interaction is not None:
+            values.update(interaction_id=str(interaction.id), token=interaction.token)
+        if message_id is not None:
+            values["message_id"] = message_id if message_id == "@original" else str(_id_of(message_id))
+        segments = path.strip("/").split("/")
+        names = {segment[1:-1] for segment in segments if segment.startswith("{")}
+        unused = set(values) - names
+        if unused:
+            raise FakeDiscordError(f"{path} has no {sorted(unused)} to narrow")
+        return "/" + "/".join(
+            values.get(segment[1:-1], segment) if segment.startswith("{") else segment for segment in segments
+        )
 
     def permissions(self, channel: Any, user: Any) -> int:
         """Computed permissions of ``user`` in ``channel`` (what the fake enforces)."""
@@ -2078,6 +2305,7 @@ class FakeDiscord:
             loop.time() - self._started_at,
             bool(spec and spec.interaction_endpoint),
             files=[(name, len(data)) for name, data in files],
+            params=dict(params or {}),
         )
         self.requests.append(record)
         headers = self._ratelimit_headers(spec.template if spec else path)
@@ -2085,6 +2313,15 @@ class FakeDiscord:
             if spec is None or params is None:
                 self.unknown_requests.append(record)
                 raise _ApiError(404, 0, "404: Not Found")
+            for hold in self.holds:
+                if hold.matches(request.method, path):
+                    hold.hits += 1
+                    hold.held.append(record)
+                    self._notify()
+                    try:
+                        await hold._released.wait()
+                    finally:
+                        hold.held.remove(record)
             for rule in self.rate_limits:
                 if rule.matches(request.method, path):
                     rule.hits += 1
@@ -2105,6 +2342,8 @@ class FakeDiscord:
             if rec is not None:
                 rec.errors.append(record)
         record.status, record.response = status, data
+        for listener in list(self._request_listeners):
+            listener(record)
         self._notify()
         return self._json_response(status, data, headers)
 
@@ -2375,6 +2614,12 @@ class FakeDiscord:
             raise _missing_permissions()
         return chan
 
+    def _check_embed_links(self, chan: Channel, body: JSON) -> None:
+        """Embeds in a guild channel need Embed Links (which a missing Send Messages takes away too)."""
+        embeds = body.get("embeds") if "embeds" in body else [body.get("embed")]
+        if chan.guild_id is not None and any(embeds or []) and not self.permissions(chan, self.bot) & Perm.EMBED_LINKS:
+            raise _missing_permissions()
+
     def _rest_message(self, req: _Request, chan: Channel) -> Message:
         mid = req.snowflake("message_id", _ApiError(404, 10008, "Unknown Message"))
         msg = self.messages.get(mid)
@@ -2425,6 +2670,7 @@ class FakeDiscord:
         chan = self._rest_channel(req, needed=int(Perm.VIEW_CHANNEL | Perm.SEND_MESSAGES))
         body = req.json_object()
         self._check_attach(chan, req)
+        self._check_embed_links(chan, body)
         if chan.is_dm and chan.recipient is not None and (chan.recipient.dms_closed or chan.recipient.bot):
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         msg = self._new_message(chan, self.bot, body, req.files)
@@ -2461,6 +2707,8 @@ class FakeDiscord:
             only_flags = set(body) <= {"flags"}
             if not only_flags or not self.permissions(chan, self.bot) & Perm.MANAGE_MESSAGES:
                 raise _ApiError(403, 50005, "Cannot edit a message authored by another user")
+        # Send Messages is not needed to edit one's own message (Discord checks it only for new ones).
+        self._check_embed_links(chan, body)
         self._check_attach(chan, req)
         self._apply_edit(msg, body, req.files)
         self._dispatch_update(msg)
@@ -2581,10 +2829,17 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- REST: interactions
 
+    def _token_expired(self, rec: InteractionRecord) -> bool:
+        if asyncio.get_running_loop().time() - rec.created_at > self.interaction_token_lifetime:
+            rec.token_expired = True
+        return rec.token_expired
+
     def _interaction_from_token(self, req: _Request) -> InteractionRecord:
         rec = self._interactions_by_token.get(req.params["token"])
         if rec is None or req.params.get("application_id", str(self.application_id)) != str(self.application_id):
             raise _ApiError(404, 10015, "Unknown Webhook")
+        if self._token_expired(rec):
+            raise _ApiError(401, 50027, "Invalid Webhook Token")
         return rec
 
     @_route("POST", "/interactions/{interaction_id}/{token}/callback", interaction=True)
@@ -2597,7 +2852,7 @@ class FakeDiscord:
         if rec.response is not None:
             raise _ApiError(400, 40060, "Interaction has already been acknowledged.")
         latency = asyncio.get_running_loop().time() - rec.created_at
-        if latency > self.interaction_timeout:
+        if latency > self.interaction_timeout or self._token_expired(rec):
             rec.expired = True
             raise _ApiError(404, 10062, "Unknown interaction")
         body = req.json_object()

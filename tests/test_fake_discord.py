@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 from unittest.mock import ANY
@@ -17,9 +17,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from tests.fake_discord import (
+    CHANNEL_MESSAGES,
     GUILD_FORUM,
     GUILD_VOICE,
+    INTERACTION_CALLBACK,
+    MISSING_PERMISSIONS,
     PUBLIC_THREAD,
+    WEBHOOK_MESSAGE,
     Channel,
     FakeDiscord,
     FakeDiscordError,
@@ -28,6 +32,7 @@ from tests.fake_discord import (
     InvalidInteraction,
     Member,
     Perm,
+    RequestRecord,
     Role,
 )
 
@@ -64,6 +69,19 @@ class LobbyView(discord.ui.View):
     )
     async def pile(self, interaction: discord.Interaction, select: discord.ui.Select[LobbyView]) -> None:
         await interaction.response.send_message(f"pile {select.values[0]}", ephemeral=True)
+
+
+class TurnView(discord.ui.View):
+    """A board whose button defers (no "thinking"), then edits the board and follows up privately."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="End turn", custom_id="turn:end")
+    async def end(self, interaction: discord.Interaction, button: discord.ui.Button[TurnView]) -> None:
+        await interaction.response.defer()
+        await interaction.edit_original_response(content=f"{interaction.user.name} ended the turn", view=None)
+        await interaction.followup.send("your hand: 7 8", ephemeral=True)
 
 
 class FeedbackModal(discord.ui.Modal, title="Feedback"):
@@ -110,16 +128,47 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
         else:
             await interaction.response.send_message("check your DMs", ephemeral=True)
 
+    async def try_then_say(interaction: discord.Interaction, attempt: Awaitable[object], done: str) -> None:
+        """Make a REST request of the bot's own, then answer ``done``, or with the code of Discord's 403."""
+        try:
+            await attempt
+        except discord.Forbidden as exc:
+            await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
+        else:
+            await interaction.response.send_message(done, ephemeral=True)
+
     @tree.command(description="Say something in the channel")
     async def say(interaction: discord.Interaction, text: str, with_file: bool = False) -> None:
         assert isinstance(interaction.channel, discord.TextChannel)
         file = discord.File(io.BytesIO(b"3 14 59"), "hand.txt") if with_file else None
+        sent = interaction.channel.send(text, file=file) if file else interaction.channel.send(text)
+        await try_then_say(interaction, sent, "said")
+
+    @tree.command(description="Show a board with an End turn button")
+    async def turn(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("ana to move", view=TurnView())
+
+    @tree.command(description="Think, then fill in the answer")
+    async def think(interaction: discord.Interaction, text: str) -> None:
+        await interaction.response.defer(thinking=True)
         try:
-            await interaction.channel.send(text, file=file) if file else await interaction.channel.send(text)
-        except discord.Forbidden as exc:
-            await interaction.response.send_message(f"forbidden ({exc.code})", ephemeral=True)
-        else:
-            await interaction.response.send_message("said", ephemeral=True)
+            await interaction.edit_original_response(content=text)
+        except discord.HTTPException as exc:
+            probe.errors.append(exc)
+
+    @tree.command(description="Post a board in the channel")
+    async def board(interaction: discord.Interaction) -> None:
+        async def post() -> None:
+            assert isinstance(interaction.channel, discord.TextChannel)
+            probe.values["board"] = await interaction.channel.send(embed=discord.Embed(title="Board"))
+
+        await try_then_say(interaction, post(), "posted")
+
+    @tree.command(description="Edit the board in place")
+    async def redraw(interaction: discord.Interaction, embed: bool) -> None:
+        posted: discord.Message = probe.values["board"]
+        edited = posted.edit(embed=discord.Embed(title="Board, redrawn")) if embed else posted.edit(content="redrawn")
+        await try_then_say(interaction, edited, "redrawn")
 
     @tree.command(description="Answer with a picture, add one in a followup, then swap the first")
     async def picture(interaction: discord.Interaction) -> None:
@@ -963,15 +1012,18 @@ async def test_manual_start_and_wait_ready(world: World) -> None:
 # ------------------------------------------------------------------ fault injection and other kinds of channel
 
 
+async def say(world: World, channel: Channel, text: str) -> str:
+    """What the bot answered ana's /say: "said", or the code of the 403 it got posting ``text``."""
+    inter = await world.fake.invoke("say", user=world.ana, channel=channel, options={"text": text})
+    assert inter.response is not None
+    return inter.response.content
+
+
 async def test_injected_failures_answer_the_next_matching_requests(world: World, running: Running) -> None:
     fake = world.fake
     rule = fake.fail("POST", "/channels/{channel_id}/messages", status=403, code=50001, message="Missing Access")
-    refused = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "first"})
-    assert refused.response is not None
-    assert refused.response.content == "forbidden (50001)"
-    said = await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "second"})
-    assert said.response is not None
-    assert said.response.content == "said"
+    assert await say(world, world.chan, "first") == "forbidden (50001)"
+    assert await say(world, world.chan, "second") == "said"
     assert rule.hits == 1
     posts = [r for r in fake.requests if r.route == "/channels/{channel_id}/messages" and r.method == "POST"]
     assert [(r.status, r.response) for r in posts] == [(403, {"message": "Missing Access", "code": 50001}), (200, ANY)]
@@ -990,6 +1042,178 @@ async def test_an_interaction_callback_can_be_made_to_fail(world: World, running
     assert [e.status for e in inter.errors] == [400]
     assert not inter.responded
     assert (await fake.invoke("hand", user=world.ana, channel=world.chan)).responded
+
+
+async def test_a_failure_can_last_until_cleared_and_hit_one_channel_only(world: World, running: Running) -> None:
+    fake = world.fake
+    rule = fake.fail("POST", CHANNEL_MESSAGES, channel=world.chan, error=MISSING_PERMISSIONS, times=None)
+    assert [await say(world, world.chan, text) for text in ("one", "two")] == ["forbidden (50013)"] * 2
+    assert await say(world, world.other, "three") == "said"
+    assert rule.hits == 2
+    rule.clear()
+    assert await say(world, world.chan, "four") == "said"
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["four"]
+    assert rule.hits == 2
+    with pytest.raises(FakeDiscordError, match="message_id"):
+        fake.fail("POST", CHANNEL_MESSAGES, message_id=1)
+
+
+async def test_a_deferred_answer_can_be_held_thinking_then_filled_in(world: World, running: Running) -> None:
+    fake = world.fake
+    hold = fake.hold("PATCH", WEBHOOK_MESSAGE)
+    inter = await fake.invoke("think", user=world.ana, channel=world.chan, options={"text": "done"})
+    assert inter.response is not None
+    assert inter.response.type == 5
+    assert inter.response.deferred
+    (held,) = await hold.wait_held()
+    assert held.params["token"] == inter.token
+    assert held.params["message_id"] == "@original"
+    assert held.status == 0  # not answered yet
+    thinking = inter.original
+    assert thinking is not None
+    assert thinking.loading
+    hold.release()
+    filled = await inter.wait_original()
+    assert filled is thinking
+    assert filled.content == "done"
+    assert not filled.edited  # filling in "thinking" is no edit for the reader
+    assert not hold.held
+    assert held.status == 200
+    assert not running.probe.errors
+
+
+async def test_a_button_deferred_without_thinking_edits_its_message_and_follows_up_apart(
+    world: World, running: Running
+) -> None:
+    fake = world.fake
+    shown = await fake.invoke("turn", user=world.ana, channel=world.chan)
+    board = shown.original
+    assert board is not None
+    async with fake.hold("PATCH", WEBHOOK_MESSAGE) as hold:
+        click = await fake.click(board, label="End turn", user=world.ana)
+        assert click.response is not None
+        assert click.response.type == 6
+        assert click.response.deferred
+        assert click.response.message is None  # nothing shows "thinking"
+        await hold.wait_held()
+        assert board.content == "ana to move"
+    await click.wait_followups(1)
+    assert click.original is board
+    assert board.content == "ana ended the turn"
+    assert not board.buttons
+    (hand,) = click.followups
+    assert hand is not board
+    assert hand.ephemeral
+    assert hand.content == "your hand: 7 8"
+    assert fake.channel_messages(world.chan) == [board]
+
+
+async def test_a_held_first_answer_released_after_3_seconds_is_too_late(world: World, running: Running) -> None:
+    fake = world.fake
+    fake.interaction_timeout = 0.2  # Discord's 3 s, shortened
+    loop = asyncio.get_running_loop()
+    async with fake.hold("POST", INTERACTION_CALLBACK) as hold:
+        inter = await fake.invoke("hand", user=world.ana, channel=world.chan, wait=False)
+        await hold.wait_held()
+        await fake.wait_for(lambda: loop.time() - inter.created_at > 0.2, what="the deadline to pass", poll=0.02)
+    await fake.wait_for(lambda: inter.expired, what="the late answer to be refused")
+    assert not inter.responded
+    assert [(e.status, e.response["code"]) for e in inter.errors] == [(404, 10062)]
+
+
+@pytest.mark.parametrize("how", ["expire_interaction", "lifetime"])
+async def test_an_expired_token_refuses_edits_and_followups(world: World, running: Running, how: str) -> None:
+    fake = world.fake
+    async with fake.hold("PATCH", WEBHOOK_MESSAGE) as hold:
+        inter = await fake.invoke("think", user=world.ana, channel=world.chan, options={"text": "too late"})
+        await hold.wait_held()
+        if how == "lifetime":
+            fake.interaction_token_lifetime = 0.0
+        else:
+            fake.expire_interaction(inter)
+    await fake.wait_for(lambda: running.probe.errors, what="the edit to fail")
+    (error,) = running.probe.errors
+    assert isinstance(error, discord.HTTPException)
+    assert (error.status, error.code) == (401, 50027)
+    assert inter.token_expired
+    assert [(e.status, e.response) for e in inter.errors] == [
+        (401, {"message": "Invalid Webhook Token", "code": 50027})
+    ]
+    assert inter.original is not None
+    assert inter.original.loading
+    url = f"{fake.api_url}/webhooks/{fake.application_id}/{inter.token}"
+    async with aiohttp.ClientSession() as session, session.post(url, json={"content": "hello?"}) as response:
+        assert response.status == 401
+        assert (await response.json())["code"] == 50027
+
+
+async def test_embeds_need_embed_links(world: World, running: Running) -> None:
+    fake = world.fake
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.EMBED_LINKS)
+    refused = await fake.invoke("board", user=world.ana, channel=world.chan)
+    assert refused.response is not None
+    assert refused.response.content == "forbidden (50013)"
+    assert await say(world, world.chan, "plain text is fine") == "said"
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["plain text is fine"]
+
+
+async def test_edits_in_a_channel_the_bot_lost_permissions_in(world: World, running: Running) -> None:
+    fake, bot, probe = world.fake, running.bot, running.probe
+    posted = await fake.invoke("board", user=world.ana, channel=world.chan)
+    assert posted.response is not None
+    assert posted.response.content == "posted"
+    (board,) = fake.bot_messages(world.chan)
+
+    async def redraw(embed: bool) -> str:
+        inter = await fake.invoke("redraw", user=world.ana, channel=world.chan, options={"embed": embed})
+        assert inter.response is not None
+        return inter.response.content
+
+    # Without Send Messages the bot may still edit its own message, but not with embeds (Embed Links goes too).
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.SEND_MESSAGES)
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None
+    await fake.wait_for(
+        lambda: guild.get_channel(world.chan.id).overwrites_for(guild.me).send_messages is False,  # type: ignore[union-attr]
+        what="the overwrite in the bot's cache",
+    )
+    assert await redraw(embed=False) == "redrawn"
+    assert await redraw(embed=True) == "forbidden (50013)"
+    assert board.content == "redrawn"
+    assert board.embeds[0]["title"] == "Board"
+    await fake.invoke("perms", user=world.ana, channel=world.chan)
+    app_perms, cached, _ = probe.values["perms"]
+    for perms in (app_perms, cached):
+        assert perms.view_channel
+        assert not perms.send_messages
+        assert not perms.embed_links
+    # Without View Channel every request there is 403 Missing Access; interaction answers still work.
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.VIEW_CHANNEL)
+    assert await redraw(embed=False) == "forbidden (50001)"
+    asked = await fake.invoke("perms", user=world.ana, channel=world.chan)
+    assert asked.response is not None
+    assert asked.response.content == "ok"
+    app_perms, _, _ = probe.values["perms"]
+    assert not app_perms.view_channel
+    assert board.content == "redrawn"
+
+
+async def test_a_request_listener_sees_every_answered_request(world: World, running: Running) -> None:
+    fake = world.fake
+    seen: list[RequestRecord] = []
+    fake.add_request_listener(seen.append)
+    await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "hi"})
+    posted = next(r for r in seen if r.route == CHANNEL_MESSAGES)
+    assert posted.method == "POST"
+    assert posted.ok
+    assert posted.params == {"channel_id": str(world.chan.id)}
+    assert posted.response["content"] == "hi"
+    answered = [r for r in seen if r.route == INTERACTION_CALLBACK]
+    assert [r.params["token"] for r in answered] == [fake.interactions[-1].token]
+    fake.remove_request_listener(seen.append)
+    count = len(seen)
+    await fake.invoke("say", user=world.ana, channel=world.chan, options={"text": "again"})
+    assert len(seen) == count
 
 
 async def test_threads_forum_posts_and_voice_channels(world: World, running: Running) -> None:

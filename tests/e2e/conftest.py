@@ -2,21 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import re
-import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from bot import Bot, Settings
-from engine import GAMES
-from engine.game import Setup, decode_moves, replay
-from tests.fake_discord import Channel, FakeDiscord, Guild, Member, Message
+from tests.fake_discord import Channel, FakeDiscord, Guild, Member
 
 NAMES = ("ana", "ben", "cy", "dee", "eve", "fay", "gus")
 
@@ -55,57 +49,3 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         spectator = fake.add_member(guild, "spectator")
         yield World(fake, tmp_path / "data" / "bot.sqlite3", guild, channel, other, players, spectator)
         assert not fake.unknown_requests, fake.unknown_requests
-
-
-HAND_LINE = re.compile(r"^Your hand:(.*)$", re.MULTILINE)
-CHIPS_LINE = re.compile(r"^Your chips: (\d+)$", re.MULTILINE)
-
-
-def hand_in(text: str) -> list[int] | None:
-    """The cards on the ``Your hand:`` line of ``text`` (None if there is no such line)."""
-    match = HAND_LINE.search(text)
-    return None if match is None else [int(card) for card in re.findall(r"\d+", match.group(1))]
-
-
-def latest_hand(fake: FakeDiscord, member: Member) -> list[int]:
-    """The hand shown by the newest DM to ``member`` that has a ``Your hand:`` line."""
-    for message in reversed(fake.dms(member)):
-        cards = hand_in(message.content)
-        if cards is not None:
-            return cards
-    raise AssertionError(f"no hand was DMed to {member.name}")
-
-
-def latest_chips(fake: FakeDiscord, member: Member) -> int:
-    for message in reversed(fake.dms(member)):
-        match = CHIPS_LINE.search(message.content)
-        if match:
-            return int(match.group(1))
-    raise AssertionError(f"no chip count was DMed to {member.name}")
-
-
-def public_messages(fake: FakeDiscord, channel: Channel) -> list[Message]:
-    return [m for m in fake.channel_messages(channel) if not m.ephemeral]
-
-
-def saved_game(world: World, channel: Channel | None = None) -> tuple[sqlite3.Row, Any] | None:
-    """The channel's newest game as committed, read through a connection of our own: its row, and (once dealt) the
-    state its move log replays to."""
-    if not world.database_path.exists():
-        return None
-    db = sqlite3.connect(world.database_path)
-    db.row_factory = sqlite3.Row
-    try:
-        row: sqlite3.Row | None = db.execute(
-            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", ((channel or world.channel).id,)
-        ).fetchone()
-        if row is None:
-            return None
-        logged = db.execute("SELECT player, action FROM moves WHERE game_id = ? ORDER BY seq", (row["id"],)).fetchall()
-    finally:
-        db.close()
-    if row["status"] == "lobby" or row["started_at"] is None:
-        return row, None
-    game = GAMES[row["kind"]]
-    setup = Setup(tuple(json.loads(row["players"])), row["seed"], frozenset(json.loads(row["variants"])))
-    return row, replay(game, setup, decode_moves(game, [(p, json.loads(a)) for p, a in logged]))

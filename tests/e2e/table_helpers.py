@@ -16,29 +16,15 @@ What is measured, all from the fake's records:
 from __future__ import annotations
 
 import contextlib
-import random
 import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from engine import no_thanks, the_game
-from tests.e2e.conftest import World, public_messages, saved_game
-from tests.fake_discord import InteractionCallback, InteractionRecord, Member, Message, MessageVersion
-
-
-def game_seed(bot_seed: int, newgames: int = 1) -> int:
-    """The seed of the ``newgames``-th game opened by ``world.bot(seed=bot_seed)``."""
-    seeds = random.Random(bot_seed)
-    for _ in range(newgames - 1):
-        seeds.getrandbits(52)
-    return seeds.getrandbits(52)
-
-
-def answer(rec: InteractionRecord) -> InteractionCallback:
-    assert rec.response is not None, rec
-    return rec.response
-
+from tests.e2e.conftest import World
+from tests.fake_discord import InteractionRecord, Member, Message, MessageVersion
+from tests.players import answer, expected_board, public_messages, read_board, saved_state
 
 # ---- counting --------------------------------------------------------------------------------------------------------
 
@@ -138,80 +124,7 @@ def assert_only_newest_board_is_live(world: World, board: Message) -> None:
     )
 
 
-# ---- reading The Game's board ------------------------------------------------------------------------------------
-
-PILE_LINE = re.compile(r"^\*\*([ABCD])\*\* (?:↑ ascending|↓ descending): \*\*(\d+)\*\*(?:  (.*))?$")
-SEAT_LINE = re.compile(r"^<@(\d+)>: (?:(\d+) cards?|left the game)( ⚠️ nearly stuck)?( ← to move)?$")
-TURN_LINE = re.compile(r"^<@(\d+)>: (\d+) laid, at least (\d+) this turn\.$")
-MARK = re.compile(r"(🛑|🔁|🐢) <@(\d+)> \(([^)]*)\)")
-SYMBOLS = {"🛑": "dont_lay", "🔁": "trick", "🐢": "small_steps"}
-
-
-@dataclass(frozen=True)
-class Board:
-    tops: dict[str, int]
-    marks: frozenset[tuple[int, str, str | None]]  # (player, kind, pile)
-    draw_pile: int
-    seats: dict[int, int | None]
-    mover: int | None
-    laid: int
-    minimum: int
-    footer: str
-
-
-def read_board(message: Message) -> Board:
-    embed = message.embeds[0]
-    assert embed["title"] == "The Game", embed
-    tops: dict[str, int] = {}
-    marks: set[tuple[int, str, str | None]] = set()
-    for line in embed["description"].splitlines():
-        match = PILE_LINE.match(line)
-        assert match, line
-        tops[match[1]] = int(match[2])
-        for symbol, player, _ in MARK.findall(match[3] or ""):
-            marks.add((int(player), SYMBOLS[symbol], match[1]))
-    fields = {item["name"]: item["value"] for item in embed.get("fields", [])}
-    seats: dict[int, int | None] = {}
-    for line in fields["Players"].splitlines():
-        seat = SEAT_LINE.match(line)
-        assert seat, line
-        seats[int(seat[1])] = None if seat[2] is None else int(seat[2])
-        if seat[3]:
-            marks.add((int(seat[1]), "nearly_stuck", None))
-    turn = TURN_LINE.match(fields.get("Turn", ""))
-    return Board(
-        tops=tops,
-        marks=frozenset(marks),
-        draw_pile=int(fields["Draw pile"].split()[0]),
-        seats=seats,
-        mover=int(turn[1]) if turn else None,
-        laid=int(turn[2]) if turn else 0,
-        minimum=int(turn[3]) if turn else 0,
-        footer=(embed.get("footer") or {}).get("text", ""),
-    )
-
-
-def expected_board(state: the_game.State) -> Board:
-    view = the_game.public_view(state)
-    return Board(
-        tops={pile.name: pile.top for pile in view.piles},
-        marks=frozenset((m.player, m.kind, m.pile) for m in view.signals),
-        draw_pile=view.draw_pile,
-        seats={seat.player: None if seat.left else seat.cards for seat in view.seats},
-        mover=None if view.over else view.current_player,
-        laid=0 if view.over or view.current_player is None else view.laid,
-        minimum=0 if view.over or view.current_player is None else view.minimum,
-        footer=read_footer(state),
-    )
-
-
-def read_footer(state: the_game.State) -> str:
-    if state.status == "abandoned":
-        return "Game over: abandoned, no score."
-    if the_game.is_over(state):
-        left = the_game.score(state)
-        return f"Game over: {left} {'card' if left == 1 else 'cards'} not laid."
-    return ""
+# ---- checking the boards against the saved game ---------------------------------------------------------------------
 
 
 def newest_board(world: World, title: str = "The Game") -> Message:
@@ -221,13 +134,6 @@ def newest_board(world: World, title: str = "The Game") -> Message:
     assert newest.embeds, newest
     assert newest.embeds[0]["title"] == title, newest
     return newest
-
-
-def saved_state(world: World) -> Any:
-    saved = saved_game(world)
-    assert saved is not None
-    assert saved[1] is not None
-    return saved[1]
 
 
 def check_the_game_board(world: World) -> Message:
@@ -266,9 +172,6 @@ async def the_game_board(world: World) -> Message:
 
 async def no_thanks_board(world: World) -> Message:
     return await settled(world, check_no_thanks_board)
-
-
-# ---- reading No Thanks!'s board ----------------------------------------------------------------------------------
 
 
 def check_no_thanks_board(world: World) -> Message:

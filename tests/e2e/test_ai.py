@@ -4,12 +4,12 @@ pause, announced like people, restart-safe, and never told anything their seat m
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from bot import Bot
 from engine import no_thanks, the_game
-from tests.e2e.conftest import World, latest_hand, public_messages, saved_game
+from tests.e2e.conftest import World
 from tests.fake_discord import InteractionRecord, Member
+from tests.players import best_play, latest_hand, public_messages, saved_game, saved_state
 
 PAUSE = 0.01  # the computer players' thinking pause, short for tests (a second in play)
 
@@ -25,12 +25,6 @@ def fast(bot: Bot) -> Bot:
     return bot
 
 
-def state_now(world: World) -> Any:
-    saved = saved_game(world)
-    assert saved is not None
-    return saved[1]
-
-
 def ok(rec: InteractionRecord) -> InteractionRecord:
     assert rec.response is not None
     assert not (rec.response.ephemeral and "can't" in rec.response.content.lower()), rec.response.content
@@ -38,21 +32,20 @@ def ok(rec: InteractionRecord) -> InteractionRecord:
 
 
 async def person_turn(world: World, member: Member) -> None:
-    """The person lays the cards that move their piles least, then ends the turn."""
-    state: the_game.State = state_now(world)
+    """The person lays the cards that use up the least room on their piles, then ends the turn."""
+    state: the_game.State = saved_state(world)
     while the_game.current_player(state) in (member.id, None) and not the_game.is_over(state):
         view = the_game.public_view(state)
         if view.current_player == member.id and view.laid >= view.minimum:
             ok(await world.fake.invoke("endturn", user=member, channel=world.channel))
             return
-        plays = [a for a in the_game.legal_actions(state, member.id) if isinstance(a, the_game.Play)]
-        best = min(plays, key=lambda a: abs(a.card - the_game.top(state, a.pile)))
+        best = best_play(state, member.id)
         ok(
             await world.fake.invoke(
                 "play", user=member, channel=world.channel, options={"card": best.card, "pile": best.pile}
             )
         )
-        state = state_now(world)
+        state = saved_state(world)
 
 
 async def test_one_person_and_two_bots_play_the_game_to_the_end(world: World) -> None:
@@ -64,12 +57,12 @@ async def test_one_person_and_two_bots_play_the_game_to_the_end(world: World) ->
         await world.fake.invoke("start", user=ana, channel=world.channel)
         for _ in range(200):
             await settle(world)
-            state = state_now(world)
+            state = saved_state(world)
             if state is None or the_game.is_over(state):
                 break
             if the_game.current_player(state) in (ana.id, None):
                 await person_turn(world, ana)
-        state = state_now(world)
+        state = saved_state(world)
         assert the_game.is_over(state)
         bots = [p for p in state.players if p < 0]
         assert len(bots) == 2
@@ -102,7 +95,7 @@ async def test_the_lobby_seats_and_removes_bots_and_a_table_of_bots_alone_is_ref
         assert [p for p in __import__("json").loads(row[0]["players"]) if p < 0] == [-1, -2]
         await world.fake.click(lobby, label="Start", user=ana)
         await settle(world)
-        state: no_thanks.State = state_now(world)
+        state: no_thanks.State = saved_state(world)
         assert state.players[0] == ana.id
 
 
@@ -113,25 +106,25 @@ async def test_no_thanks_against_two_bots_and_a_restart_with_a_bot_to_move(world
         await world.fake.invoke("newgame", user=ana, channel=world.channel, options={"game": "no_thanks", "bots": 2})
         await world.fake.invoke("start", user=ana, channel=world.channel)
         await settle(world)
-        state: no_thanks.State = state_now(world)
+        state: no_thanks.State = saved_state(world)
         # Play until it is a bot's turn right after the person's action, then stop the bot at once.
         while no_thanks.current_player(state) == ana.id:
             verb = "nothanks" if no_thanks.chips(state, ana.id) else "take"
             bot.tables.ai_pause = 60.0  # the bot won't get to move before the stop
             await world.fake.invoke(verb, user=ana, channel=world.channel)
-            state = state_now(world)
+            state = saved_state(world)
     moves_before = state.move_count
     async with world.bot(seed=24) as bot:
         fast(bot)
         # After the restart the bot whose turn it is carries on by itself.
-        await world.fake.wait_for(lambda: state_now(world).move_count > moves_before, what="the bot to move")
+        await world.fake.wait_for(lambda: saved_state(world).move_count > moves_before, what="the bot to move")
         for _ in range(400):
             await settle(world)
-            state = state_now(world)
+            state = saved_state(world)
             if no_thanks.is_over(state):
                 break
             if no_thanks.current_player(state) == ana.id:
                 verb = "nothanks" if no_thanks.chips(state, ana.id) and state.chips_on_card < 3 else "take"
                 await world.fake.invoke(verb, user=ana, channel=world.channel)
-        assert no_thanks.is_over(state_now(world))
+        assert no_thanks.is_over(saved_state(world))
         assert "Game over" in public_messages(world.fake, world.channel)[-1].content

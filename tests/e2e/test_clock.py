@@ -7,12 +7,12 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from typing import Any
 
 from bot import Bot
 from engine import no_thanks, the_game
-from tests.e2e.conftest import World, public_messages, saved_game
+from tests.e2e.conftest import World
 from tests.fake_discord import Member
+from tests.players import public_messages, saved_game, saved_state
 
 SCALE = 0.02  # 30 s -> 0.6 s
 
@@ -21,12 +21,6 @@ def fast(bot: Bot) -> Bot:
     bot.tables.clock.scale = SCALE
     bot.tables.ai_pause = 0.01
     return bot
-
-
-def state_now(world: World) -> Any:
-    saved = saved_game(world)
-    assert saved is not None
-    return saved[1]
 
 
 def said(world: World, text: str) -> list[str]:
@@ -46,7 +40,7 @@ async def test_an_away_player_is_reminded_then_played_for_and_three_misses_mean_
     async with world.bot(seed=31) as bot:
         fast(bot)
         await deal(world, [ana, ben, cy], "no_thanks")
-        first: no_thanks.State = state_now(world)
+        first: no_thanks.State = saved_state(world)
         away = no_thanks.current_player(first)
         assert away is not None
         # Nobody acts: the mover is reminded (pinged), then the autopilot plays for them.
@@ -54,7 +48,7 @@ async def test_an_away_player_is_reminded_then_played_for_and_three_misses_mean_
         assert f"<@{away}>" in reminder.content
         assert "<t:" in reminder.content
         await world.fake.wait_for(lambda: said(world, f"Played for <@{away}>"), timeout=5, what="the autopilot")
-        after: no_thanks.State = state_now(world)
+        after: no_thanks.State = saved_state(world)
         assert after.move_count == first.move_count + 1
         assert no_thanks.chips(after, away) == no_thanks.chips(first, away) - 1  # "no thanks" while chips last
         # The board shows the next mover's deadline as a relative timestamp.
@@ -73,7 +67,7 @@ async def test_the_players_own_action_takes_the_seat_back(world: World) -> None:
     async with world.bot(seed=32) as bot:
         fast(bot)
         await deal(world, [ana, ben, cy], "no_thanks")
-        state: no_thanks.State = state_now(world)
+        state: no_thanks.State = saved_state(world)
         away = next(m for m in (ana, ben, cy) if m.id == no_thanks.current_player(state))
         others = [m for m in (ana, ben, cy) if m is not away]
         # The others act at once on their turns; the away player lets the clock run out three times.
@@ -86,7 +80,7 @@ async def test_the_players_own_action_takes_the_seat_back(world: World) -> None:
                 and str(away.id) in options.split('"autopilot":')[1]
             ):
                 break
-            state = state_now(world)
+            state = saved_state(world)
             mover = no_thanks.current_player(state)
             member = next((m for m in others if m.id == mover), None)
             if member is not None:
@@ -96,15 +90,15 @@ async def test_the_players_own_action_takes_the_seat_back(world: World) -> None:
             raise AssertionError("the away seat never went on autopilot")
         # Back: any action of their own (here /hand is not one; a move or a signal is) ends the autopilot.
         await world.fake.wait_idle()
-        state = state_now(world)
+        state = saved_state(world)
         while no_thanks.current_player(state) != away.id and not no_thanks.is_over(state):
             mover = next(m for m in others if m.id == no_thanks.current_player(state))
             await world.fake.invoke("take", user=mover, channel=world.channel)
             await asyncio.sleep(0.05)
-            state = state_now(world)
+            state = saved_state(world)
         row = saved_game(world)
         assert row is not None
-        if no_thanks.current_player(state_now(world)) == away.id:
+        if no_thanks.current_player(saved_state(world)) == away.id:
             await world.fake.invoke("take", user=away, channel=world.channel)
             row = saved_game(world)
             assert row is not None
@@ -116,13 +110,13 @@ async def test_a_vote_of_the_table_removes_an_away_player(world: World) -> None:
     async with world.bot(seed=33) as bot:
         fast(bot)
         await deal(world, [ana, ben, cy, dee], "no_thanks", turn_time="30 seconds")
-        state: no_thanks.State = state_now(world)
+        state: no_thanks.State = saved_state(world)
         away = no_thanks.current_player(state)
         await world.fake.wait_for(lambda: said(world, f"Played for <@{away}>"), timeout=5, what="a missed turn")
         bot.tables.clock.scale = 10.0  # no more misses while the table votes
         # Make the away player the mover again, so that the vote buttons are under the board.
         for _ in range(20):
-            state = state_now(world)
+            state = saved_state(world)
             mover = no_thanks.current_player(state)
             if mover == away:
                 break
@@ -143,7 +137,7 @@ async def test_a_vote_of_the_table_removes_an_away_player(world: World) -> None:
         for voter in voters[:2]:  # 2 of 3 is a majority
             await world.fake.click(board, label="Vote: remove the player to move", user=voter)
         await world.fake.wait_idle()
-        state = state_now(world)
+        state = saved_state(world)
         assert state.left[state.players.index(away)]
         assert said(world, f"voted <@{away}> out")
 
@@ -153,7 +147,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(worl
     async with world.bot(seed=34):
         await deal(world, [ana, ben, cy], "no_thanks")  # a real 30 s clock
         await world.fake.wait_idle()
-        state: no_thanks.State = state_now(world)
+        state: no_thanks.State = saved_state(world)
         away = no_thanks.current_player(state)
     with sqlite3.connect(world.database_path) as db:
         (due,) = db.execute("SELECT due_at FROM timers").fetchone()
@@ -161,7 +155,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(worl
         db.execute("UPDATE timers SET due_at = ?, remind_at = NULL", (time.time() - 1,))  # as if a minute went by
     async with world.bot(seed=35):
         await world.fake.wait_for(lambda: said(world, f"Played for <@{away}>"), timeout=5, what="the overdue turn")
-        assert state_now(world).move_count == state.move_count + 1
+        assert saved_state(world).move_count == state.move_count + 1
 
 
 async def test_off_never_fires(world: World) -> None:
@@ -170,13 +164,13 @@ async def test_off_never_fires(world: World) -> None:
         fast(bot)
         await world.fake.invoke("newgame", user=ana, channel=world.channel, options={"turn_time": "off"})
         await world.fake.invoke("start", user=ana, channel=world.channel)
-        state: the_game.State = state_now(world)
+        state: the_game.State = saved_state(world)
         plays = [a for a in the_game.legal_actions(state, ana.id) if isinstance(a, the_game.Play)]
         await world.fake.invoke(
             "play", user=ana, channel=world.channel, options={"card": plays[0].card, "pile": plays[0].pile}
         )
         await asyncio.sleep(30 * SCALE * 3)
-        assert state_now(world).move_count == 1
+        assert saved_state(world).move_count == 1
         assert not said(world, "Played for")
         with sqlite3.connect(world.database_path) as db:
             assert db.execute("SELECT COUNT(*) FROM timers").fetchone() == (0,)

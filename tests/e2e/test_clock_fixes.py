@@ -14,19 +14,20 @@ from typing import Any
 
 from engine import no_thanks
 from storage import StorageBusy, Timer
-from tests.e2e.conftest import World, public_messages, saved_game
-from tests.e2e.test_clock import deal, fast, said, state_now
+from tests.e2e.conftest import World
+from tests.e2e.test_clock import deal, fast, said
 from tests.fake_discord import Member, Message
+from tests.players import public_messages, saved_game, saved_state
 
 
 async def away_player_to_move_again(world: World, members: list[Member]) -> tuple[Member, Message]:
     """Let the first mover miss one turn (the autopilot plays it), stop the clock's hurry, and play on until that
     player moves again: the board then carries the table's vote buttons."""
-    state: no_thanks.State = state_now(world)
+    state: no_thanks.State = saved_state(world)
     away = no_thanks.current_player(state)
     await world.fake.wait_for(lambda: said(world, f"Played for <@{away}>"), timeout=5, what="a missed turn")
     for _ in range(20):
-        state = state_now(world)
+        state = saved_state(world)
         mover = no_thanks.current_player(state)
         if mover == away:
             break
@@ -59,7 +60,7 @@ async def test_two_votes_at_the_same_moment_both_count_and_the_autopilot_plays_a
         bot.tables.clock.scale = 10.0  # the turn clock is far off: only the vote can make the autopilot play now
         # The clock restarts the mover's deadline with the slow scale on the next turn; this turn's may be near.
         missed_before = options(world)["misses"][str(away.id)]
-        moves_before = state_now(world).move_count
+        moves_before = saved_state(world).move_count
         voters = [m for m in members if m is not away][:2]  # 2 of 3 is a majority
         label = "Vote: autopilot for the player to move"
         await asyncio.gather(*(world.fake.click(board, label=label, user=voter) for voter in voters))
@@ -68,7 +69,7 @@ async def test_two_votes_at_the_same_moment_both_count_and_the_autopilot_plays_a
         )
         voted_at = time.monotonic()
         await world.fake.wait_for(
-            lambda: said(world, f"Played for <@{away.id}>") and state_now(world).move_count > moves_before,
+            lambda: said(world, f"Played for <@{away.id}>") and saved_state(world).move_count > moves_before,
             timeout=5,
             what="the autopilot's move",
         )
@@ -83,7 +84,7 @@ async def test_the_first_board_shows_the_first_movers_deadline(world: World) -> 
     ana, ben, cy = world.players[:3]
     async with world.bot(seed=41):
         await deal(world, [ana, ben, cy], "no_thanks", turn_time="3 minutes")
-        first = no_thanks.current_player(state_now(world))
+        first = no_thanks.current_player(saved_state(world))
         board = public_messages(world.fake, world.channel)[-1]
         assert f"<@{first}>'s turn ends <t:" in board.content
 
@@ -92,7 +93,7 @@ async def test_a_busy_database_in_the_clocks_bookkeeping_never_says_nothing_chan
     ana, ben, cy = world.players[:3]
     async with world.bot(seed=42) as bot:
         await deal(world, [ana, ben, cy], "no_thanks", turn_time="3 minutes")
-        state: no_thanks.State = state_now(world)
+        state: no_thanks.State = saved_state(world)
         mover = next(m for m in (ana, ben, cy) if m.id == no_thanks.current_player(state))
         # The mover had missed a turn: acting takes their seat back, which the clock writes down after the move.
         with sqlite3.connect(world.database_path) as db:
@@ -108,7 +109,7 @@ async def test_a_busy_database_in_the_clocks_bookkeeping_never_says_nothing_chan
         storage.update_game = busy  # type: ignore[method-assign]
         answer = await world.fake.invoke("take", user=mover, channel=world.channel)
         await world.fake.wait_idle()
-        assert state_now(world).move_count == state.move_count + 1
+        assert saved_state(world).move_count == state.move_count + 1
         texts = [answer.response.content if answer.response else "", *(f.content for f in answer.followups)]
         assert not any("Nothing was changed" in text for text in texts), texts
         assert answer.response is not None
@@ -119,7 +120,7 @@ async def test_a_deadline_left_from_an_earlier_turn_never_acts_on_the_current_on
     ana, ben, cy = world.players[:3]
     async with world.bot(seed=43) as bot:
         await deal(world, [ana, ben, cy], "no_thanks", turn_time="3 minutes")
-        state: no_thanks.State = state_now(world)
+        state: no_thanks.State = saved_state(world)
         mover = next(m for m in (ana, ben, cy) if m.id == no_thanks.current_player(state))
         record = await bot.tables.storage.open_game(world.channel.id)
         assert record is not None
@@ -130,5 +131,5 @@ async def test_a_deadline_left_from_an_earlier_turn_never_acts_on_the_current_on
         clock = bot.tables.clock
         clock._remember(Timer(record.id, old_seq, mover.id, None, time.time() - 1))
         await asyncio.sleep(0.3)
-        assert state_now(world).move_count == state.move_count + 1
+        assert saved_state(world).move_count == state.move_count + 1
         assert not said(world, "Played for")

@@ -21,51 +21,29 @@ import pytest
 
 from benchmarks.load import TOKEN, BotProcess
 from engine import the_game
-from engine.the_game import EndTurn, Play, State
-from tests.e2e.conftest import World, latest_hand, public_messages, saved_game
+from engine.the_game import EndTurn, Play
+from tests.e2e.conftest import World
 from tests.fake_discord import (
     GUILD_FORUM,
     GUILD_VOICE,
+    INTERACTION_CALLBACK,
     PUBLIC_THREAD,
     Channel,
     FakeDiscord,
     InteractionRecord,
     Member,
 )
+from tests.players import CLOSED_DMS, best_play, latest_hand, public_messages, saved_game, saved_row, saved_state
 
-CALLBACK = "/interactions/{interaction_id}/{token}/callback"
 APOLOGY = "Nothing was changed"
-CLOSED_DMS = "I can't send you direct messages"
 CANT_LOAD = "can't be loaded"
 
 # ---- helpers: the table, the database, what an interaction showed ----------------------------------------------------
 
 
-def state_of(world: World, channel: Channel | None = None) -> State:
-    saved = saved_game(world, channel)
-    assert saved is not None, "no game"
-    assert saved[1] is not None, "no dealt game"
-    state: State = saved[1]
-    return state
-
-
-def cost(state: State, play: Play) -> int:
-    top = the_game.top(state, play.pile)
-    if the_game.is_backwards_trick(play.pile, top, play.card):
-        return -10
-    return play.card - top if play.pile in the_game.ASCENDING else top - play.card
-
-
-def best_play(state: State, player: int) -> Play:
-    """The card that uses up the least room: games stay long enough for every test."""
-    plays = [a for a in the_game.legal_actions(state, player) if isinstance(a, Play)]
-    assert plays, "the seed gave a stuck player"
-    return min(plays, key=lambda play: (cost(state, play), play.card, play.pile))
-
-
 def mover(world: World, channel: Channel | None = None) -> Member:
     """Whose turn it is (the first player when anybody may lay the first card)."""
-    state = state_of(world, channel)
+    state = saved_state(world, channel)
     current = the_game.current_player(state)
     return next(m for m in world.players if m.id == (state.players[0] if current is None else current))
 
@@ -83,14 +61,14 @@ async def act(
 async def lay(world: World, channel: Channel | None = None) -> InteractionRecord:
     """The player to move lays their best card."""
     member = mover(world, channel)
-    return await act(world, member, best_play(state_of(world, channel), member.id), channel)
+    return await act(world, member, best_play(saved_state(world, channel), member.id), channel)
 
 
 async def lay_minimum(world: World, channel: Channel | None = None) -> Member:
     """The player to move lays the turn's minimum; returns them (their /endturn is next)."""
     member = mover(world, channel)
     while True:
-        state = state_of(world, channel)
+        state = saved_state(world, channel)
         if the_game.current_player(state) == member.id and state.laid >= state.minimum:
             return member
         await act(world, member, best_play(state, member.id), channel)
@@ -120,13 +98,7 @@ def refusal(rec: InteractionRecord) -> str:
 
 def row(world: World, channel: Channel | None = None) -> sqlite3.Row:
     """The channel's newest game row, read without decoding anything (it may be damaged)."""
-    with closing(sqlite3.connect(world.database_path)) as db:
-        db.row_factory = sqlite3.Row
-        found: sqlite3.Row | None = db.execute(
-            "SELECT g.*, (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id) AS logged FROM games g "
-            "WHERE channel_id = ? ORDER BY id DESC LIMIT 1",
-            ((channel or world.channel).id,),
-        ).fetchone()
+    found = saved_row(world, channel)
     assert found is not None
     return found
 
@@ -143,7 +115,7 @@ def dm_messages(fake: FakeDiscord, member: Member) -> str:
 
 
 def real_hands_shown(world: World, members: list[Member]) -> bool:
-    state = state_of(world)
+    state = saved_state(world)
     return all(latest_hand(world.fake, m) == list(the_game.hand(state, m.id)) for m in members)
 
 
@@ -325,7 +297,7 @@ async def test_5_a_failed_answer_after_the_move_never_says_nothing_was_changed(w
     async with world.bot(seed=7):
         await deal(world, [ana, ben])
         logged = row(world)["logged"]
-        rule = world.fake.fail("POST", CALLBACK, status=400, code=50035, message="Invalid Form Body")
+        rule = world.fake.fail("POST", INTERACTION_CALLBACK, status=400, code=50035, message="Invalid Form Body")
         rec = await lay(world)
         assert rule.hits == 1
         assert [e.status for e in rec.errors] == [400]

@@ -5,22 +5,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from tests.e2e.conftest import CHIPS_LINE, World, hand_in, latest_hand, public_messages
-from tests.fake_discord import (
-    InteractionCallback,
-    InteractionRecord,
-    InvalidInteraction,
-    Member,
-    Message,
-    Perm,
-    snowflake_time,
-)
+from tests.e2e.conftest import World
+from tests.fake_discord import InteractionRecord, InvalidInteraction, Member, Message, Perm, snowflake_time
+from tests.players import CHIPS_LINE, answer, hand_in, latest_hand, public_messages, saved_row
 
 NO_GAME = "There's no game in this channel: open one with /newgame."
 PLAYER_LINE = re.compile(r"^<@(\d+)>( \(host\))?$", re.MULTILINE)
@@ -68,25 +60,6 @@ def lobby_buttons(message: Message | None) -> list[str]:
     return labels(message)[:3]
 
 
-def answer(rec: InteractionRecord) -> InteractionCallback:
-    """The bot's response to an interaction (the fake's ``invoke`` and ``click`` wait for it)."""
-    assert rec.response is not None
-    return rec.response
-
-
-def stored(world: World, channel: Any = None) -> sqlite3.Row | None:
-    """The channel's newest game row, read from outside the bot (so only what was committed)."""
-    db = sqlite3.connect(world.database_path)
-    db.row_factory = sqlite3.Row
-    try:
-        row: sqlite3.Row | None = db.execute(
-            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", ((channel or world.channel).id,)
-        ).fetchone()
-    finally:
-        db.close()
-    return row
-
-
 def sentences(text: str) -> int:
     assert "\n" not in text, text
     return len(re.split(r"(?<=[.!?])\s+(?=[A-Z])", text))
@@ -129,7 +102,7 @@ async def check_started(world: World, members: list[Member], board: Message) -> 
     assert hand_in(board.content) is None
     for member in members:
         assert latest_hand(world.fake, member)
-    row = stored(world)
+    row = saved_row(world)
     assert row is not None
     assert row["status"] == "running"
     assert json.loads(row["players"]) == [member.id for member in members]
@@ -158,7 +131,7 @@ async def test_newgame_join_leave_start_with_commands(world: World) -> None:
         )
         lobby_message = opened.original
         assert lobby_buttons(lobby_message) == ["Join", "Leave", "Start"]
-        row = stored(world)
+        row = saved_row(world)
         assert row is not None
         assert (row["status"], row["kind"], row["host_id"]) == ("lobby", "the_game", ana.id)
 
@@ -259,7 +232,7 @@ async def test_an_option_that_does_not_fit_the_game_is_refused(
         reason = await refused(world, await invoke(world, "newgame", ana, **options))
         title = "No Thanks!" if options.get("game") == "no_thanks" else "The Game"
         assert f"option {named} doesn't fit {title}" in reason
-        assert stored(world) is None
+        assert saved_row(world) is None
 
 
 async def test_the_options_that_fit_show_in_the_lobby(world: World) -> None:
@@ -270,7 +243,7 @@ async def test_the_options_that_fit_show_in_the_lobby(world: World) -> None:
         no_thanks = await invoke(world, "newgame", ana, world.other_channel, game="no_thanks", open_chips=True)
         lobby = read_lobby(no_thanks.original)
         assert (lobby.title, lobby.variant, lobby.capacity) == ("No Thanks!: lobby", "open chips", "1/7")
-        row = stored(world)
+        row = saved_row(world)
         assert row is not None
         assert json.loads(row["variants"]) == ["expert", "smaller_hands"]
 
@@ -284,7 +257,7 @@ async def test_a_sixth_player_finds_the_lobby_full(world: World) -> None:
         full = "The lobby is full: The Game is for at most 5 players."
         await refused(world, await invoke(world, "join", others[4]), full)
         await refused(world, await world.fake.click(lobby_message, label="Join", user=others[4]), full)
-        row = stored(world)
+        row = saved_row(world)
         assert row is not None
         assert len(json.loads(row["players"])) == 5
 
@@ -347,7 +320,7 @@ async def test_endgame_by_the_host_ends_the_lobby(world: World) -> None:
         ended = await invoke(world, "endgame", ana)
         assert not answer(ended).ephemeral
         assert answer(ended).content.startswith(f"{ana.mention} ended the lobby of The Game.")
-        row = stored(world)
+        row = saved_row(world)
         assert row is not None
         assert row["status"] == "abandoned"
         assert row["result"] is None
@@ -372,7 +345,7 @@ async def test_endgame_by_a_manage_channels_member_ends_a_running_game(world: Wo
         ended = await invoke(world, "endgame", moderator)
         assert not answer(ended).ephemeral
         assert answer(ended).content.startswith(f"{moderator.mention} ended the game of The Game.")
-        row = stored(world)
+        row = saved_row(world)
         assert row is not None
         assert row["status"] == "abandoned"
         assert row["result"] is None
@@ -434,7 +407,7 @@ async def test_leaving_a_running_game_and_everybody_leaving(world: World) -> Non
         await settled(world)
         assert not board.buttons
         assert labels(last.original) == ["Rematch"]
-        row = stored(world)
+        row = saved_row(world)
         assert row is not None
         assert row["status"] == "abandoned"
         assert row["result"] is None
@@ -448,7 +421,7 @@ async def test_leaving_a_running_game_and_everybody_leaving(world: World) -> Non
         gone = await invoke(world, "leave", ben)
         assert not answer(gone).ephemeral
         assert "closed" in answer(gone).content
-        assert stored(world)["status"] == "abandoned"  # type: ignore[index]
+        assert saved_row(world)["status"] == "abandoned"  # type: ignore[index]
 
 
 async def test_commands_in_direct_messages(world: World) -> None:

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 import cogs.moderation
-from tests.e2e.conftest import World, public_messages
+from tests.e2e.conftest import World
 from tests.fake_discord import Perm
+from tests.players import public_messages
 
 
 async def start_the_game(world: World) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import re
 from collections.abc import Awaitable, Iterable
 from contextlib import suppress
@@ -21,14 +20,26 @@ from typing import Any
 from bot import Bot
 from engine import no_thanks
 from engine.no_thanks import NoThanks, State, Take
-from tests.e2e.conftest import CHIPS_LINE, World, latest_chips, public_messages, saved_game
+from tests.e2e.conftest import World
 from tests.fake_discord import Channel, FakeDiscord, InteractionRecord, Member, Message
+from tests.players import (
+    CHIPS_LINE,
+    CLOSED_DMS,
+    FACE_UP,
+    chips_in,
+    face_up_in,
+    game_seed,
+    is_board,
+    latest_chips,
+    no_thanks_choice,
+    private,
+    public,
+    public_messages,
+    saved_game,
+)
 
-ON_CARD = re.compile(r"^Face-up card: (\d+) \((\d+) chips? on it\)", re.MULTILINE)
-FACE_UP = re.compile(r"^Face-up card: (\d+)", re.MULTILINE)
 LABELS = {"take": "Take", "pass": "No thanks!"}
 PANEL = "My cards and chips"
-CLOSED_DMS = "can't send you direct messages"
 COMMANDS = {"take": "take", "pass": "nothanks", "leave": "leave"}
 ACTIONS: dict[str, no_thanks.Action] = {"take": Take(), "pass": NoThanks(), "leave": no_thanks.Leave()}
 
@@ -56,26 +67,6 @@ CARD_PATTERNS = [
     re.compile(r"one chip on (\d+)"),
     re.compile(r"\[(\d+)(?:-(\d+))?\]"),
 ]
-
-
-def game_seed(bot_seed: int) -> int:
-    """The seed of the first game a bot started with ``world.bot(seed=bot_seed)`` deals (seeds chosen below)."""
-    return random.Random(bot_seed).getrandbits(52)
-
-
-def choose(card: int, on_card: int, chips: int, cards: Iterable[int], *, last: bool) -> str:
-    """A simple player: take low cards, cards with many chips on them, neighbours of their cards, or when broke;
-    never the last card without a chip on it (so that the final take changes a chip count)."""
-    mine = set(cards)
-    if chips == 0:
-        return "take"
-    if last and on_card == 0:
-        return "pass"
-    if card <= 9 or on_card * 3 >= card:
-        return "take"
-    if (card - 1 in mine or card + 1 in mine) and on_card >= 2:
-        return "take"
-    return "pass"
 
 
 # ---- reading messages --------------------------------------------------------------------------------------------
@@ -141,30 +132,6 @@ def chip_values(messages: Iterable[Message]) -> list[int]:
                 if not values or values[-1] != value:
                     values.append(value)
     return values
-
-
-def is_board(message: Message) -> bool:
-    """A board of No Thanks!. The notice about closed DMs carries a copy of the board, which is neither kept current
-    nor stripped of its buttons (see test_the_game.test_the_closed_dms_notice_is_no_second_live_board): left out."""
-    embed = message.embed
-    return embed is not None and embed.get("title") == "No Thanks!" and CLOSED_DMS not in message.content
-
-
-def public(record: InteractionRecord) -> Message:
-    """The public answer to ``record`` (failing if the bot refused it)."""
-    response = record.response
-    assert response is not None
-    assert not response.ephemeral, f"refused: {response.content!r}"
-    assert record.original is not None
-    return record.original
-
-
-def private(record: InteractionRecord) -> str:
-    """The text of the ephemeral answer to ``record``."""
-    response = record.response
-    assert response is not None
-    assert response.ephemeral, f"expected a private answer, got a public one: {response.content!r}"
-    return response.content
 
 
 def refusal(record: InteractionRecord, reason: str) -> str:
@@ -242,7 +209,7 @@ class Table:
         for message in reversed(public_messages(self.fake, self.channel)):
             if before is not None and message.id > before:
                 continue
-            if message.author.id == self.fake.bot.id and is_board(message):
+            if message.author.id == self.fake.bot.id and is_board(message, "No Thanks!"):
                 return message
         raise AssertionError("no board in the channel")
 
@@ -331,7 +298,9 @@ class Table:
                 assert CHIPS_LINE.search(text), text
                 assert response.message is not None
                 assert response.message.visible_to == member.id
-            posted = [m for m in public_messages(self.fake, self.channel) if m.id > record.id and is_board(m)]
+            posted = [
+                m for m in public_messages(self.fake, self.channel) if m.id > record.id and is_board(m, "No Thanks!")
+            ]
             assert not posted, "an edit in place posted a new board"
         if on_panel:
             assert response.type == 7  # the panel redraws itself
@@ -358,21 +327,21 @@ class Table:
             board = public(record)
             await self.idle()
             self.check_board(board)  # the board posted again is the live one
-        match = ON_CARD.search(board.content)
-        assert match, board.content
-        card, on_card = int(match[1]), int(match[2])
+        shown = face_up_in(board.content)
+        assert shown, board.content
+        card, on_card = shown
         mover = next(player for player, line in player_lines(board).items() if "to move" in line)
         assert mover == no_thanks.current_player(self.state)
         member = self.member(mover)
         if member.id in self.closed:  # no DMs: they look with /hand
             text = private(await self.fake.invoke("hand", user=member, channel=self.channel))
-            match = CHIPS_LINE.search(text)
-            assert match, text
-            chips = int(match[1])
+            chips_shown = chips_in(text)
+            assert chips_shown is not None, text
+            chips = chips_shown
         else:
             chips = latest_chips(self.fake, member)
         last = "0 cards face down" in all_text(board)
-        verb = choose(card, on_card, chips, cards_in(player_lines(board)[mover]), last=last)
+        verb = no_thanks_choice(card, on_card, chips, cards_in(player_lines(board)[mover]), last=last)
         via = ("command", "button", "panel")[number % 3]
         return await self.act(member, verb, via=via, board=board)
 
@@ -413,9 +382,7 @@ class Table:
         if upcoming is None:
             assert "Game over" in text
             return
-        match = ON_CARD.search(text)
-        assert match, text
-        assert (int(match[1]), int(match[2])) == (self.state.face_up, self.state.chips_on_card)
+        assert face_up_in(text) == (self.state.face_up, self.state.chips_on_card), text
         if upcoming != no_thanks.current_player(before):
             # The turn changed hands: the next player is named.
             assert f"<@{upcoming}>" in text
@@ -429,9 +396,7 @@ class Table:
         embed = message.embed
         assert embed is not None
         if state.face_up is not None:
-            match = ON_CARD.search(embed["description"])
-            assert match, embed
-            assert (int(match[1]), int(match[2])) == (state.face_up, state.chips_on_card)
+            assert face_up_in(embed["description"]) == (state.face_up, state.chips_on_card), embed
         if not no_thanks.is_over(state):
             match = FACE_UP.search(message.content)
             assert match, message.content

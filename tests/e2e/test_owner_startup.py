@@ -63,7 +63,7 @@ def newer_database(path: Path) -> None:
 @pytest.mark.parametrize(
     ("case", "expected"),
     [
-        ("not a database", "is not an SQLite database"),
+        ("not a database", "is not a SQLite database"),
         ("newer database", "newer than this bot knows"),
     ],
 )

@@ -22,7 +22,8 @@ import pytest
 
 from storage import GameRecord
 from storage.postgres import PostgresStorage
-from tests.fake_discord import Channel, FakeDiscord, InteractionRecord, Member, Message
+from tests.fake_discord import Channel, FakeDiscord, Member, Message
+from tests.players import public
 from tests.postgres import PostgresServer
 
 LAUNCHER = Path(__file__).resolve().parents[2] / "benchmarks" / "_launch_bot.py"
@@ -141,13 +142,6 @@ class Table:
             if any(button.get("label") == "Take" for button in message.buttons):
                 return message
         raise AssertionError(f"no board in {self.channel.name}")
-
-
-def public(record: InteractionRecord) -> Message:
-    assert record.response is not None
-    assert not record.response.ephemeral, f"refused: {record.response.content!r}"
-    assert record.original is not None
-    return record.original
 
 
 @pytest.fixture

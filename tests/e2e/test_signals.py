@@ -7,20 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from engine import the_game
-from tests.e2e.conftest import World, public_messages
-from tests.e2e.table_helpers import (
-    Meter,
-    answer,
-    click_panel,
-    newest_board,
-    open_game,
-    panel_button,
-    read_board,
-    saved_state,
-    the_game_board,
-)
-from tests.e2e.test_the_game import choose
+from tests.e2e.conftest import World
+from tests.e2e.table_helpers import Meter, click_panel, newest_board, open_game, panel_button, the_game_board
 from tests.fake_discord import Member, Message
+from tests.players import answer, choose, public_messages, read_board, saved_state, tops_of
 
 SEED = 10
 SUCCESS = 3  # a green button: the signal is up
@@ -70,8 +60,7 @@ async def lay(world: World, member: Member, card: int, pile: str) -> None:
 
 def best_play(world: World, member: Member, laid: int = 0) -> the_game.Play:
     state = saved_state(world)
-    view = the_game.public_view(state)
-    play = choose(the_game.hand(state, member.id), {p.name: p.top for p in view.piles}, laid, 2)
+    play = choose(the_game.hand(state, member.id), tops_of(state), laid, 2)
     assert play is not None
     return play
 

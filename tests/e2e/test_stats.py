@@ -10,9 +10,10 @@ from typing import Any
 
 from bot import Bot
 from engine import no_thanks, the_game
-from tests.e2e.conftest import World, latest_hand, saved_game
-from tests.e2e.test_ai import fast, settle, state_now
+from tests.e2e.conftest import World
+from tests.e2e.test_ai import fast, settle
 from tests.fake_discord import Channel, InteractionRecord, Member, Message
+from tests.players import biggest_jump, latest_hand, saved_game, saved_state, tops_of
 
 
 def text_of(rec: InteractionRecord) -> str:
@@ -40,7 +41,7 @@ async def no_thanks_against_bots(world: World, bot: Bot, member: Member) -> None
     await world.fake.invoke("start", user=member, channel=world.channel)
     for _ in range(400):
         await settle(world)
-        state: no_thanks.State = state_now(world)
+        state: no_thanks.State = saved_state(world)
         if no_thanks.is_over(state):
             return
         if no_thanks.current_player(state) == member.id:
@@ -57,7 +58,7 @@ async def test_stats_leaderboard_history_and_a_replay_after_whole_games(world: W
         assert lost is not None
         left = the_game.score(lost[1])
         await no_thanks_against_bots(world, bot, ana)
-        nt = state_now(world)
+        nt = saved_state(world)
         ana_points = next(line.total for line in no_thanks.scores(nt) if line.player == ana.id)
         # An abandoned game: dealt, one card, then ended by the host.
         await world.fake.invoke("newgame", user=ana, channel=world.channel, options={"bots": 0})
@@ -197,7 +198,7 @@ async def lose_the_game_alone_from_here(world: World, member: Member, channel: C
         if view.current_player == member.id and view.laid >= view.minimum:
             await world.fake.invoke("endturn", user=member, channel=channel)
             continue
-        plays = [a for a in the_game.legal_actions(state, member.id) if isinstance(a, the_game.Play)]
-        worst = max(plays, key=lambda a: abs(a.card - the_game.top(state, a.pile)))
+        worst = biggest_jump(the_game.hand(state, member.id), tops_of(state))
+        assert worst is not None
         await world.fake.invoke("play", user=member, channel=channel, options={"card": worst.card, "pile": worst.pile})
     raise AssertionError("the solo game did not end")

@@ -14,22 +14,31 @@ from dataclasses import dataclass, field
 import pytest
 
 from engine import no_thanks, the_game
-from tests.e2e.conftest import World, hand_in, latest_chips, latest_hand, public_messages, saved_game
+from tests.e2e.conftest import World
 from tests.e2e.table_helpers import (
     Meter,
-    answer,
     click_panel,
-    game_seed,
     live_buttons,
     newest_board,
     no_thanks_board,
     open_game,
     panel_button,
-    saved_state,
     the_game_board,
 )
-from tests.e2e.test_the_game import choose
 from tests.fake_discord import Member, Message
+from tests.players import (
+    answer,
+    choose,
+    game_seed,
+    hand_in,
+    latest_chips,
+    latest_hand,
+    no_thanks_choice,
+    public_messages,
+    saved_game,
+    saved_state,
+    tops_of,
+)
 
 # 3 players, greedy strategy: 31 turns, 4 backwards tricks, lost with 33 cards left (like the issue's 31-turn game).
 THE_GAME_SEED = 10
@@ -268,7 +277,7 @@ async def test_a_typical_turn_takes_at_most_five_clicks_from_the_ping(world: Wor
         # ana plays her first turn; ben opens his panel while she plays, and keeps it open for his turn.
         while the_game.current_player(state) in (None, ana.id):
             view = the_game.public_view(state)
-            play = choose(the_game.hand(state, ana.id), {p.name: p.top for p in view.piles}, view.laid, 2)
+            play = choose(the_game.hand(state, ana.id), tops_of(state), view.laid, 2)
             if play is None:
                 await fake.invoke("endturn", user=ana, channel=world.channel)
             else:
@@ -281,8 +290,7 @@ async def test_a_typical_turn_takes_at_most_five_clicks_from_the_ping(world: Wor
         assert panel is not None
         clicks = len(fake.interactions)
         for laid in range(2):
-            view = the_game.public_view(state)
-            play = choose(the_game.hand(state, ben.id), {p.name: p.top for p in view.piles}, laid, 2)
+            play = choose(the_game.hand(state, ben.id), tops_of(state), laid, 2)
             assert play is not None
             if panel_button(panel, "card", play.card).get("disabled"):
                 await click_panel(world, panel, ben, "page", "main")  # Refresh
@@ -310,8 +318,7 @@ async def test_at_most_one_new_message_per_turn_counting_the_start(world: World)
         state = saved_state(world)
         # ana lays two cards and ends her turn: one turn, and the channel has a start board and a turn board.
         for _ in range(2):
-            view = the_game.public_view(state)
-            play = choose(the_game.hand(state, ana.id), {p.name: p.top for p in view.piles}, 0, 2)
+            play = choose(the_game.hand(state, ana.id), tops_of(state), 0, 2)
             assert play is not None
             await world.fake.invoke(
                 "play", user=ana, channel=world.channel, options={"card": play.card, "pile": play.pile}
@@ -346,10 +353,15 @@ async def test_nobody_is_pinged_by_the_answer_to_their_own_action(world: World) 
 
 
 def takes(state: no_thanks.State, player: int) -> bool:
-    """A simple player: take a card once it carries a third of its value in chips, or when out of chips."""
+    """Whether the simple player takes the face-up card."""
     card = no_thanks.face_up_card(state)
     assert card is not None
-    return no_thanks.chips(state, player) == 0 or no_thanks.chips_on_card(state) * 3 >= card
+    chips, on_card, last = (
+        no_thanks.chips(state, player),
+        no_thanks.chips_on_card(state),
+        not no_thanks.cards_left(state),
+    )
+    return no_thanks_choice(card, on_card, chips, no_thanks.hand(state, player), last=last) == "take"
 
 
 async def test_a_whole_no_thanks_game_by_board_buttons(world: World) -> None:
@@ -448,8 +460,7 @@ async def test_chat_pushes_the_board_up_and_the_next_change_reposts_it_below(wor
         await open_game(world, members)
         ana = members[0]
         state = saved_state(world)
-        view = the_game.public_view(state)
-        play = choose(the_game.hand(state, ana.id), {p.name: p.top for p in view.piles}, 0, 2)
+        play = choose(the_game.hand(state, ana.id), tops_of(state), 0, 2)
         assert play is not None
         await fake.invoke("play", user=ana, channel=world.channel, options={"card": play.card, "pile": play.pile})
         await fake.wait_idle()
@@ -458,8 +469,7 @@ async def test_chat_pushes_the_board_up_and_the_next_change_reposts_it_below(wor
         for line in ("nice", "go on"):
             await fake.send_message(world.channel, members[1], line)
         state = saved_state(world)
-        view = the_game.public_view(state)
-        play = choose(the_game.hand(state, ana.id), {p.name: p.top for p in view.piles}, 1, 2)
+        play = choose(the_game.hand(state, ana.id), tops_of(state), 1, 2)
         assert play is not None
         await fake.invoke("play", user=ana, channel=world.channel, options={"card": play.card, "pile": play.pile})
         await fake.wait_idle()
@@ -480,8 +490,7 @@ async def test_chat_pushes_the_board_up_and_the_next_change_reposts_it_below(wor
             await fake.send_message(world.channel, members[number % 3], "more chat")
         state = saved_state(world)
         mover = next(m for m in members if m.id == the_game.current_player(state))
-        view = the_game.public_view(state)
-        play = choose(the_game.hand(state, mover.id), {p.name: p.top for p in view.piles}, 0, 2)
+        play = choose(the_game.hand(state, mover.id), tops_of(state), 0, 2)
         assert play is not None
         await fake.invoke("play", user=mover, channel=world.channel, options={"card": play.card, "pile": play.pile})
         await fake.wait_idle()
@@ -568,7 +577,7 @@ async def play_to_the_end_by_commands(world: World, members: list[Member]) -> No
     while not the_game.is_over(state):
         mover = by_id[the_game.current_player(state) or members[0].id]
         view = the_game.public_view(state)
-        play = choose(the_game.hand(state, mover.id), {p.name: p.top for p in view.piles}, view.laid, view.minimum or 1)
+        play = choose(the_game.hand(state, mover.id), tops_of(state), view.laid, view.minimum or 1)
         if play is None:
             await world.fake.invoke("endturn", user=mover, channel=world.channel)
         else:

@@ -13,12 +13,9 @@ they still give those games (won, excellent, lost...), so a change in the shuffl
 from __future__ import annotations
 
 import json
-import random
 import re
-import sqlite3
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -27,60 +24,29 @@ from bot import Bot
 from engine import the_game
 from engine.errors import GameError
 from engine.the_game import EndTurn, Play, State
-from tests.e2e.conftest import World, hand_in, latest_hand, public_messages, saved_game
-from tests.fake_discord import InteractionCallback, InteractionRecord, Member, Message
-
-# ---- the players' strategy: greedy smallest jump ------------------------------------------------------------------
-
-SLACK = 2  # after the minimum, keep laying while a card fits this close (or makes a backwards trick)
-
-
-def jump(pile: str, top: int, card: int) -> int:
-    """How much of the pile's room a card uses up; a backwards trick wins room back."""
-    if the_game.is_backwards_trick(pile, top, card):
-        return -10
-    return card - top if pile in the_game.ASCENDING else top - card
-
-
-def choose(hand: list[int], tops: dict[str, int], laid: int, minimum: int) -> Play | None:
-    """The card to lay next, or None to end the turn."""
-    options = [
-        (jump(pile, tops[pile], card), card, pile)
-        for card in hand
-        for pile in the_game.PILES
-        if the_game.is_legal(pile, tops[pile], card)
-    ]
-    if not options:
-        return None
-    cost, card, pile = min(options)
-    return Play(card, pile) if laid < minimum or cost <= SLACK else None
-
-
-def sabotage(hand: list[int], tops: dict[str, int], laid: int, minimum: int) -> Play | None:
-    """The worst player: the biggest jumps, and a card that leaves the rest of the hand stuck whenever one does."""
-    options = [(card, pile) for card in hand for pile in the_game.PILES if the_game.is_legal(pile, tops[pile], card)]
-    if not options or laid >= minimum:
-        return None
-
-    def stuck(card: int, pile: str) -> bool:
-        after = {**tops, pile: card}
-        return not any(the_game.is_legal(p, after[p], c) for c in hand if c != card for p in the_game.PILES)
-
-    if laid + 1 < minimum:
-        for card, pile in options:
-            if stuck(card, pile):
-                return Play(card, pile)
-    card, pile = max(options, key=lambda option: jump(option[1], tops[option[1]], option[0]))
-    return Play(card, pile)
-
+from tests.e2e.conftest import World
+from tests.fake_discord import InteractionRecord, Member, Message
+from tests.players import (
+    CLOSED_DMS,
+    Board,
+    answer,
+    choose,
+    expected_board,
+    game_seed,
+    hand_in,
+    is_board,
+    latest_hand,
+    public_messages,
+    read_board,
+    sabotage,
+    saved_game,
+    saved_row,
+)
 
 Strategy = Callable[[list[int], dict[str, int], int, int], Play | None]
 
 # ---- reading what the bot shows ------------------------------------------------------------------------------------
 
-PILE_LINE = re.compile(r"\*\*([ABCD])\*\* (↑ ascending|↓ descending): \*\*(\d+)\*\*")
-SEAT_LINE = re.compile(r"^<@(\d+)>: (?:(\d+) cards?|left the game)(?: ⚠️ nearly stuck)?( ← to move)?$")
-TURN_LINE = re.compile(r"^<@(\d+)>: (\d+) laid, at least (\d+) this turn\.$")
 MENTION = re.compile(r"<(?:@[!&]?|#)\d+>|<t:\d+(?::[tTdDfFR])?>")  # mentions, and Discord timestamps
 # Numbers that count things rather than name cards: sizes, counts, the summary.
 COUNTS = re.compile(
@@ -122,15 +88,6 @@ def labels(message: Message) -> list[str]:
     return [str(button.get("label", "")) for button in message.buttons]
 
 
-CLOSED_DMS = "can't send you direct messages"
-
-
-def is_board(message: Message) -> bool:
-    """A board of The Game. The notice about closed DMs carries a copy of the board too, which is neither kept
-    current nor stripped of its buttons (see test_the_closed_dms_notice_is_no_second_live_board): it is left out."""
-    return bool(message.embeds) and message.embeds[0].get("title") == "The Game" and CLOSED_DMS not in message.content
-
-
 def card_numbers(text: str, *, derived: bool = False) -> set[int]:
     """The numbers in ``text`` that could name a card (mentions and counts left out)."""
     text = COUNTS.sub(" ", MENTION.sub(" ", text))
@@ -139,80 +96,10 @@ def card_numbers(text: str, *, derived: bool = False) -> set[int]:
     return {int(number) for number in re.findall(r"\d+", text)}
 
 
-@dataclass(frozen=True)
-class Board:
-    tops: dict[str, int]
-    directions: dict[str, str]
-    draw_pile: int
-    seats: dict[int, int | None]  # player -> cards held (None: left)
-    marked: int | None  # the seat marked "to move"
-    mover: int | None
-    laid: int
-    minimum: int
-    variant: str
-    anyone_starts: bool
-    footer: str
-
-
-def read_board(message: Message) -> Board:
-    assert message.embeds, f"not a board: {message!r}"
-    embed = message.embeds[0]
-    assert embed["title"] == "The Game", embed
-    piles = PILE_LINE.findall(embed["description"])
-    assert [name for name, _, _ in piles] == list(the_game.PILES), embed["description"]
-    fields = {item["name"]: item["value"] for item in embed.get("fields", [])}
-    draw = re.fullmatch(r"(\d+) cards", fields["Draw pile"])
-    assert draw, fields
-    seats: dict[int, int | None] = {}
-    marked = None
-    for line in fields["Players"].splitlines():
-        seat = SEAT_LINE.match(line)
-        assert seat, line
-        seats[int(seat[1])] = None if seat[2] is None else int(seat[2])
-        if seat[3]:
-            marked = int(seat[1])
-    turn = fields.get("Turn", "")
-    match = TURN_LINE.match(turn)
-    return Board(
-        tops={name: int(top) for name, _, top in piles},
-        directions={name: direction for name, direction, _ in piles},
-        draw_pile=int(draw[1]),
-        seats=seats,
-        marked=marked,
-        mover=int(match[1]) if match else None,
-        laid=int(match[2]) if match else 0,
-        minimum=int(match[3]) if match else 0,
-        variant=fields["Variant"],
-        anyone_starts=turn == "Anyone may lay the first card.",
-        footer=embed.get("footer", {}).get("text", ""),
-    )
-
-
-def stored_game(world: World) -> sqlite3.Row | None:
-    """The newest game row of the channel, read through a connection of our own (so only what was committed)."""
-    if not world.database_path.exists():
-        return None
-    db = sqlite3.connect(world.database_path)
-    db.row_factory = sqlite3.Row
-    try:
-        row: sqlite3.Row | None = db.execute(
-            "SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (world.channel.id,)
-        ).fetchone()
-    finally:
-        db.close()
-    return row
-
-
 def stored_state(world: World) -> tuple[str, State]:
     saved = saved_game(world)
     assert saved is not None
     return saved[0]["status"], saved[1]
-
-
-def answer(rec: InteractionRecord) -> InteractionCallback:
-    """The bot's response to an interaction (the fake's ``invoke`` and ``click`` wait for it)."""
-    assert rec.response is not None
-    return rec.response
 
 
 def engine_refusal(state: State, player: int, action: Any) -> str:
@@ -297,7 +184,7 @@ class Table:
             assert member.mention in message_text(lobby)
         started = await self.fake.invoke("start", user=host, channel=self.channel)
         assert not answer(started).ephemeral, answer(started).content
-        row = stored_game(self.world)  # committed before the answer
+        row = saved_row(self.world)  # committed before the answer
         assert row is not None
         assert row["status"] == "running"
         self.state = the_game.new_game(
@@ -421,7 +308,7 @@ class Table:
         channel = channel or self.channel
         public = [message_text(m) for m in public_messages(self.fake, self.channel)]
         other = len(self.fake.channel_messages(self.world.other_channel))
-        row = stored_game(self.world)
+        row = saved_row(self.world)
         requests = len(self.fake.bot_requests)
         rec = await self.fake.invoke(command, user=member, channel=channel, options=options)
         response = answer(rec)
@@ -434,7 +321,7 @@ class Table:
         assert [message_text(m) for m in public_messages(self.fake, self.channel)] == public
         assert len(self.fake.channel_messages(self.world.other_channel)) == other
         assert len(self.fake.bot_requests) == requests
-        after = stored_game(self.world)
+        after = saved_row(self.world)
         assert (row and tuple(row)) == (after and tuple(after))
         if self.state is not None:
             self.audit(None)
@@ -477,7 +364,7 @@ class Table:
         # the game runs, only "Rematch" once it is over.
         newest = self.board_message()
         self.check_board(read_board(newest), state)
-        row = stored_game(self.world)
+        row = saved_row(self.world)
         assert row is not None
         assert row["message_id"] == newest.id
         assert labels(newest) == (["Rematch"] if over else ["My hand"])
@@ -516,25 +403,7 @@ class Table:
         return found
 
     def check_board(self, board: Board, state: State) -> None:
-        view = the_game.public_view(state)
-        assert board.tops == {pile.name: pile.top for pile in view.piles}
-        assert board.directions == {"A": "↑ ascending", "B": "↑ ascending", "C": "↓ descending", "D": "↓ descending"}
-        assert board.draw_pile == view.draw_pile
-        assert board.seats == {seat.player: None if seat.left else seat.cards for seat in view.seats}
-        assert board.variant == (
-            ", ".join(name for name, on in (("expert", state.expert), ("smaller hands", state.smaller_hands)) if on)
-            or "standard rules"
-        )
-        if view.over:
-            assert board.footer == f"Game over: {view.score} {'card' if view.score == 1 else 'cards'} not laid."
-            assert board.mover is None
-            assert board.marked is None
-        elif view.current_player is None:
-            assert board.anyone_starts
-            assert board.marked is None
-        else:
-            assert (board.mover, board.marked) == (view.current_player, view.current_player)
-            assert (board.laid, board.minimum) == (view.laid, view.minimum)
+        assert board == expected_board(state)
 
     def check_game_over(self, rec: InteractionRecord) -> None:
         """The last answer announces the end with the score, the verdict, who was stuck with what, and the story of
@@ -572,7 +441,7 @@ class Table:
         piles = ", ".join(f"{name} {n}" for name, n in zip(the_game.PILES, summary.pile_lengths, strict=True))
         assert f"Cards per pile: {piles}." in content
         assert ("Closest call: turn" in content) == (state.closest is not None)
-        row = stored_game(self.world)
+        row = saved_row(self.world)
         assert row is not None
         # A finished board has no game buttons, only the rematch.
         assert [b.get("custom_id") for b in buttons_of(answer(rec).components)] == [f"rematch:{row['id']}"]
@@ -593,7 +462,7 @@ class Table:
 def offline(players: int, bot_seed: int, *, strategy: Strategy = choose, starter: int = 0, **variants: bool) -> State:
     """The game a test will play, played with the engine alone: how its seed was found, and a check that it holds."""
     seats = list(range(1, players + 1))
-    state = the_game.new_game(seats, seed=random.Random(bot_seed).getrandbits(52), **variants)
+    state = the_game.new_game(seats, seed=game_seed(bot_seed), **variants)
     while not the_game.is_over(state):
         mover = the_game.current_player(state) or seats[starter]
         view = the_game.public_view(state)
@@ -812,7 +681,7 @@ async def test_every_kind_of_refusal_is_ephemeral_and_changes_nothing(world: Wor
         await table.refused(ben, "endturn", reason=NOT_STARTED)
         assert await world.fake.autocomplete("play", user=ana, channel=world.channel, focused="card") == []
         await world.fake.invoke("start", user=ana, channel=world.channel)
-        row = stored_game(world)
+        row = saved_row(world)
         assert row is not None
         table.state = the_game.new_game([ana.id, ben.id], seed=row["seed"])
         table.first_message = 0

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from engine import GAMES, register
-from tests.e2e.conftest import World, public_messages, saved_game
+from tests.e2e.conftest import World
+from tests.players import public_messages, saved_state
 from tests.third_game import rules
 
 
@@ -22,10 +23,7 @@ def race() -> Iterator[None]:
 
 
 def total(world: World) -> rules.State:
-    saved = saved_game(world)
-    assert saved is not None
-    assert saved[1] is not None
-    state: rules.State = saved[1]
+    state: rules.State = saved_state(world)
     return state
 
 

@@ -21,6 +21,7 @@ from engine import GAMES, no_thanks
 from engine import the_game as tg
 from engine.errors import CorruptState, IllegalAction, NotAPlayer
 from engine.game import Game, Move, Setup, decode_moves, replay
+from tests import players
 
 KINDS = sorted(GAMES)
 STRANGER = 0  # never seated: the strategies draw player ids from 1 on
@@ -60,8 +61,7 @@ def the_game_careful(state: tg.State, options: list[Move[tg.Action]]) -> Move[tg
     def jump(move: Move[tg.Action]) -> int:
         if not isinstance(move.action, tg.Play):
             return 5
-        top = tg.top(state, move.action.pile)
-        return move.action.card - top if move.action.pile in tg.ASCENDING else top - move.action.card
+        return players.jump(move.action.pile, tg.top(state, move.action.pile), move.action.card)
 
     return min(options, key=jump)
 

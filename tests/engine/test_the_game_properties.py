@@ -14,6 +14,7 @@ from engine import the_game as tg
 from engine.errors import CorruptState
 from engine.game import Move, Setup, replay
 from engine.the_game import EndTurn, Leave, Play, Signal, State
+from tests import players
 from tests.engine.test_game_contract import saved
 
 PLAYOUTS = settings(derandomize=True, deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow])
@@ -109,8 +110,7 @@ def choose(state: State, rng: random.Random, leave_rate: float, careful: float) 
     def jump(action: tg.Action) -> int:  # a careful player makes the smallest jump, so games last
         if not isinstance(action, Play):
             return 4
-        top = tops[action.pile]
-        return action.card - top if action.pile in tg.ASCENDING else top - action.card
+        return players.jump(action.pile, tops[action.pile], action.card)
 
     return player, min(actions, key=jump)
 

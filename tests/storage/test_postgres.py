@@ -9,6 +9,7 @@ import asyncpg  # type: ignore[import-untyped]
 import pytest
 
 from storage import Ending, NewGame, StorageBusy, StorageUnavailable, open_storage
+from storage.migrations import LATEST
 from storage.postgres import PostgresStorage, safe_url, split_url
 from storage.sqlite import SQLiteStorage
 from tests.postgres import PostgresServer
@@ -118,3 +119,41 @@ async def test_the_settings_choose_the_driver(url: str, tmp_path: Path) -> None:
     finally:
         await postgres.close()
         await sqlite.close()
+
+
+async def test_a_database_of_the_drivers_own_older_history_carries_on(url: str) -> None:
+    """A database the PostgreSQL driver made before its migrations joined SQLite's (its version 3, the one
+    history's 4) is recognised: only the steps after it run, and its games, moves and results carry over."""
+    db = await asyncpg.connect(url)
+    try:
+        await db.execute((Path(__file__).parent / "postgres_v3.sql").read_text())
+        stamp = "2025-01-01T10:00:00+00:00"
+        for channel, players in ((1, "[7, 8]"), (2, "[7, 9]")):
+            await db.execute(
+                "INSERT INTO games (channel_id, guild_id, kind, host_id, players, variants, seed, status, created_at, "
+                "started_at, updated_at) VALUES ($1, 5, 'the_game', 7, $2, '[]', 42, 'running', $3, $3, $3)",
+                channel,
+                players,
+                stamp,
+            )
+        await db.execute(
+            "INSERT INTO moves (game_id, seq, player, action, created_at) VALUES (1, 1, 7, '[\"end\"]', '')"
+        )
+        await db.execute("UPDATE games SET status = 'finished', result = '{\"won\": true, \"score\": 0}' WHERE id = 1")
+    finally:
+        await db.close()
+    storage = await PostgresStorage.open(url)
+    try:
+        assert await storage.migrate() == LATEST
+        assert [(t.played, t.won) for t in await storage.player_tallies(5, 7)] == [(1, 1)]
+        assert [m.action for m in await storage.moves(1)] == [["end"]]
+        assert await storage.append_move(2, 1, 9, ["end"], Ending("finished", {"won": False, "score": 4}))
+        assert [(t.played, t.won, t.best) for t in await storage.player_tallies(5, 9)] == [(1, 0, 4)]
+        assert await storage.update_guild_settings(5, lambda s: {**s, "pings": False}) == {"pings": False}
+    finally:
+        await storage.close()
+    db = await asyncpg.connect(url)
+    try:
+        assert await db.fetchval("SELECT max(version) FROM schema_version") == LATEST
+    finally:
+        await db.close()

@@ -17,7 +17,8 @@ import pytest
 from engine import GAMES
 from engine.game import Setup, decode_moves, replay
 from storage import ChannelBusy, Conflict, Ending, NewGame, Storage, StorageBusy, StorageUnavailable, Timer
-from storage.sqlite import MIGRATIONS, SQLiteStorage
+from storage.migrations import LATEST
+from storage.sqlite import SQLiteStorage
 from tests.storage.conftest import Backend
 
 FIXTURES = Path(__file__).parent
@@ -48,7 +49,7 @@ async def test_open_creates_the_folder_and_migrates(tmp_path: Path) -> None:
     await storage.close()
     assert path.exists()
     async with aiosqlite.connect(path) as db, db.execute("PRAGMA user_version") as cursor:
-        assert (await cursor.fetchone())[0] == len(MIGRATIONS)  # type: ignore[index]
+        assert (await cursor.fetchone())[0] == LATEST  # type: ignore[index]
     async with aiosqlite.connect(path) as db, db.execute("PRAGMA journal_mode") as cursor:
         assert (await cursor.fetchone())[0] == "wal"  # type: ignore[index]
 
@@ -82,8 +83,12 @@ async def test_two_processes_starting_at_once_migrate_once(backend: Backend) -> 
 
 async def test_a_newer_database_is_refused_with_what_to_do(backend: Backend) -> None:
     await backend.set_version(backend.migrations + 1)
-    with pytest.raises(StorageUnavailable, match="newer than this bot knows"):
+    with pytest.raises(StorageUnavailable, match="newer than this bot knows") as caught:
         await backend.open()
+    message = str(caught.value)
+    assert "\n" not in message
+    assert ("DATABASE_PATH" if backend.name == "sqlite" else "DATABASE_URL") in message
+    assert await backend.version() == backend.migrations + 1  # left as it was
 
 
 async def test_an_unopenable_path_is_named(tmp_path: Path) -> None:
@@ -207,6 +212,9 @@ async def test_private_messages_and_small_things_round_trip(storage: Storage) ->
     await storage.set_meta("command_hash", "abc")
     await storage.set_meta("command_hash", "def")
     assert await storage.get_meta("command_hash") == "def"
+    synced = json.dumps({"guild": None, "commands": "0f" * 32, "application": 1234567890123456789})
+    await storage.set_meta("command_sync", synced)  # bot.py's record of where the commands were last synced
+    assert await storage.get_meta("command_sync") == synced
     await storage.set_dm_channel(7, 70)
     await storage.set_dm_channel(7, 71)
     assert await storage.dm_channel(7) == 71

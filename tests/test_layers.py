@@ -1,0 +1,115 @@
+"""The product's parts import each other in one direction only: no import circle anywhere (an import inside a
+function or under ``TYPE_CHECKING`` counts too), and each layer imports only the layers below it."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+TOP = ("bot", "startup", "metrics")
+PACKAGES = ("cogs", "table", "engine", "storage", "i18n", "chatfilter")
+# What a layer may never import: the rules know nothing of the bot; the core knows no cog and never calls back into
+# bot.py; storage knows no game flow. (Cogs name bot.Bot for typing; bot.py loads them by name, so no circle.)
+FORBIDDEN = {
+    "engine": ("discord", "asyncio", "aiosqlite", "asyncpg", "storage", "table", "cogs", "bot"),
+    "chatfilter": ("discord", "asyncio", "storage", "table", "cogs", "bot", "engine"),
+    "storage": ("discord", "table", "cogs", "bot"),
+    "i18n": ("table", "cogs", "bot", "storage"),
+    "table": ("cogs", "bot"),
+}
+
+
+def modules() -> dict[str, Path]:
+    found = {name: ROOT / f"{name}.py" for name in TOP if (ROOT / f"{name}.py").exists()}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")) if (ROOT / package).is_dir() else []:
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def imported(name: str, path: Path) -> set[str]:
+    """Every module ``path`` names in an import statement, wherever the statement stands."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the module's package, one package up per extra dot
+                package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    package = package.rpartition(".")[0]
+                base = f"{package}.{base}".strip(".")
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+    return names
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    edges: dict[str, set[str]] = {}
+    for name, path in known.items():
+        targets = set()
+        for target in imported(name, path):
+            while target and target not in known:
+                target = target.rpartition(".")[0]
+            if target and target != name:
+                targets.add(target)
+        edges[name] = targets
+    return edges
+
+
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components of more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in edges[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                component.append(other)
+                if other == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in edges:
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_no_import_circle_in_the_product() -> None:
+    assert cycles(graph()) == []
+
+
+def test_the_cycle_finder_finds_a_circle() -> None:
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_each_layer_imports_only_what_is_below_it() -> None:
+    wrong = []
+    for name, path in modules().items():
+        layer = name.split(".")[0]
+        for target in imported(name, path):
+            top = target.split(".")[0]
+            if top in FORBIDDEN.get(layer, ()):
+                wrong.append(f"{name} imports {target}")
+    assert wrong == []
