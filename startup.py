@@ -26,13 +26,14 @@ LOG_FILE_BYTES = 5 * 1024 * 1024
 LOG_FILE_BACKUPS = 4
 LOG_FORMAT = "%(asctime)s %(levelname)-8s %(name)s: %(message)s"
 # What the invite asks for (README, "Discord setup"): View Channel, Send Messages, Manage Messages, Embed Links,
-# Create Public Threads (for /newgame thread:True), Send Messages in Threads.
+# Attach Files, Create Public Threads (for /newgame thread:True), Send Messages in Threads.
 INVITE_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     manage_messages=True,
     embed_links=True,
     create_public_threads=True,
+    attach_files=True,
     send_messages_in_threads=True,
 )
 

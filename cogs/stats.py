@@ -8,6 +8,8 @@ buttons are dynamic items whose custom ids carry all they need, so an old page s
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -23,10 +25,11 @@ from cogs.lobby import DEFAULT_GAME, VARIANTS, utc_today, variants_text
 from engine import GAMES
 from engine.errors import CorruptState, GameError
 from engine.game import decode_moves, replay
-from storage import EndedGame, GameRecord, Standing, Streak, Tally
+from storage import EndedGame, GameRecord, PlayerResult, Standing, Streak, Tally
 from table.answer import UserError, send, shorten
 from table.games import setup_of
 from table.people import is_ai, mention
+from table.picture import TEAM_SQUARES, Result, results_png
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -41,6 +44,7 @@ MIXED_WORDS = "with computer players or autopilot turns"
 # cooperative game is won by the team, a competitive one by whoever comes first. Team games rank teams.
 SCORE_WORDS = {"the_game": ("card left", "cards left")}
 NOT_HERE = "Statistics are kept per server: use this command in a server's text channel."
+CHART_GAMES = 60  # the last games a /stats chart shows
 
 
 def won_word(kind: str) -> str:
@@ -133,15 +137,45 @@ def tally_lines(kind: str, tallies: list[Tally], streak: Streak | None) -> str:
     return "\n".join(lines)
 
 
-def team_lines(kind: str, teams: list[Standing]) -> str:
+def team_colours(teams: list[Standing]) -> dict[tuple[int, ...], int]:
+    """Each team's colour in a results chart (an index of ``TEAM_SQUARES``), in the order the teams are listed."""
+    colours: dict[tuple[int, ...], int] = {}
+    for team in teams:
+        if len(colours) < len(TEAM_SQUARES):
+            colours.setdefault(team.players, len(colours))
+    return colours
+
+
+def team_lines(kind: str, teams: list[Standing], chart: bool = False) -> str:
+    colours = team_colours(teams) if chart else {}
+    square = {players: f"{TEAM_SQUARES[index]} " for players, index in colours.items()}
     return "\n".join(
-        f"{people(t.players)}{' + computer' if t.mixed else ''}: {t.games} played, {t.won} won, best "
+        square.get(t.players, "")
+        + f"{people(t.players)}{' + computer' if t.mixed else ''}: {t.games} played, {t.won} won, best "
         f"{score_text(kind, t.best)}"
         for t in teams
     )
 
 
-def stats_embed(player: int, tallies: list[Tally], streaks: list[Streak], teams: dict[str, list[Standing]]) -> Any:
+def chart_png(results: list[PlayerResult], teams: dict[str, list[Standing]]) -> bytes:
+    """A player's results over time, one panel per game (in the embed's order): in a team game, each team that has a
+    line of its own in the embed has its colour."""
+    panels = []
+    for kind in sorted({r.kind for r in results}):
+        colours = team_colours(teams.get(kind, [])) if is_team_game(kind) else {}
+        panels.append(
+            [
+                Result(r.score, r.won, colours.get(r.team, 0 if not is_team_game(kind) else None))
+                for r in results
+                if r.kind == kind
+            ]
+        )
+    return results_png(panels)
+
+
+def stats_embed(
+    player: int, tallies: list[Tally], streaks: list[Streak], teams: dict[str, list[Standing]], chart: bool = False
+) -> Any:
     embed = discord.Embed(title="Statistics on this server", colour=COLOUR, description=f"Player: {mention(player)}")
     if not tallies:
         embed.description = f"{mention(player)} hasn't finished a game on this server yet."
@@ -156,7 +190,7 @@ def stats_embed(player: int, tallies: list[Tally], streaks: list[Streak], teams:
     for kind, standings in teams.items():
         if standings:
             embed.add_field(
-                name=f"{title(kind)}: teams", value=shorten(team_lines(kind, standings), 1024), inline=False
+                name=f"{title(kind)}: teams", value=shorten(team_lines(kind, standings, chart), 1024), inline=False
             )
     return embed
 
@@ -338,9 +372,17 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="stats", description="A player's statistics on this server (privately by default).")
     @app_commands.guild_only()
-    @app_commands.describe(player="Whose statistics (default: yours)", public="Show them to the channel")
+    @app_commands.describe(
+        player="Whose statistics (default: yours)",
+        public="Show them to the channel",
+        chart="Add a chart of the results over time",
+    )
     async def stats(
-        self, interaction: discord.Interaction[Bot], player: discord.Member | None = None, public: bool = False
+        self,
+        interaction: discord.Interaction[Bot],
+        player: discord.Member | None = None,
+        public: bool = False,
+        chart: bool = False,
     ) -> None:
         guild = interaction.guild_id or 0
         who = player.id if player is not None else interaction.user.id
@@ -353,7 +395,16 @@ class Stats(commands.Cog):
             kind: await storage.player_teams(guild, who, kind)
             for kind in sorted({t.kind for t in tallies if t.played} & {k for k in GAMES if is_team_game(k)})
         }
-        await send(interaction, embed=stats_embed(who, tallies, streaks, teams), ephemeral=not public)
+        embed = stats_embed(who, tallies, streaks, teams, chart)
+        results = await storage.player_results(guild, who, CHART_GAMES) if chart else []
+        if not results:
+            await send(interaction, embed=embed, ephemeral=not public)
+            return
+        # Tens of milliseconds of drawing: in a thread, so the other tables' clicks are answered meanwhile.
+        png = await asyncio.to_thread(chart_png, results, teams)
+        embed.set_image(url="attachment://results.png")
+        chart_file = discord.File(io.BytesIO(png), filename="results.png")
+        await send(interaction, embed=embed, file=chart_file, ephemeral=not public)
 
     # ---- /leaderboard ---------------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from engine.the_game import EndTurn, Leave, Play, State
 from storage import GameRecord
 from table.answer import UserError, detached
 from table.people import mention
+from table.picture import the_game_end_picture
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -116,6 +117,8 @@ class Presenter:
     closed_dms_hint = (
         "Open your DMs for this server (Privacy Settings > Direct Messages) to get your hand, or use /hand."
     )
+
+    end_picture = staticmethod(the_game_end_picture)  # the course of the game, on its end screen
 
     def board(self, state: State) -> discord.Embed:
         return render_board(state)

@@ -8,7 +8,8 @@ Discord, asyncio or a database.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -125,21 +126,28 @@ def check_setup(info: GameInfo, setup: Setup) -> None:
         raise CorruptState(f"This game uses a variant this bot doesn't know ({', '.join(unknown)}).")
 
 
-def replay(game: Game[StateT, ActionT], setup: Setup, moves: Iterable[Move[ActionT]]) -> StateT:
-    """The state after ``moves``; raises ``CorruptState`` (never anything else) if the log breaks the rules."""
+def positions(game: Game[StateT, ActionT], setup: Setup, moves: Iterable[Move[ActionT]]) -> Iterator[StateT]:
+    """The state after the deal, then after each of ``moves`` in turn: the course of a game, for whoever draws it.
+    Raises ``CorruptState`` (never anything else) if the log breaks the rules."""
     check_setup(game.info, setup)
     try:
         state = game.new_game(setup)
-        for number, move in enumerate(moves, start=1):
-            try:
-                state = game.apply(state, move.player, move.action)
-            except GameError as error:
-                raise CorruptState(f"Move {number} of the saved game breaks the rules: {error}") from error
     except CorruptState:
         raise
     except GameError as error:
         raise CorruptState(f"The saved game cannot be set up: {error}") from error
-    return state
+    yield state
+    for number, move in enumerate(moves, start=1):
+        try:
+            state = game.apply(state, move.player, move.action)
+        except GameError as error:
+            raise CorruptState(f"Move {number} of the saved game breaks the rules: {error}") from error
+        yield state
+
+
+def replay(game: Game[StateT, ActionT], setup: Setup, moves: Iterable[Move[ActionT]]) -> StateT:
+    """The state after ``moves``; raises ``CorruptState`` (never anything else) if the log breaks the rules."""
+    return deque(positions(game, setup, moves), maxlen=1)[0]
 
 
 def decode_moves(game: Game[Any, ActionT], rows: Sequence[tuple[int, Any]]) -> list[Move[ActionT]]:

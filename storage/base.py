@@ -10,7 +10,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from storage.records import EndedGame, Ending, GameRecord, LoggedMove, NewGame, Standing, Streak, Tally, Timer
+from storage.records import (
+    EndedGame,
+    Ending,
+    GameRecord,
+    LoggedMove,
+    NewGame,
+    PlayerResult,
+    Standing,
+    Streak,
+    Tally,
+    Timer,
+)
 
 
 class Storage(Protocol):
@@ -114,6 +125,10 @@ class Storage(Protocol):
 
     async def player_teams(self, guild_id: int, player: int, kind: str, limit: int = 5) -> list[Standing]:
         """The teams the player played ``kind`` in (team games), most games first."""
+        ...
+
+    async def player_results(self, guild_id: int, player: int, limit: int = 60) -> list[PlayerResult]:
+        """The player's last ``limit`` ended games on the server, oldest first."""
         ...
 
     async def leaderboard(

@@ -127,6 +127,18 @@ class Standing:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One ended game of a player, for their results over time."""
+
+    game_id: int
+    kind: str
+    won: bool
+    score: int | None  # None: abandoned, no score
+    mixed: bool
+    team: tuple[int, ...]  # the game's people, in id order
+
+
+@dataclass(frozen=True, slots=True)
 class EndedGame:
     """A game that was dealt and is over (finished or abandoned), for the history."""
 

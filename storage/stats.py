@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from storage.errors import Conflict
-from storage.records import EndedGame, GameRecord, Standing, Streak, Tally, now
+from storage.records import EndedGame, GameRecord, PlayerResult, Standing, Streak, Tally, now
 from storage.rows import COLUMNS, SELECT, Database, dump, record
 
 TALLIES = """
@@ -37,6 +37,12 @@ TEAMS = """
 SELECT team AS who, mixed, count(*) AS games, coalesce(sum(won), 0) AS won, min(score) AS best, avg(score) AS mean
 FROM results WHERE guild_id = ? AND player = ? AND kind = ? AND status = 'finished'
 GROUP BY team, mixed ORDER BY games DESC, won DESC, mean LIMIT ?
+"""
+
+# A player's last games, newest first (read back oldest first).
+RESULTS = """
+SELECT game_id, kind, status, won, score, mixed, team FROM results
+WHERE guild_id = ? AND player = ? ORDER BY game_id DESC LIMIT ?
 """
 
 
@@ -108,6 +114,17 @@ def standing(row: Any) -> Standing:
     )
 
 
+def player_result(row: Any) -> PlayerResult:
+    return PlayerResult(
+        game_id=int(row["game_id"]),
+        kind=str(row["kind"]),
+        won=bool(row["won"]),
+        score=None if row["status"] != "finished" or row["score"] is None else int(row["score"]),
+        mixed=bool(row["mixed"]),
+        team=tuple(int(p) for p in str(row["team"]).split()),
+    )
+
+
 def ended(records: Sequence[GameRecord], mixed: Sequence[Any]) -> list[EndedGame]:
     return [EndedGame(record, bool(flag)) for record, flag in zip(records, mixed, strict=True)]
 
@@ -123,6 +140,9 @@ class StatsQueries(Database):
 
     async def player_teams(self, guild_id: int, player: int, kind: str, limit: int = 5) -> list[Standing]:
         return [standing(row) for row in await self._fetch(TEAMS, guild_id, player, kind, limit)]
+
+    async def player_results(self, guild_id: int, player: int, limit: int = 60) -> list[PlayerResult]:
+        return [player_result(row) for row in reversed(await self._fetch(RESULTS, guild_id, player, limit))]
 
     async def leaderboard(
         self,

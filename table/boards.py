@@ -10,6 +10,7 @@ answer to an earlier move never overwrites the board a later move put up.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
 import weakref
@@ -19,10 +20,12 @@ from typing import Any
 
 import discord
 
+from engine.game import decode_moves
 from storage import GameRecord
 from table.answer import NO_PINGS, clicked_message, detached, send, update
-from table.games import Games, Live, Played
+from table.games import Games, Live, Played, setup_of
 from table.people import is_ai
+from table.picture import Picture
 from table.presenter import Presenter
 
 log = logging.getLogger(__name__)
@@ -70,6 +73,13 @@ def final_view(record: GameRecord) -> discord.ui.View:
         discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=f"rematch:{record.id}")
     )
     return view
+
+
+def with_picture(board: dict[str, Any], picture: Picture) -> dict[str, Any]:
+    """The edit that gives the posted ``board`` ``picture`` as its embed's image: the embed again, and the upload."""
+    embed = board["embed"].copy()
+    embed.set_image(url=f"attachment://{picture.name}")
+    return {"embed": embed, "attachments": [discord.File(io.BytesIO(picture.png), filename=picture.name)]}
 
 
 def pings_on(record: GameRecord) -> bool:
@@ -201,6 +211,7 @@ class Boards:
             if alone and presenter.show_after(before, after, player, action):
                 await send(interaction, ephemeral=True, **private(False))
             await self.moved(live, handle.message_id, old, handle)
+        await self.show_picture(played, board, handle.message_id)
 
     async def publish(self, played: Played, prefix: str = "") -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
@@ -214,6 +225,49 @@ class Boards:
             channel = self.client.get_partial_messageable(live.record.channel_id)
             message = await channel.send(allowed_mentions=pings(played, self.at_the_keyboard), **board)
             await self.moved(live, message.id, live.record.message_id)
+        await self.show_picture(played, board, message.id)
+
+    async def show_picture(self, played: Played, board: dict[str, Any], message_id: int | None) -> None:
+        """Give the end screen just posted its picture, if the game draws one: one edit carrying one upload, once per
+        game. After the end is up, so drawing never holds it back; through the token of the interaction that posted
+        it where there is one (free)."""
+        if not message_id:
+            return
+        picture = await self.end_picture(played)
+        if picture is None:
+            return
+        try:
+            await self.edit(played.live.record, with_picture(board, picture), message_id)
+        except Exception:
+            # No Attach Files (a server that invited the bot before it drew pictures), or Discord failed: the end
+            # stays without its picture, and the move it shows was made all the same.
+            log.info("The picture of game %s could not be attached", played.live.record.id, exc_info=True)
+
+    async def end_picture(self, played: Played) -> Picture | None:
+        """The picture a game's end screen carries, drawn once from the whole log (see ``EndPicture``). None while
+        the game runs, for a game that draws none, or when drawing fails: the end screen then goes up without it."""
+        draw = getattr(played.presenter, "end_picture", None)
+        if draw is None or not played.presenter.game.is_over(played.after):
+            return None
+        record = played.live.record
+        try:
+            logged = await self.games.storage.moves(record.id)
+            moves = decode_moves(played.presenter.game, [(m.player, m.action) for m in logged])
+            started = time.perf_counter()
+            # Tens of milliseconds of drawing: in a thread, so other tables' clicks are answered meanwhile.
+            picture: Picture | None = await asyncio.to_thread(draw, setup_of(record), moves)
+        except Exception:
+            log.exception("The end picture of game %s could not be drawn", record.id)
+            return None
+        if picture is not None:
+            log.debug(
+                "Drew %s of game %s in %.0f ms, %d bytes",
+                picture.name,
+                record.id,
+                (time.perf_counter() - started) * 1000,
+                len(picture.png),
+            )
+        return picture
 
     async def post(self, interaction: discord.Interaction[Any], live: Live[Any], message: dict[str, Any]) -> None:
         """Post the board as the interaction's answer (a deal, /board); the old one loses its buttons. Start pressed

@@ -39,6 +39,7 @@ import datetime as dt
 import enum
 import hashlib
 import json
+import mimetypes
 import re
 import secrets
 import time
@@ -948,6 +949,7 @@ class RequestRecord:
     response: Any = None
     #: The values of the route's ``{placeholders}``, e.g. ``{"channel_id": "123", "message_id": "456"}``.
     params: dict[str, str] = field(default_factory=dict)
+    files: list[tuple[str, int]] = field(default_factory=list)  # (filename, size) of each file uploaded
 
     @property
     def ok(self) -> bool:
@@ -2333,6 +2335,7 @@ class FakeDiscord:
             body,
             loop.time() - self._started_at,
             bool(spec and spec.interaction_endpoint),
+            files=[(name, len(data)) for name, data in files],
             params=dict(params or {}),
         )
         self.requests.append(record)
@@ -2701,8 +2704,7 @@ class FakeDiscord:
         if chan.guild_id is not None and not self.permissions(chan, self.bot) & chan.send_permission:
             raise _missing_permissions()
         body = req.json_object()
-        if req.files and chan.guild_id is not None and not self.permissions(chan, self.bot) & Perm.ATTACH_FILES:
-            raise _missing_permissions()
+        self._check_attach(chan, req)
         self._check_embed_links(chan, body)
         if chan.is_dm and chan.recipient is not None and (chan.recipient.dms_closed or chan.recipient.bot):
             raise _ApiError(403, 50007, "Cannot send messages to this user")
@@ -2726,6 +2728,11 @@ class FakeDiscord:
         self._dispatch_create(msg)
         return 200, msg.payload()
 
+    def _check_attach(self, chan: Channel, req: _Request) -> None:
+        """Uploading a file to a server channel, with a new message or an edit, takes Attach Files."""
+        if req.files and chan.guild_id is not None and not self.permissions(chan, self.bot) & Perm.ATTACH_FILES:
+            raise _missing_permissions()
+
     @_route("PATCH", "/channels/{channel_id}/messages/{message_id}")
     async def _patch_message(self, req: _Request) -> tuple[int, Any]:
         chan = self._rest_channel(req)
@@ -2737,6 +2744,7 @@ class FakeDiscord:
                 raise _ApiError(403, 50005, "Cannot edit a message authored by another user")
         # Send Messages is not needed to edit one's own message (Discord checks it only for new ones).
         self._check_embed_links(chan, body)
+        self._check_attach(chan, req)
         self._apply_edit(msg, body, req.files)
         self._dispatch_update(msg)
         return 200, msg.payload()
@@ -3099,6 +3107,8 @@ class FakeDiscord:
             msg.components = _assign_component_ids(list(body["components"] or []))
         if "attachments" in body or files:
             msg.attachments = self._attachments(msg, body.get("attachments"), files)
+        if "embeds" in body or "embed" in body or "attachments" in body or files:
+            _link_attachments(msg)
 
     def _attachments(self, msg: Message, spec: list[JSON] | None, files: Sequence[tuple[str, bytes]]) -> list[JSON]:
         kept = {str(a["id"]): a for a in msg.attachments}
@@ -3126,7 +3136,7 @@ class FakeDiscord:
                     "size": len(data),
                     "url": url,
                     "proxy_url": url,
-                    "content_type": "application/octet-stream",
+                    "content_type": mimetypes.guess_type(name)[0] or "application/octet-stream",
                     **({"description": item["description"]} if item.get("description") else {}),
                 }
             )
@@ -3733,6 +3743,19 @@ class FakeDiscord:
 # --------------------------------------------------------------------------------------
 # Validation shared by REST handlers (the errors real Discord returns)
 # --------------------------------------------------------------------------------------
+
+
+def _link_attachments(msg: Message) -> None:
+    """An embed's image or thumbnail named ``attachment://file.png`` shows that attachment of the message: Discord
+    answers with the attachment's own URL (a name no attachment has is left as it was)."""
+    by_name = {str(a["filename"]): a for a in msg.attachments}
+    for embed in msg.embeds:
+        for key in ("image", "thumbnail"):
+            media = embed.get(key) or {}
+            url = str(media.get("url") or "")
+            attachment = by_name.get(url.removeprefix("attachment://")) if url.startswith("attachment://") else None
+            if attachment is not None:
+                embed[key] = {**media, "url": attachment["url"], "proxy_url": attachment["proxy_url"]}
 
 
 def _validate_message(msg: Message, *, has_sticker: bool = False) -> None:

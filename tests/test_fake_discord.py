@@ -170,6 +170,15 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
         edited = posted.edit(embed=discord.Embed(title="Board, redrawn")) if embed else posted.edit(content="redrawn")
         await try_then_say(interaction, edited, "redrawn")
 
+    @tree.command(description="Answer with a picture, add one in a followup, then swap the first")
+    async def picture(interaction: discord.Interaction) -> None:
+        embed = discord.Embed(title="course").set_image(url="attachment://course.png")
+        png = b"\x89PNG\r\n\x1a\n first"
+        await interaction.response.send_message(embed=embed, file=discord.File(io.BytesIO(png), "course.png"))
+        await interaction.followup.send("more", file=discord.File(io.BytesIO(b"second"), "more.png"), wait=True)
+        swap = discord.File(io.BytesIO(b"third"), "course.png")
+        await interaction.edit_original_response(embed=embed, attachments=[swap])
+
     @tree.command(description="What may the bot do here?")
     async def perms(interaction: discord.Interaction) -> None:
         assert isinstance(interaction.channel, discord.TextChannel)
@@ -720,6 +729,47 @@ async def test_attachment_upload_is_stored_and_downloadable(world: World, runnin
     assert isinstance(channel, discord.TextChannel)
     fetched = await channel.fetch_message(msg.id)
     assert await fetched.attachments[0].read() == b"3 14 59"
+
+
+async def test_uploads_through_interactions_are_recorded_and_shown_in_embeds(world: World, running: Running) -> None:
+    """Multipart answers, followups and webhook edits: each upload is recorded with its request, an embed image
+    ``attachment://`` shows the message's attachment of that name, and its type follows the file name."""
+    fake = world.fake
+    inter = await fake.invoke("picture", user=world.ana, channel=world.chan)
+    await fake.wait_for(lambda: inter.original is not None and inter.original.edits, what="the swapped picture")
+    uploads = [(r.route, r.files) for r in fake.requests if r.files]
+    assert uploads == [
+        ("/interactions/{interaction_id}/{token}/callback", [("course.png", 14)]),
+        ("/webhooks/{application_id}/{token}", [("more.png", 6)]),
+        ("/webhooks/{application_id}/{token}/messages/{message_id}", [("course.png", 5)]),
+    ]
+    original = inter.original
+    assert original is not None
+    [attachment] = original.attachments
+    assert attachment["content_type"] == "image/png"
+    assert original.embeds[0]["image"]["url"] == attachment["url"]
+    # The first version showed the first upload; the edit replaced it.
+    assert original.edits[0].embeds[0]["image"]["url"] != attachment["url"]
+    channel = running.bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    fetched = await channel.fetch_message(original.id)
+    assert fetched.embeds[0].image.url == fetched.attachments[0].url
+    assert await fetched.attachments[0].read() == b"third"
+    assert [f.attachments[0]["filename"] for f in inter.followups] == ["more.png"]
+
+
+async def test_uploads_to_a_channel_take_attach_files_also_in_edits(world: World, running: Running) -> None:
+    fake = world.fake
+    channel = running.bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    message = await channel.send("board")
+    fake.set_permissions(world.chan, fake.bot, deny=Perm.ATTACH_FILES)
+    with pytest.raises(discord.Forbidden):
+        await message.edit(attachments=[discord.File(io.BytesIO(b"png"), "course.png")])
+    with pytest.raises(discord.Forbidden):
+        await channel.send("again", file=discord.File(io.BytesIO(b"png"), "course.png"))
+    await message.edit(content="board, edited")  # without a file, no Attach Files needed
+    assert [(m.content, m.attachments) for m in fake.bot_messages(world.chan)] == [("board, edited", [])]
 
 
 async def test_content_is_hidden_without_the_message_content_intent(world: World, fake_discord: FakeDiscord) -> None:

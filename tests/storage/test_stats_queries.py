@@ -78,6 +78,26 @@ async def test_a_players_tallies_streaks_and_teams(storage: Storage) -> None:
     assert await storage.player_tallies(2, ANA) == []  # another server knows nothing of her
 
 
+async def test_a_players_results_over_time(storage: Storage) -> None:
+    """Oldest first, the last ``limit`` games, each with its score (none when abandoned), team and company."""
+    await played(storage, 10, (ANA, BEN), won(7))
+    await played(storage, 10, (BEN, ANA), None)
+    await played(storage, 10, (ANA, BOT), won(0))
+    scores = dict(zip(map(str, (ANA, BEN)), (12, 30), strict=True))
+    await played(storage, 20, (ANA, BEN), {"winner": ANA, "tie_break": False, "scores": scores}, kind="no_thanks")
+    results = await storage.player_results(GUILD, ANA)
+    assert [(r.kind, r.won, r.score, r.mixed, r.team) for r in results] == [
+        ("the_game", False, 7, False, (ANA, BEN)),
+        ("the_game", False, None, False, (ANA, BEN)),
+        ("the_game", True, 0, True, (ANA,)),
+        ("no_thanks", True, 12, False, (ANA, BEN)),
+    ]
+    assert [r.game_id for r in results] == sorted(r.game_id for r in results)
+    assert [r.score for r in await storage.player_results(GUILD, ANA, limit=2)] == [0, 12]
+    assert [r.score for r in await storage.player_results(GUILD, BEN)] == [7, None, 30]
+    assert await storage.player_results(2, ANA) == []
+
+
 async def test_leaderboards_rank_teams_and_players_and_filter(storage: Storage) -> None:
     for _ in range(3):
         await played(storage, 10, (ANA, BEN), won(0))
