@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._results import is_team_game, people, result_text, score_text, won_word
 from cogs._ui import in_text_channel, reply_error
 from cogs.lobby import DEFAULT_GAME, VARIANTS, utc_today, variants_text
 from engine import GAMES
@@ -40,28 +41,8 @@ COLOUR = discord.Colour.gold()
 MIN_GAMES = 3  # finished games a team or player needs to appear on a leaderboard
 PAGE = 10  # lines of a leaderboard or history page
 MIXED_WORDS = "with computer players or autopilot turns"
-# How a game's score reads; a game not listed reads in points. What a win is follows from the contract: a
-# cooperative game is won by the team, a competitive one by whoever comes first. Team games rank teams.
-SCORE_WORDS = {"the_game": ("card left", "cards left")}
 NOT_HERE = "Statistics are kept per server: use this command in a server's text channel."
 CHART_GAMES = 60  # the last games a /stats chart shows
-
-
-def won_word(kind: str) -> str:
-    game = GAMES.get(kind)
-    return "first place" if game is not None and not game.info.cooperative else "won"
-
-
-def is_team_game(kind: str) -> bool:
-    game = GAMES.get(kind)
-    return game is not None and game.info.cooperative
-
-
-def score_text(kind: str, score: float | None, digits: int = 0) -> str:
-    if score is None:
-        return "no score"
-    one, many = SCORE_WORDS.get(kind, ("point", "points"))
-    return f"{score:.{digits}f} {one if digits == 0 and score == 1 else many}"
 
 
 def title(kind: str) -> str:
@@ -77,19 +58,6 @@ def when(stamp: str | None) -> str:
         return ""
 
 
-def result_text(record: GameRecord) -> str:
-    """How the game ended, in a few words."""
-    result = record.result or {}
-    if record.status != "finished" or not result:
-        return "abandoned"
-    if "won" in result:
-        return "**won**" if result.get("won") else score_text(record.kind, result.get("score"))
-    winner, scores = result.get("winner"), result.get("scores") or {}
-    if isinstance(winner, int):
-        return f"{mention(winner)} first with {score_text(record.kind, scores.get(str(winner)))}"
-    return "finished"
-
-
 def rank_key(record: GameRecord) -> tuple[int, float]:
     """Best first: finished before abandoned, won first, then the lowest score (the winner's, in a player game)."""
     result = record.result or {}
@@ -99,10 +67,6 @@ def rank_key(record: GameRecord) -> tuple[int, float]:
         return (0 if result.get("won") else 1, float(result.get("score") or 0))
     scores = result.get("scores") or {}
     return (1, float(scores.get(str(result.get("winner")), 0)))
-
-
-def people(players: tuple[int, ...]) -> str:
-    return " ".join(mention(p) for p in players) or "nobody"
 
 
 def variant_words(kind: str, variants: tuple[str, ...]) -> str:

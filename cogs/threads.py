@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 from discord.ext import commands
 
+from cogs._results import people, result_text
 from storage import GameRecord
 from table.answer import NO_PINGS, UserError, send, shorten
 from table.events import Moved
@@ -55,8 +56,6 @@ def parent_of(record: GameRecord) -> int | None:
 
 def result_line(record: GameRecord, thread_id: int) -> str:
     """The one line the parent channel gets when the game in its thread ends."""
-    # Imported here: the statistics' cog imports the lobby, which imports this module.
-    from cogs.stats import people, result_text
 
     return f"{title(record.kind)} in <#{thread_id}> ({people(record.players)}): {result_text(record)}."
 
