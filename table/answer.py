@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 
 import discord
 
+from i18n import Text, render
+
 log = logging.getLogger(__name__)
 
 ViewT = TypeVar("ViewT", bound=discord.ui.View)
@@ -35,8 +37,13 @@ _FILLED = "answer.filled"
 class UserError(Exception):
     """A request the bot refuses for reasons outside the rules (no game here, not the host, ...).
 
-    Like ``engine.errors.GameError``, its message is the sentence the user sees.
+    Like ``engine.errors.GameError``, its ``text`` is the sentence the user sees, in their language; ``str()`` is the
+    English, for the logs.
     """
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(render(text, "en"))
+        self.text = text
 
 
 def shorten(text: str, limit: int = 60) -> str:

@@ -14,10 +14,12 @@ from typing import Any
 
 import discord
 
+from i18n import _, render
 from storage import Storage
 from table.answer import USERS_ONLY
 from table.events import Moved
 from table.games import Games, Live
+from table.language import Languages
 from table.people import mention
 
 log = logging.getLogger(__name__)
@@ -32,10 +34,11 @@ class DMsClosed(Exception):
 
 
 class Courier:
-    def __init__(self, client: discord.Client, storage: Storage, games: Games) -> None:
+    def __init__(self, client: discord.Client, storage: Storage, games: Games, languages: Languages) -> None:
         self.client = client
         self.storage = storage
         self.games = games
+        self.languages = languages
         self._delivery: dict[int, asyncio.Task[None]] = {}
         self._retries: set[asyncio.TimerHandle] = set()
         self._told_closed: set[tuple[int, int]] = set()
@@ -65,12 +68,14 @@ class Courier:
             self._delivery.pop(live.record.id, None)
 
     async def deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
-        """Make every player's DM show the private text it should; tell the table once about closed DMs (as a
-        followup to the action, which keeps the board the newest message and costs no rate-limited request)."""
+        """Make every player's DM show the private text it should, in the language last seen from that player; tell
+        the table once about closed DMs (as a followup to the action, which keeps the board the newest message and
+        costs no rate-limited request)."""
         record = live.record
         sent = await self.storage.private_messages(record.id)
         closed = []
-        for player, text in list(live.dm_text.items()):
+        for player, private in list(live.dm_text.items()):
+            text = render(private, await self.languages.reader(player))
             message_id, shown = sent.get(player, (None, ""))
             if shown == text:
                 continue
@@ -89,8 +94,14 @@ class Courier:
         presenter = self.games.presenters.get(record.kind)
         if untold and presenter is not None and record.status == "running":
             self._told_closed.update((record.id, p) for p in untold)
-            who = ", ".join(mention(p) for p in untold)
-            notice = f"{who}: I can't send you direct messages. {presenter.closed_dms_hint}"
+            notice = render(
+                _(
+                    "{players}: I can't send you direct messages. {hint}",
+                    players=", ".join(mention(p) for p in untold),
+                    hint=presenter.closed_dms_hint,
+                ),
+                self.languages.of_record(record),
+            )
             # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
             with suppress(discord.HTTPException):
                 if interaction is not None:

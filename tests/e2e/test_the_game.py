@@ -161,7 +161,7 @@ def read_board(message: Message) -> Board:
     piles = PILE_LINE.findall(embed["description"])
     assert [name for name, _, _ in piles] == list(the_game.PILES), embed["description"]
     fields = {item["name"]: item["value"] for item in embed.get("fields", [])}
-    draw = re.fullmatch(r"(\d+) cards", fields["Draw pile"])
+    draw = re.fullmatch(r"(\d+) cards?", fields["Draw pile"])
     assert draw, fields
     seats: dict[int, int | None] = {}
     marked = None
