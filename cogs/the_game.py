@@ -106,7 +106,7 @@ def render_board(state: State, locale: str = "en") -> discord.Embed:
                     pile=pile.name,
                     direction=direction,
                     top=pile.top,
-                    signals=joined(marks, "  "),
+                    signals=joined(marks, " "),
                 )
             )
         else:

@@ -58,7 +58,7 @@ class Languages:
 
     def seen(self, interaction: discord.Interaction[Any]) -> None:
         """Remember the language of whoever interacted (and their server's): a later DM speaks it. Stored in the
-        background, only when it changed."""
+        background, once per process and whenever it changes."""
         if interaction.guild_id is not None:
             guild_locale = guild_locale_of(interaction)
             if guild_locale:
@@ -73,8 +73,7 @@ class Languages:
 
     async def _save(self, user: int, locale: str) -> None:
         try:
-            if await self.storage.get_meta(user_key(user)) != locale:
-                await self.storage.set_meta(user_key(user), locale)
+            await self.storage.set_meta(user_key(user), locale)
         except Exception:
             log.warning("Could not store the language of user %s", user, exc_info=True)
 
