@@ -576,12 +576,17 @@ class TheGame(commands.Cog):
         if interaction.user.id not in state.players:
             return []
         choices = []
+        locale = interaction.locale.value
         for card in the_game.hand(state, interaction.user.id):
             if current and not str(card).startswith(current.strip()):
                 continue
             piles = the_game.legal_piles(state, card)
-            where = "on " + ", ".join(piles) if piles else "no legal pile"
-            choices.append(app_commands.Choice(name=f"{card} ({where})", value=card))
+            name = (
+                _("{card} (on {piles})", card=card, piles=", ".join(piles))
+                if piles
+                else _("{card} (no legal pile)", card=card)
+            )
+            choices.append(app_commands.Choice(name=render(name, locale), value=card))
         return choices[:25]
 
     @app_commands.command(name="endturn", description="End your turn and draw back up.")

@@ -43,8 +43,8 @@ PUBLIC_NUMBERS = [
         r"took \d+ with \d+ chips?",
         r"one chip on \d+",
         r"\[\d+(?:-\d+)?\]",  # taken cards, grouped into runs
-        r"= \d+ points",  # card points, chips not counted
-        r"\d+ cards face down",
+        r"= \d+ points?",  # card points, chips not counted
+        r"\d+ cards? face down",
         r"Players \(\d+/\d+\)",  # lobby
         r"\d+-\d+ players",  # lobby
     )
