@@ -29,6 +29,7 @@ import metrics
 import startup
 from cogs._ui import check_options, reply_error
 from engine import GAMES
+from i18n import _, render
 from i18n.slash import CatalogTranslator, sync_payload
 from storage import Storage, StorageUnavailable, open_storage
 from table.answer import NO_PINGS
@@ -230,9 +231,8 @@ class Bot(commands.Bot):
             return
         await asyncio.sleep(0)  # let a handler that does know it answer first
         if not interaction.response.is_done():
-            await interaction.response.send_message(
-                "This button is from an older version of the bot; use /board for the current one.", ephemeral=True
-            )
+            older = _("This button is from an older version of the bot; use /board for the current one.")
+            await interaction.response.send_message(render(older, interaction.locale.value), ephemeral=True)
 
     def knows_component(self, custom_id: str) -> bool:
         for view in self.persistent_views:

@@ -9,50 +9,71 @@ import discord
 from discord import app_commands
 
 from engine.errors import GameError
+from i18n import Text, _, _n, render
 from storage import StorageBusy
 from table.answer import MESSAGE_LIMIT, UserError, send, shorten
 
 log = logging.getLogger(__name__)
 
-APOLOGY = "Sorry, something went wrong on my side. Nothing was changed; please try again."
+APOLOGY = _("Sorry, something went wrong on my side. Nothing was changed; please try again.")
 
 
 class WrongChannel(app_commands.CheckFailure):
     """A command used where games aren't played; a check failure, so it reaches the tree's one error handler."""
 
+    def __init__(self, text: Text) -> None:
+        super().__init__(render(text, "en"))
+        self.text = text
 
-def error_message(error: BaseException) -> str | None:
+
+def error_text(error: BaseException) -> Text | None:
     """The friendly sentence for an error the user caused, or None for a bug."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError) and error.__cause__:
         error = error.__cause__
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, GameError | UserError):
-        return str(error)
+    if isinstance(error, GameError | UserError | WrongChannel):
+        return error.text
     if isinstance(error, StorageBusy):
-        return "The database is busy right now; please try again in a moment. Nothing was changed."
+        return _("The database is busy right now; please try again in a moment. Nothing was changed.")
     if isinstance(error, app_commands.NoPrivateMessage):
-        return "This command works in a server's text channel, not in direct messages."
+        return _("This command works in a server's text channel, not in direct messages.")
     if isinstance(error, app_commands.MissingPermissions):
-        return "You need the Manage Channels permission (or to be the host) for that."
+        return _("You need the Manage Channels permission (or to be the host) for that.")
     if isinstance(error, app_commands.BotMissingPermissions):
+        # Discord's own permission names, as its settings show them in English.
         missing = ", ".join(p.replace("_", " ").title() for p in error.missing_permissions)
-        return f"I'm missing a permission in this channel: {missing}. Ask a server admin to grant it."
+        return _(
+            "I'm missing a permission in this channel: {permissions}. Ask a server admin to grant it.",
+            permissions=missing,
+        )
     if isinstance(error, app_commands.TransformerError):
         # Never echo unbounded input back: Discord refuses messages over 2,000 characters.
-        return f"That value isn't valid for this option: {shorten(repr(error.value))}."
+        return _("That value isn't valid for this option: {value}.", value=shorten(repr(error.value)))
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down a little: try again in {error.retry_after:.0f} seconds."
+        return _n(
+            "Slow down a little: try again in {count} second.",
+            "Slow down a little: try again in {count} seconds.",
+            round(error.retry_after),
+        )
     if isinstance(error, app_commands.CheckFailure):
-        return str(error) or "You can't use this command here."
+        return _("You can't use this command here.")
     if isinstance(error, discord.Forbidden):
-        return "Discord refused me a permission I need in this channel. Ask a server admin to check my role."
+        return _("Discord refused me a permission I need in this channel. Ask a server admin to check my role.")
     return None
 
 
+def error_message(error: BaseException, locale: str | None = None) -> str | None:
+    """``error_text`` in ``locale`` (the reader's; None: English)."""
+    text = error_text(error)
+    return None if text is None else render(text, locale)
+
+
 async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Answer ``interaction`` ephemerally with what went wrong; log bugs with their traceback once."""
-    message = error_message(error)
+    """Answer ``interaction`` ephemerally, in the user's language, with what went wrong; log bugs with their
+    traceback once."""
+    locale = interaction.locale.value
+    message = error_message(error, locale)
     if message is None:
         original = getattr(error, "original", error)
         log.error(
@@ -61,7 +82,7 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
             interaction.channel_id,
             exc_info=original,
         )
-        message = APOLOGY
+        message = render(APOLOGY, locale)
     try:
         # Private whatever the interaction's state (a public "thinking..." of a deferral is taken away first). A
         # refusal may quote what the user typed: never past Discord's limit, or the user hears nothing at all.
@@ -142,7 +163,7 @@ def in_text_channel(interaction: discord.Interaction[Any]) -> bool:
     kind = getattr(interaction.channel, "type", None)
     if kind is not None and kind not in TEXT_CHANNELS:  # an unknown type is given the benefit of the doubt
         raise WrongChannel(
-            "Games are played in a server's text channels and threads; this kind of channel doesn't work."
+            _("Games are played in a server's text channels and threads; this kind of channel doesn't work.")
         )
     return True
 

@@ -26,10 +26,12 @@ from cogs.threads import PARENT, THREAD_OPTION, GameThread, open_thread, post_lo
 from engine import GAMES
 from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
+from i18n import Localized, Text, _, _n, _p, joined, lines, listing, render
 from storage import ChannelBusy, Conflict, GameRecord, NewGame, now
 from table.answer import UserError, committed, detached, in_time, send, update
 from table.clock import TURN_TIMES, turn_time, turn_time_words
 from table.games import NO_GAME
+from table.language import GUILD_LOCALE_OPTION, guild_locale_of
 from table.people import ai_seat_id, is_ai, mention
 from table.settings import check_games_allowed_here, may_end_any_game
 
@@ -43,8 +45,8 @@ MAX_BOTS = 6
 LOBBY_COLOUR = discord.Colour.blurple()
 
 
-def no_computer_players(info: GameInfo) -> str:
-    return f"{info.title} has no computer players yet: invite people to fill the seats."
+def no_computer_players(info: GameInfo) -> Text:
+    return _("{game} has no computer players yet: invite people to fill the seats.", game=info.title)
 
 
 def all_variants() -> dict[str, tuple[Variant, list[GameInfo]]]:
@@ -57,7 +59,9 @@ def all_variants() -> dict[str, tuple[Variant, list[GameInfo]]]:
 
 
 VARIANTS = all_variants()
+# /newgame's deal choices (translated with the command strings); the lobby says the daily deal in the table's language.
 DEALS = {"random": "a random shuffle (default)", "daily": "today's daily deal: the same cards on every server"}
+DAILY_DEAL = _("today's daily deal: the same cards on every server")
 
 
 def utc_today() -> date:
@@ -71,35 +75,72 @@ def daily_seed(kind: str, day: date, players: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 12
 
 
-def variants_text(kind: str, variants: tuple[str, ...]) -> str:
+def variants_text(kind: str, variants: tuple[str, ...]) -> Localized:
     info = GAMES[kind].info
     labels = [v.label for name in variants if (v := info.variant(name)) is not None]
-    return ", ".join(labels) if labels else "standard rules"
+    return joined(labels, ", ") if labels else _("standard rules")
 
 
-def lobby_embed(record: GameRecord) -> discord.Embed:
+def lobby_seat(record: GameRecord, player: int) -> Text | str:
+    host, computer = player == record.host_id, is_ai(player)
+    if host and computer:
+        return _("{player} (host) (computer)", player=mention(player))
+    if host:
+        return _("{player} (host)", player=mention(player))
+    if computer:
+        return _("{player} (computer)", player=mention(player))
+    return mention(player)
+
+
+def lobby_embed(record: GameRecord, locale: str) -> discord.Embed:
+    """The lobby in the table's ``locale``."""
     info = GAMES[record.kind].info
-    embed = discord.Embed(title=f"{info.title}: lobby", colour=LOBBY_COLOUR)
-    embed.add_field(name="Variant", value=variants_text(record.kind, record.variants), inline=False)
-    embed.add_field(name="Turn time", value=turn_time_words(turn_time(record)), inline=False)
+
+    def say(text: Localized) -> str:
+        return render(text, locale)
+
+    embed = discord.Embed(title=say(_("{game}: lobby", game=info.title)), colour=LOBBY_COLOUR)
+    embed.add_field(name=say(_("Variant")), value=say(variants_text(record.kind, record.variants)), inline=False)
+    embed.add_field(name=say(_("Turn time")), value=say(turn_time_words(turn_time(record))), inline=False)
     if record.options.get("deal") == "daily":
-        embed.add_field(name="Deal", value=DEALS["daily"], inline=False)
-    players = "\n".join(
-        f"{mention(p)}{' (host)' if p == record.host_id else ''}{' (computer)' if is_ai(p) else ''}"
-        for p in record.players
+        embed.add_field(name=say(_("Deal")), value=say(DAILY_DEAL), inline=False)
+    players = lines(*(lobby_seat(record, p) for p in record.players)) if record.players else _("nobody")
+    embed.add_field(
+        name=say(_("Players ({count}/{most})", count=len(record.players), most=info.max_players)),
+        value=say(players),
+        inline=False,
     )
-    embed.add_field(name=f"Players ({len(record.players)}/{info.max_players})", value=players or "nobody", inline=False)
-    starter = "the host" if record.host_id is not None else "any player"
-    embed.set_footer(text=f"{info.min_players}-{info.max_players} players. Join, then {starter} presses Start.")
+    if record.host_id is not None:
+        footer = _(
+            "{least}-{most} players. Join, then the host presses Start.", least=info.min_players, most=info.max_players
+        )
+    else:
+        footer = _(
+            "{least}-{most} players. Join, then any player presses Start.",
+            least=info.min_players,
+            most=info.max_players,
+        )
+    embed.set_footer(text=say(footer))
     return embed
 
 
 class LobbyView(ErrorHandlingView):
-    """Join / Leave / Start under a lobby message; stateless, so one instance serves every lobby."""
+    """Join / Leave / Start under a lobby message; stateless, so one instance serves every lobby (its labels are in
+    the table's language when it is sent; clicks match by custom id)."""
 
-    def __init__(self, cog: Lobby) -> None:
+    def __init__(self, cog: Lobby, locale: str = "en") -> None:
         super().__init__()
         self.cog = cog
+        labels = {
+            self.join_button: _p("button", "Join"),
+            self.leave_button: _p("button", "Leave"),
+            self.start_button: _p("button", "Start"),
+            self.add_bot_button: _p("button", "Add bot"),
+            self.remove_bot_button: _p("button", "Remove bot"),
+            self.turn_time_button: _p("button", "Turn time"),
+        }
+        for button, label in labels.items():
+            button.label = render(label, locale)
 
     @discord.ui.button(label="Join", style=discord.ButtonStyle.success, custom_id="lobby:join")
     async def join_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
@@ -189,9 +230,8 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
     """Under a finished game's last board: a lobby with the same players and options, two clicks from a new game."""
 
     def __init__(self, game: int) -> None:
-        super().__init__(
-            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=f"rematch:{game}")
-        )
+        # Matched by custom id only: the board's own button carries the label, in the table's language.
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.success, custom_id=f"rematch:{game}"))
         self.game = game
 
     @classmethod
@@ -214,7 +254,8 @@ class VoteButton(
     """The table's vote on a player who let the clock run out: autopilot for them, or out of the game."""
 
     def __init__(self, game: int, kind: str, target: int) -> None:
-        super().__init__(discord.ui.Button(label="Vote", custom_id=f"vote:{game}:{kind}:{target}"))
+        # Matched by custom id only: the board's own button carries the label, in the table's language.
+        super().__init__(discord.ui.Button(custom_id=f"vote:{game}:{kind}:{target}"))
         self.game, self.kind, self.target = game, kind, target
 
     @classmethod
@@ -249,9 +290,9 @@ class Lobby(commands.Cog):
         in_text_channel(interaction)
         old = await self.bot.storage.game(game_id)
         if old is None or old.channel_id != interaction.channel_id or old.is_open:
-            raise UserError("That game can't be played again from here; open a new one with /newgame.")
+            raise UserError(_("That game can't be played again from here; open a new one with /newgame."))
         if interaction.user.id not in old.players:
-            raise UserError("Only the players of that game can ask for a rematch; open a new one with /newgame.")
+            raise UserError(_("Only the players of that game can ask for a rematch; open a new one with /newgame."))
         info = GAMES[old.kind].info
         # The presser hosts and comes first; the others keep their order.
         players = (interaction.user.id, *(p for p in old.players if p != interaction.user.id))
@@ -271,10 +312,16 @@ class Lobby(commands.Cog):
                 record = await self.bot.storage.create_game(new)
             except ChannelBusy:
                 raise UserError(
-                    "A game is already open in this channel: join it, or ask its host to /endgame."
+                    _("A game is already open in this channel: join it, or ask its host to /endgame.")
                 ) from None
             await self.post_lobby(
-                interaction, record, f"{interaction.user.mention} wants a rematch of {info.title}: press Start to deal."
+                interaction,
+                record,
+                _(
+                    "{player} wants a rematch of {game}: press Start to deal.",
+                    player=interaction.user.mention,
+                    game=info.title,
+                ),
             )
 
     @commands.Cog.listener()
@@ -282,8 +329,8 @@ class Lobby(commands.Cog):
         if message.guild is not None and not message.author.bot:
             self.bot.tables.note_chat(message.channel.id)
 
-    def lobby_view(self) -> LobbyView:
-        return detached(LobbyView(self))
+    def lobby_view(self, locale: str) -> LobbyView:
+        return detached(LobbyView(self, locale))
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)
@@ -302,33 +349,57 @@ class Lobby(commands.Cog):
     ) -> None:
         game = GAMES.get(kind)
         if game is None:
-            raise UserError("Choose a game from the list.")
+            raise UserError(_("Choose a game from the list."))
         info = game.info
         if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= MAX_BOTS:
-            raise UserError(f"bots is a number of computer players, from 0 to {MAX_BOTS}.")
+            raise UserError(_("bots is a number of computer players, from 0 to {most}.", most=MAX_BOTS))
         if turn_time is not None and turn_time not in TURN_TIMES:
-            raise UserError(f"Choose a turn time from the list: {', '.join(TURN_TIMES)}.")
+            raise UserError(
+                _(
+                    "Choose a turn time from the list: {choices}.",
+                    choices=joined([turn_time_words(seconds) for seconds in TURN_TIMES.values()], ", "),
+                )
+            )
         if deal not in DEALS:
-            raise UserError("Choose the deal from the list: random or daily.")
+            raise UserError(_("Choose the deal from the list: random or daily."))
         if bots and info.kind not in AI_PLAYERS:
             raise UserError(no_computer_players(info))
         if bots and bots + 1 > info.max_players:
             raise UserError(
-                f"{info.title} is for at most {info.max_players} players: you and {info.max_players - 1} bots."
+                _n(
+                    "{game} is for at most {most} players: you and {count} bot.",
+                    "{game} is for at most {most} players: you and {count} bots.",
+                    info.max_players - 1,
+                    game=info.title,
+                    most=info.max_players,
+                )
             )
         for name, value in chosen.items():
             if value is not None and not isinstance(value, bool):
-                raise UserError(f"The option {name.replace('_', ' ')} is either true or false.")
+                raise UserError(_("The option {option} is either true or false.", option=name.replace("_", " ")))
         misfits = [name for name, value in chosen.items() if value is not None and info.variant(name) is None]
         if misfits:
             labels = [v.label for v in info.variants]
+            option = VARIANTS[misfits[0]][0].label
             if not labels:
-                fits = "it has no options"
+                refusal = _(
+                    "The option {option} doesn't fit {game}: it has no options.", option=option, game=info.title
+                )
             elif len(labels) == 1:
-                fits = f"its only option is {labels[0]}"
+                refusal = _(
+                    "The option {option} doesn't fit {game}: its only option is {only}.",
+                    option=option,
+                    game=info.title,
+                    only=labels[0],
+                )
             else:
-                fits = f"its options are {' and '.join(labels)}"
-            raise UserError(f"The option {VARIANTS[misfits[0]][0].label} doesn't fit {info.title}: {fits}.")
+                refusal = _(
+                    "The option {option} doesn't fit {game}: its options are {options}.",
+                    option=option,
+                    game=info.title,
+                    options=listing(labels),
+                )
+            raise UserError(refusal)
         channel_id = interaction.channel_id
         assert channel_id is not None
         assert interaction.guild_id is not None
@@ -353,6 +424,8 @@ class Lobby(commands.Cog):
                 # The server's choice when the game opened: a later change applies from the next game on.
                 **({} if server.pings else {"pings": False}),
                 **({PARENT: place.parent_id} if place else {}),
+                # For the posts no interaction causes (the clock, computer players): the server's language.
+                **({GUILD_LOCALE_OPTION: guild_locale} if (guild_locale := guild_locale_of(interaction)) else {}),
             },
         )
         async with in_time(interaction), self.bot.tables.lock(channel_id):
@@ -360,30 +433,47 @@ class Lobby(commands.Cog):
                 record = await self.bot.storage.create_game(new)
             except ChannelBusy:
                 existing = await self.bot.storage.open_game(channel_id)
-                title = self.bot.tables.title(existing.kind) if existing else "a game"
-                state = "is waiting in its lobby" if existing and existing.status == "lobby" else "is being played"
-                raise UserError(
-                    f"A game of {title} {state} in this channel already: finish it or ask the host to /endgame."
-                ) from None
+                title = self.bot.tables.title(existing.kind) if existing else _("a game")
+                if existing and existing.status == "lobby":
+                    busy = _(
+                        "A game of {game} is waiting in its lobby in this channel already: finish it or ask the host "
+                        "to /endgame.",
+                        game=title,
+                    )
+                else:
+                    busy = _(
+                        "A game of {game} is being played in this channel already: finish it or ask the host to "
+                        "/endgame.",
+                        game=title,
+                    )
+                raise UserError(busy) from None
             log.info("Lobby for %s opened in channel %s", info.kind, channel_id)
-            text = f"{interaction.user.mention} opened a game of {info.title}. Press Join to play!"
+            text = _(
+                "{player} opened a game of {game}. Press Join to play!",
+                player=interaction.user.mention,
+                game=info.title,
+            )
             if place is None:
                 await self.post_lobby(interaction, record, text)
             else:
+                locale = self.bot.tables.languages.for_table(interaction)
                 await post_lobby_in_thread(
                     self.bot,
                     interaction,
                     place,
                     record,
-                    content=text,
-                    embed=lobby_embed(record),
-                    view=self.lobby_view(),
+                    content=render(text, locale),
+                    embed=lobby_embed(record, locale),
+                    view=self.lobby_view(locale),
                 )
         await explain_missing_permissions(interaction, place.thread_id if place else None)
 
-    async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: str) -> None:
-        """The lobby's one message: every join and leave edits it."""
-        posted = await send(interaction, content=text, embed=lobby_embed(record), view=self.lobby_view())
+    async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: Text) -> None:
+        """The lobby's one message, in the table's language: every join and leave edits it."""
+        locale = self.bot.tables.languages.for_table(interaction)
+        posted = await send(
+            interaction, content=render(text, locale), embed=lobby_embed(record, locale), view=self.lobby_view(locale)
+        )
         if posted is not None:
             await self.bot.storage.set_message(record.id, posted)
 
@@ -414,15 +504,18 @@ class Lobby(commands.Cog):
                 and not interaction.permissions.manage_channels
                 and not await may_end_any_game(interaction, self.bot.storage)
             ):
-                raise UserError("Only the host or a member with Manage Channels can end this game.")
+                raise UserError(_("Only the host or a member with Manage Channels can end this game."))
             await self.bot.tables.abandon(record)
         log.info("%s in channel %s ended by %s", record.kind, channel_id, interaction.user.id)
-        what = "lobby" if record.status == "lobby" else "game"
-        await send(
-            interaction,
-            content=f"{interaction.user.mention} ended the {what} of {self.bot.tables.title(record.kind)}. "
-            "No score is recorded; the channel is free for /newgame.",
+        values = {"player": interaction.user.mention, "game": self.bot.tables.title(record.kind)}
+        ended = (
+            _("{player} ended the lobby of {game}. No score is recorded; the channel is free for /newgame.", **values)
+            if record.status == "lobby"
+            else _(
+                "{player} ended the game of {game}. No score is recorded; the channel is free for /newgame.", **values
+            )
         )
+        await send(interaction, content=render(ended, self.bot.tables.languages.for_table(interaction)))
         await report_result(self.bot, record, ended_early=True)
 
     # ---- what the buttons and commands do ----------------------------------------------------------------------
@@ -431,18 +524,24 @@ class Lobby(commands.Cog):
         record = await self.bot.tables.open_record(channel_id)
         if record.status != "lobby":
             title = self.bot.tables.title(record.kind)
-            raise UserError(f"The game of {title} here has already started; join the next one!")
+            raise UserError(_("The game of {game} here has already started; join the next one!", game=title))
         if record.damaged:
             raise self.bot.tables.unavailable(record, record.damaged)
         self.bot.tables.presenter(record)  # refuses a game this bot doesn't know
         return record
 
     async def answer_lobby(
-        self, interaction: discord.Interaction[Bot], record: GameRecord, text: str, done: str
+        self, interaction: discord.Interaction[Bot], record: GameRecord, text: Text, done: Text
     ) -> None:
-        """Keep the lobby one message: a click edits it in place; a command edits it and answers privately. The
-        change is saved already: a refusal from Discord now is told as what was done (``done``) and what failed."""
-        message: dict[str, Any] = {"content": text, "embed": lobby_embed(record), "view": self.lobby_view()}
+        """Keep the lobby one message (in the table's language): a click edits it in place; a command edits it and
+        answers privately (in the user's language). The change is saved already: a refusal from Discord now is told
+        as what was done (``done``) and what failed."""
+        locale = self.bot.tables.languages.for_table(interaction)
+        message: dict[str, Any] = {
+            "content": render(text, locale),
+            "embed": lobby_embed(record, locale),
+            "view": self.lobby_view(locale),
+        }
         clicked = interaction.message if interaction.type is discord.InteractionType.component else None
         async with committed(interaction, done):
             if clicked is not None and not interaction.response.is_done():
@@ -453,7 +552,11 @@ class Lobby(commands.Cog):
             if record.message_id is None or not await self.edit_lobby(record, message):
                 await self.post_lobby(interaction, record, text)
                 return
-            await send(interaction, content=f"{text} The lobby above is up to date.", ephemeral=True)
+            await send(
+                interaction,
+                content=render(_("{news} The lobby above is up to date.", news=text), interaction.locale.value),
+                ephemeral=True,
+            )
 
     async def edit_lobby(self, record: GameRecord, message: dict[str, Any]) -> bool:
         """Edit the lobby message in place; False if it is gone."""
@@ -468,13 +571,13 @@ class Lobby(commands.Cog):
 
     async def change_lobby(self, channel_id: int, change: Any) -> GameRecord:
         """Apply ``change(record) -> changes`` to the channel's lobby, again if somebody changed it meanwhile."""
-        for _ in range(5):
+        for _attempt in range(5):
             record = await self.lobby(channel_id)
             try:
                 return await self.bot.storage.update_game(record, **change(record))
             except Conflict:
                 continue
-        raise UserError("The lobby is changing fast; please try again.")
+        raise UserError(_("The lobby is changing fast; please try again."))
 
     async def join(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
@@ -484,14 +587,22 @@ class Lobby(commands.Cog):
         def add(record: GameRecord) -> dict[str, Any]:
             info = GAMES[record.kind].info
             if user in record.players:
-                raise UserError("You're already in this game.")
+                raise UserError(_("You're already in this game."))
             if len(record.players) >= info.max_players:
-                raise UserError(f"The lobby is full: {info.title} is for at most {info.max_players} players.")
+                raise UserError(
+                    _(
+                        "The lobby is full: {game} is for at most {most} players.",
+                        game=info.title,
+                        most=info.max_players,
+                    )
+                )
             return {"players": (*record.players, user)}
 
         async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, add)
-        await self.answer_lobby(interaction, record, f"{interaction.user.mention} joined.", "You joined")
+        await self.answer_lobby(
+            interaction, record, _("{player} joined.", player=interaction.user.mention), _("You joined")
+        )
 
     async def leave(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
@@ -500,7 +611,7 @@ class Lobby(commands.Cog):
         async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.bot.tables.open_record(channel_id)
             if user not in record.players:
-                raise UserError("You aren't in this game.")
+                raise UserError(_("You aren't in this game."))
             if record.status == "lobby":
                 await self.leave_lobby(interaction, record, user)
                 return
@@ -516,16 +627,18 @@ class Lobby(commands.Cog):
 
         def step(record: GameRecord) -> dict[str, Any]:
             if record.host_id is not None and user != record.host_id:
-                raise UserError(f"Only the host, {mention(record.host_id)}, sets the turn time.")
+                raise UserError(_("Only the host, {host}, sets the turn time.", host=mention(record.host_id)))
             current = turn_time(record)
             following = choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
             return {"options": {**record.options, "turn_time": following}}
 
         async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, step)
-        words = turn_time_words(turn_time(record))
         await self.answer_lobby(
-            interaction, record, f"Turn time: {words} (press again to change).", f"The turn time is {words}"
+            interaction,
+            record,
+            _("Turn time: {time} (press again to change).", time=turn_time_words(turn_time(record))),
+            _("The turn time was changed"),
         )
 
     async def change_bots(self, interaction: discord.Interaction[Bot], change: int) -> None:
@@ -537,40 +650,59 @@ class Lobby(commands.Cog):
         def seat(record: GameRecord) -> dict[str, Any]:
             info = GAMES[record.kind].info
             if record.host_id is not None and user != record.host_id:
-                raise UserError(f"Only the host, {mention(record.host_id)}, seats computer players.")
+                raise UserError(_("Only the host, {host}, seats computer players.", host=mention(record.host_id)))
             if record.host_id is None and user not in record.players:
-                raise UserError("Only a player in the lobby can seat computer players; press Join first.")
+                raise UserError(_("Only a player in the lobby can seat computer players; press Join first."))
             bots = [p for p in record.players if is_ai(p)]
             if change > 0:
                 if info.kind not in AI_PLAYERS:
                     raise UserError(no_computer_players(info))
                 if len(record.players) >= info.max_players:
-                    raise UserError(f"The table is full: {info.title} is for at most {info.max_players} players.")
+                    raise UserError(
+                        _(
+                            "The table is full: {game} is for at most {most} players.",
+                            game=info.title,
+                            most=info.max_players,
+                        )
+                    )
                 taken = set(bots)
                 new = next(ai_seat_id(n) for n in range(MAX_BOTS + 1) if ai_seat_id(n) not in taken)
                 return {"players": (*record.players, new)}
             if not bots:
-                raise UserError("There is no computer player to remove.")
+                raise UserError(_("There is no computer player to remove."))
             return {"players": tuple(p for p in record.players if p != bots[-1])}
 
         async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, seat)
-        what = "seated a computer player" if change > 0 else "sent a computer player away"
-        await self.answer_lobby(interaction, record, f"{interaction.user.mention} {what}.", f"You {what}")
+        player = interaction.user.mention
+        done = (
+            _("{player} seated a computer player.", player=player)
+            if change > 0
+            else _("{player} sent a computer player away.", player=player)
+        )
+        mine = _("You seated a computer player") if change > 0 else _("You sent a computer player away")
+        await self.answer_lobby(interaction, record, done, mine)
 
     async def leave_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, user: int) -> None:
         players = tuple(p for p in record.players if p != user)
         host = None if user == record.host_id else record.host_id
         if all(is_ai(p) for p in players):
             await self.bot.storage.update_game(record, players=players, status="abandoned", ended_at=now())
-            await send(interaction, content="Everybody left, so the lobby is closed. Open a new one with /newgame.")
+            closed = _("Everybody left, so the lobby is closed. Open a new one with /newgame.")
+            await send(interaction, content=render(closed, self.bot.tables.languages.for_table(interaction)))
             return
-        note = " The host left: any player may start now." if host != record.host_id else ""
+        host_left = host != record.host_id
         try:
             record = await self.bot.storage.update_game(record, players=players, host_id=host)
         except Conflict:
-            raise UserError("The lobby changed at the same moment; please try again.") from None
-        await self.answer_lobby(interaction, record, f"{interaction.user.mention} left.{note}", "You left")
+            raise UserError(_("The lobby changed at the same moment; please try again.")) from None
+        player = interaction.user.mention
+        left = (
+            _("{player} left. The host left: any player may start now.", player=player)
+            if host_left
+            else _("{player} left.", player=player)
+        )
+        await self.answer_lobby(interaction, record, left, _("You left"))
 
     async def start(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
@@ -580,16 +712,23 @@ class Lobby(commands.Cog):
             info = GAMES[record.kind].info
             user = interaction.user.id
             if record.host_id is not None and user != record.host_id:
-                raise UserError(f"Only the host, {mention(record.host_id)}, can start the game.")
+                raise UserError(_("Only the host, {host}, can start the game.", host=mention(record.host_id)))
             if record.host_id is None and user not in record.players:
-                raise UserError("Only a player in the lobby can start the game; press Join first.")
+                raise UserError(_("Only a player in the lobby can start the game; press Join first."))
             if len(record.players) < info.min_players:
                 raise UserError(
-                    f"{info.title} needs at least {info.min_players} players; {len(record.players)} joined so far. "
-                    "Press Add bot to seat a computer player."
+                    _n(
+                        "{game} needs at least {least} players; {count} joined so far. Press Add bot to seat a "
+                        "computer player.",
+                        "{game} needs at least {least} players; {count} joined so far. Press Add bot to seat a "
+                        "computer player.",
+                        len(record.players),
+                        game=info.title,
+                        least=info.min_players,
+                    )
                 )
             if all(is_ai(p) for p in record.players):
-                raise UserError("A table of computer players alone is not started from Discord: join it first.")
+                raise UserError(_("A table of computer players alone is not started from Discord: join it first."))
             if record.options.get("deal") == "daily":
                 # The table's size is known only now: deal the day's cards for it.
                 day = self.today()
@@ -598,18 +737,19 @@ class Lobby(commands.Cog):
                         record, daily_seed(record.kind, day, len(record.players)), day.isoformat()
                     )
                 except Conflict:
-                    raise UserError("The lobby changed at the same moment; press Start again.") from None
-            extra = ""
+                    raise UserError(_("The lobby changed at the same moment; press Start again.")) from None
+            extra = None
             if NO_NUMBERS_IN_CHAT in info.capabilities and not interaction.app_permissions.manage_messages:
-                extra = f"\n\n{MISSING_PERMISSION}"
+                extra = MISSING_PERMISSION
             if interaction.type is not discord.InteractionType.component:
                 # Started by command: the lobby keeps its player list but loses its buttons; the board follows below.
                 # (Start pressed on the lobby turns the lobby message itself into the board.)
-                await self.edit_lobby(record, {"content": "The game has started.", "view": None})
+                started = render(_("The game has started."), self.bot.tables.languages.for_table(interaction))
+                await self.edit_lobby(record, {"content": started, "view": None})
             try:
                 await self.bot.tables.start(interaction, record, extra)
             except Conflict:
-                raise UserError("The lobby changed at the same moment; press Start again.") from None
+                raise UserError(_("The lobby changed at the same moment; press Start again.")) from None
 
     # ---- commands every running game shares ---------------------------------------------------------------------
 
@@ -630,7 +770,13 @@ class Lobby(commands.Cog):
             await self.bot.tables.show_result(interaction, last[0])
             return
         if record.status == "lobby" and record.kind in GAMES and not record.damaged:
-            await send(interaction, content="Waiting for players.", embed=lobby_embed(record), view=self.lobby_view())
+            locale = self.bot.tables.languages.for_table(interaction)
+            await send(
+                interaction,
+                content=render(_("Waiting for players."), locale),
+                embed=lobby_embed(record, locale),
+                view=self.lobby_view(locale),
+            )
             return
         await self.bot.tables.show_board(interaction, record)
 
@@ -644,8 +790,8 @@ class Lobby(commands.Cog):
             game = record.kind if record and record.kind in GAMES else DEFAULT_GAME
         presenter = self.bot.tables.presenters.get(game)
         if presenter is None:
-            raise UserError(f"{self.bot.tables.title(game)} isn't available on this bot yet.")
-        await send(interaction, content=presenter.rules_text, ephemeral=True)
+            raise UserError(_("{game} isn't available on this bot yet.", game=self.bot.tables.title(game)))
+        await send(interaction, content=render(presenter.rules_text, interaction.locale.value), ephemeral=True)
 
     # ---- the channel is gone ----------------------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ import discord
 from discord.ext import commands
 
 from chatfilter import mentions_number
+from i18n import Text, _, render
 from table.answer import USERS_ONLY
 from table.courier import DMsClosed
 from table.people import mention
@@ -25,16 +26,22 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RULE = (
-    "The Game's rule: nobody may reveal card numbers while the game runs, so I removed your message in {channel}. "
-    "No digits, number words (two to ninety-nine in English, German, French or Spanish), Roman numerals or number "
-    'emoji. Name piles by letter (A, B, C, D) and give hints without numbers, like "don\'t lay on C" or '
-    '"no big jump on A, please".'
-)
+
+def rule_for(channel: str) -> Text:
+    """The rule, told by DM to a player whose message in ``channel`` was removed."""
+    return _(
+        "The Game's rule: nobody may reveal card numbers while the game runs, so I removed your message in {channel}. "
+        "No digits, number words (two to ninety-nine in English, German, French or Spanish), Roman numerals or "
+        'number emoji. Name piles by letter (A, B, C, D) and give hints without numbers, like "don\'t lay on C" or '
+        '"no big jump on A, please".',
+        channel=channel,
+    )
+
+
 CHANNEL_NOTICE_SECONDS = 8
 # One explanation per person per minute is plenty; a burst of removed messages must not become a burst of DMs.
 EXPLAIN_EVERY_SECONDS = 60.0
-MISSING_PERMISSION = (
+MISSING_PERMISSION = _(
     "I can't remove messages that mention numbers here: I'm missing the **Manage Messages** permission in this "
     "channel. The game goes on, but please play fair, and ask an admin to grant it (Channel settings > Permissions)."
 )
@@ -114,15 +121,21 @@ class Moderation(commands.Cog):
         if now - self.explained.get(author_id, -EXPLAIN_EVERY_SECONDS) < EXPLAIN_EVERY_SECONDS:
             return
         self.explained[author_id] = now
-        rule = RULE.format(channel=f"<#{channel_id}>")
+        languages = self.bot.tables.languages
+        rule = render(rule_for(f"<#{channel_id}>"), await languages.reader(author_id))
         with contextlib.suppress(DMsClosed):
             if await self.bot.tables.courier.show(author_id, rule) is not None:
                 return
         channel = self.bot.get_partial_messageable(channel_id)
+        guild = getattr(self.bot.get_channel(channel_id), "guild", None)
+        notice = _(
+            "{player}, I removed your message: no numbers while The Game runs. Name piles by letter and give hints "
+            "without numbers.",
+            player=mention(author_id),
+        )
         try:
             await channel.send(
-                f"{mention(author_id)}, I removed your message: no numbers while The Game runs. Name piles by "
-                "letter and give hints without numbers.",
+                render(notice, languages.table(guild.id if guild is not None else None)),
                 allowed_mentions=USERS_ONLY,
                 delete_after=self.notice_seconds,
             )

@@ -18,6 +18,7 @@ from discord.ext import commands
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from engine import no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
+from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import GameRecord
 from table.answer import detached
 from table.people import mention
@@ -29,41 +30,66 @@ log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour.orange()
 
-RULES = """**No Thanks!**: a game for 3 to 7 players. Lowest score wins.
-- The cards go from 3 to 35; nine are removed unseen, so the draw pile holds 24.
-- On your turn, either say **No thanks!** (`/nothanks`): put one of your chips on the face-up card and pass, or \
-**take** it (`/take`) with all the chips on it; then the next card is turned up and you move again.
-- With no chips left, you must take.
-- When the last card is taken, score: the sum of your cards, but a run of consecutive cards counts only its lowest \
-card, minus one point per chip. The lowest score wins; on a tie, the tied player holding the highest card wins \
-(an unofficial rule the bot uses).
-- Chip counts are secret (you get yours by DM, or with /hand) unless the game uses *open chips*."""
+RULES = _(
+    "**No Thanks!**: a game for 3 to 7 players. Lowest score wins.\n"
+    "- The cards go from 3 to 35; nine are removed unseen, so the draw pile holds 24.\n"
+    "- On your turn, either say **No thanks!** (`/nothanks`): put one of your chips on the face-up card and pass, or "
+    "**take** it (`/take`) with all the chips on it; then the next card is turned up and you move again.\n"
+    "- With no chips left, you must take.\n"
+    "- When the last card is taken, score: the sum of your cards, but a run of consecutive cards counts only its "
+    "lowest card, minus one point per chip. The lowest score wins; on a tie, the tied player holding the highest card "
+    "wins (an unofficial rule the bot uses).\n"
+    "- Chip counts are secret (you get yours by DM, or with /hand) unless the game uses *open chips*."
+)
 
 
-def cards_text(cards: tuple[int, ...]) -> str:
+def cards_text(cards: tuple[int, ...]) -> str | Text:
+    """Cards as runs, ``[3-5] [10]`` (numbers are the same in every language)."""
     runs = no_thanks.runs(cards)
-    return " ".join(f"[{run[0]}]" if len(run) == 1 else f"[{run[0]}-{run[-1]}]" for run in runs) or "no cards"
+    return " ".join(f"[{run[0]}]" if len(run) == 1 else f"[{run[0]}-{run[-1]}]" for run in runs) or _("no cards")
 
 
-def face_up_line(state: State) -> str:
+def face_up_line(state: State) -> Text:
     card = no_thanks.face_up_card(state)
     if card is None:
-        return "No cards left."
+        return _("No cards left.")
     chips = no_thanks.chips_on_card(state)
-    return f"Face-up card: {card} ({chips} {'chip' if chips == 1 else 'chips'} on it)"
+    return _n(
+        "Face-up card: {card} ({count} chip on it)", "Face-up card: {card} ({count} chips on it)", chips, card=card
+    )
 
 
-def render_board(state: State) -> discord.Embed:
+def seat_line(seat: no_thanks.PlayerView, to_move: bool) -> Text:
+    """A seat on the board: its cards, their points, its chips when they are open, and the mover's arrow."""
+    player, cards = mention(seat.player), cards_text(seat.cards)
+    points = _n("{count} point", "{count} points", seat.points)
+    if seat.chips is None:
+        if to_move:
+            return _("{player}: {cards} = {points} ← to move", player=player, cards=cards, points=points)
+        return _("{player}: {cards} = {points}", player=player, cards=cards, points=points)
+    chips = _n("{count} chip", "{count} chips", seat.chips)
+    if to_move:
+        return _(
+            "{player}: {cards} = {points}, {chips} ← to move", player=player, cards=cards, points=points, chips=chips
+        )
+    return _("{player}: {cards} = {points}, {chips}", player=player, cards=cards, points=points, chips=chips)
+
+
+def render_board(state: State, locale: str = "en") -> discord.Embed:
     view = no_thanks.public_view(state)
-    embed = discord.Embed(title="No Thanks!", colour=COLOUR, description=face_up_line(state))
-    embed.add_field(name="Draw pile", value=f"{view.cards_left} cards face down")
-    embed.add_field(name="Variant", value="open chips" if state.open_chips else "secret chips")
-    lines = []
-    for seat in view.players:
-        chips = "" if seat.chips is None else f", {seat.chips} chips"
-        marker = " ← to move" if seat.player == view.turn else ""
-        lines.append(f"{mention(seat.player)}: {cards_text(seat.cards)} = {seat.points} points{chips}{marker}")
-    embed.add_field(name="Players (points without chips)", value="\n".join(lines) or "nobody", inline=False)
+    embed = discord.Embed(title="No Thanks!", colour=COLOUR, description=render(face_up_line(state), locale))
+    embed.add_field(
+        name=render(_("Draw pile"), locale),
+        value=render(_n("{count} card face down", "{count} cards face down", view.cards_left), locale),
+    )
+    variant = _p("variant", "open chips") if state.open_chips else _p("variant", "secret chips")
+    embed.add_field(name=render(_("Variant"), locale), value=render(variant, locale))
+    seats = [seat_line(seat, seat.player == view.turn) for seat in view.players]
+    embed.add_field(
+        name=render(_("Players (points without chips)"), locale),
+        value=render(lines(*seats) if seats else _("nobody"), locale),
+        inline=False,
+    )
     return embed
 
 
@@ -73,11 +99,11 @@ class MoveButton(
 ):
     """Take or No thanks! under a board; the custom id remembers which board (game id, move count) it belongs to."""
 
-    def __init__(self, verb: str, game: int, moves: int) -> None:
+    def __init__(self, verb: str, game: int, moves: int, locale: str = "en") -> None:
         take = verb == "take"
         super().__init__(
             discord.ui.Button(
-                label="Take" if take else "No thanks!",
+                label=render(_p("button", "Take") if take else _p("button", "No thanks!"), locale),
                 style=discord.ButtonStyle.primary if take else discord.ButtonStyle.secondary,
                 custom_id=f"no_thanks:{verb}:{game}:{moves}",
             )
@@ -101,21 +127,25 @@ class MoveButton(
 
 
 class HandButton(discord.ui.Button[Any]):
-    def __init__(self) -> None:
-        super().__init__(label="My cards and chips", style=discord.ButtonStyle.secondary, custom_id="no_thanks:hand")
+    def __init__(self, locale: str = "en") -> None:
+        super().__init__(
+            label=render(_p("button", "My cards and chips"), locale),
+            style=discord.ButtonStyle.secondary,
+            custom_id="no_thanks:hand",
+        )
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.client.tables.show_panel(interaction, no_thanks.INFO.kind)
 
 
 class NoThanksBoard(ErrorHandlingView):
-    def __init__(self, board: tuple[int, int] | None = None, *, hand_button: bool = True) -> None:
+    def __init__(self, board: tuple[int, int] | None = None, *, hand_button: bool = True, locale: str = "en") -> None:
         super().__init__()
         if board is not None:
-            self.add_item(MoveButton("take", *board))
-            self.add_item(MoveButton("pass", *board))
+            self.add_item(MoveButton("take", *board, locale))
+            self.add_item(MoveButton("pass", *board, locale))
         if hand_button:
-            self.add_item(HandButton())
+            self.add_item(HandButton(locale))
 
 
 class Presenter:
@@ -123,62 +153,128 @@ class Presenter:
 
     game = no_thanks.GAME
     rules_text = RULES
-    closed_dms_hint = (
+    closed_dms_hint = _(
         "Open your DMs for this server (Privacy Settings > Direct Messages) to get your chip count, or use /hand."
     )
 
-    def board(self, state: State) -> discord.Embed:
-        return render_board(state)
+    def board(self, state: State, locale: str) -> discord.Embed:
+        return render_board(state, locale)
 
-    def board_view(self, record: GameRecord, state: State) -> discord.ui.View:
-        return NoThanksBoard((record.id, state.move_count))
+    def board_view(self, record: GameRecord, state: State, locale: str) -> discord.ui.View:
+        return NoThanksBoard((record.id, state.move_count), locale=locale)
 
-    def headline(self, state: State) -> str | None:
+    def headline(self, state: State) -> Text | None:
         return None if no_thanks.is_over(state) else face_up_line(state)
 
-    def private_text(self, state: State, player: int) -> str:
-        return f"Your chips: {no_thanks.chips(state, player)}\nYour cards: {cards_text(no_thanks.hand(state, player))}"
-
-    def start_text(self, state: State) -> str:
-        first = no_thanks.current_player(state)
-        chips = "Everybody's chips are shown on the board." if state.open_chips else "Your chips are in your DMs."
-        return (
-            f"No Thanks! begins with {', '.join(mention(p) for p in state.players)}. {chips} "
-            f"{mention(first) if first else 'Nobody'} goes first: /take or /nothanks (or the buttons)."
+    def private_text(self, state: State, player: int) -> Text:
+        return _(
+            "Your chips: {chips}\nYour cards: {cards}",
+            chips=no_thanks.chips(state, player),
+            cards=cards_text(no_thanks.hand(state, player)),
         )
 
-    def announce(self, before: State, after: State, player: int, action: Any) -> str:
+    def revealed_text(self, state: State, player: int) -> Text:
+        return _(
+            "chips: {chips}; cards: {cards}",
+            chips=no_thanks.chips(state, player),
+            cards=cards_text(no_thanks.hand(state, player)),
+        )
+
+    def start_text(self, state: State) -> Text:
+        first = no_thanks.current_player(state)
+        players = ", ".join(mention(p) for p in state.players)
+        chips = _("Everybody's chips are shown on the board.") if state.open_chips else _("Your chips are in your DMs.")
+        if first is None:
+            return _(
+                "No Thanks! begins with {players}. {chips} Nobody goes first: /take or /nothanks (or the buttons).",
+                players=players,
+                chips=chips,
+            )
+        return _(
+            "No Thanks! begins with {players}. {chips} {first} goes first: /take or /nothanks (or the buttons).",
+            players=players,
+            chips=chips,
+            first=mention(first),
+        )
+
+    def announce(self, before: State, after: State, player: int, action: Any) -> Text:
         name = mention(player)
-        if isinstance(action, Take):
-            chips = no_thanks.chips_on_card(before)
-            text = f"{name} took {no_thanks.face_up_card(before)} with {chips} {'chip' if chips == 1 else 'chips'}."
-        elif isinstance(action, NoThanks):
-            text = f"{name}: No thanks! (one chip on {no_thanks.face_up_card(before)})"
-        else:
-            text = f"{name} left the game; their cards and chips left with them."
         upcoming = no_thanks.current_player(after)
         if isinstance(action, Leave) and upcoming == no_thanks.current_player(before):
-            pass  # somebody else left: the turn did not change
-        elif upcoming is not None:
-            text += f" {mention(upcoming)}, your turn." if upcoming != player else f" {name}, you move again."
-        return text
+            upcoming = None  # somebody else left: the turn did not change
+        if isinstance(action, Take):
+            chips = no_thanks.chips_on_card(before)
+            card = no_thanks.face_up_card(before)
+            if upcoming is None:
+                return _n(
+                    "{player} took {card} with {count} chip.",
+                    "{player} took {card} with {count} chips.",
+                    chips,
+                    player=name,
+                    card=card,
+                )
+            if upcoming == player:
+                return _n(
+                    "{player} took {card} with {count} chip. {player}, you move again.",
+                    "{player} took {card} with {count} chips. {player}, you move again.",
+                    chips,
+                    player=name,
+                    card=card,
+                )
+            return _n(
+                "{player} took {card} with {count} chip. {next}, your turn.",
+                "{player} took {card} with {count} chips. {next}, your turn.",
+                chips,
+                player=name,
+                card=card,
+                next=mention(upcoming),
+            )
+        if isinstance(action, NoThanks):
+            card = no_thanks.face_up_card(before)
+            if upcoming is None:
+                return _("{player}: No thanks! (one chip on {card})", player=name, card=card)
+            if upcoming == player:
+                return _("{player}: No thanks! (one chip on {card}) {player}, you move again.", player=name, card=card)
+            return _(
+                "{player}: No thanks! (one chip on {card}) {next}, your turn.",
+                player=name,
+                card=card,
+                next=mention(upcoming),
+            )
+        if upcoming is None:
+            return _("{player} left the game; their cards and chips left with them.", player=name)
+        if upcoming == player:
+            return _(
+                "{player} left the game; their cards and chips left with them. {player}, you move again.", player=name
+            )
+        return _(
+            "{player} left the game; their cards and chips left with them. {next}, your turn.",
+            player=name,
+            next=mention(upcoming),
+        )
 
-    def game_over_text(self, state: State) -> str:
+    def game_over_text(self, state: State) -> Localized:
         if state.status == "abandoned":
-            return "**Game over**: fewer than three players remain, so the game is abandoned and records no score."
-        lines = ["**Game over**. Scores (lowest wins):"]
+            return _("**Game over**: fewer than three players remain, so the game is abandoned and records no score.")
+        parts: list[Localized] = [_("**Game over**. Scores (lowest wins):")]
         for line in no_thanks.scores(state):
-            lines.append(
-                f"{mention(line.player)}: {cards_text(tuple(c for run in line.runs for c in run))} "
-                f"= {line.card_points} points - {line.chips} chips = **{line.total}**"
+            parts.append(
+                _(
+                    "{player}: {cards} = {points} - {chips} = **{total}**",
+                    player=mention(line.player),
+                    cards=cards_text(tuple(c for run in line.runs for c in run)),
+                    points=_n("{count} point", "{count} points", line.card_points),
+                    chips=_n("{count} chip", "{count} chips", line.chips),
+                    total=line.total,
+                )
             )
         winner, tie_break = no_thanks.winner(state)
-        lines.append(f"Winner: {mention(winner)}!")
+        parts.append(_("Winner: {player}!", player=mention(winner)))
         if tie_break:
-            lines.append("(A tie, broken by the unofficial rule: the tied player holding the highest card wins.)")
+            parts.append(_("(A tie, broken by the unofficial rule: the tied player holding the highest card wins.)"))
         removed = ", ".join(str(card) for card in sorted(no_thanks.removed_cards(state)))
-        lines.append(f"The nine cards removed at the start: {removed}.")
-        return "\n".join(lines)
+        parts.append(_("The nine cards removed at the start: {cards}.", cards=removed))
+        return lines(*parts)
 
     def dm_due(self, before: State, after: State, player: int, action: Any) -> list[int]:
         # Also after the last card: taking it with chips on it changes the taker's count, which is promised by DM.
@@ -194,17 +290,17 @@ class Presenter:
         # A card taken turns up the next one: worth a new board. A chip paid only edits it, and pings nobody.
         return isinstance(action, Take)
 
-    def panel(self, record: GameRecord, state: State, player: int, page: str | None) -> dict[str, Any]:
+    def panel(self, record: GameRecord, state: State, player: int, page: str | None, locale: str) -> dict[str, Any]:
         """Your chips and cards, the card on offer, and Take / No thanks! when it is your turn."""
-        lines = [self.private_text(state, player), face_up_line(state)]
+        parts: list[Localized] = [self.private_text(state, player), face_up_line(state)]
         mover = no_thanks.current_player(state)
         if mover == player:
-            lines.append("Your turn.")
-            view: discord.ui.View = NoThanksBoard((record.id, state.move_count), hand_button=False)
+            parts.append(_("Your turn."))
+            view: discord.ui.View = NoThanksBoard((record.id, state.move_count), hand_button=False, locale=locale)
         else:
-            lines.append("The game is over." if mover is None else f"{mention(mover)} is deciding.")
+            parts.append(_("The game is over.") if mover is None else _("{player} is deciding.", player=mention(mover)))
             view = discord.ui.View()
-        return {"content": "\n".join(lines), "view": detached(view)}
+        return {"content": render(lines(*parts), locale), "view": detached(view)}
 
 
 PRESENTER = Presenter()

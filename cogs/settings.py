@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from cogs._ui import ErrorHandlingView
 from engine import GAMES
+from i18n import _
 from table.answer import UserError, detached, send
 from table.clock import TURN_TIMES, turn_time_words
 from table.settings import LANGUAGES, ServerSettings, server_settings
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour.dark_teal()
-MANAGERS_ONLY = "Only members with the Manage Server permission can change this server's settings."
+MANAGERS_ONLY = _("Only members with the Manage Server permission can change this server's settings.")
 # Discord's limit on a select menu's options: every game's turn times share one menu.
 MAX_OPTIONS = 25
 
@@ -104,9 +105,9 @@ class SettingsView(ErrorHandlingView):
     async def turn_time(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
         chosen: dict[str, int] = {}
         for value in select.values:
-            kind, _, seconds = value.partition(":")
+            kind, _sep, seconds = value.partition(":")
             if kind in chosen:
-                raise UserError(f"Pick one turn time for {GAMES[kind].info.title}, not two.")
+                raise UserError(_("Pick one turn time for {game}, not two.", game=GAMES[kind].info.title))
             chosen[kind] = int(seconds)
         await self.cog.change(interaction, lambda s: replace(s, turn_times=MappingProxyType(chosen)))
 

@@ -13,7 +13,7 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -26,9 +26,12 @@ from cogs.lobby import DEFAULT_GAME, VARIANTS, utc_today, variants_text
 from engine import GAMES
 from engine.errors import CorruptState, GameError
 from engine.game import decode_moves, replay
+from i18n import Localized, Text, _, _n, _p, joined, lines, render
+from i18n import day as i18n_day
 from storage import EndedGame, GameRecord, PlayerResult, Standing, Streak, Tally
 from table.answer import UserError, send, shorten
 from table.games import setup_of
+from table.language import Languages
 from table.people import is_ai, mention
 from table.picture import TEAM_SQUARES, Result, results_png
 
@@ -40,8 +43,6 @@ log = logging.getLogger(__name__)
 COLOUR = discord.Colour.gold()
 MIN_GAMES = 3  # finished games a team or player needs to appear on a leaderboard
 PAGE = 10  # lines of a leaderboard or history page
-MIXED_WORDS = "with computer players or autopilot turns"
-NOT_HERE = "Statistics are kept per server: use this command in a server's text channel."
 CHART_GAMES = 60  # the last games a /stats chart shows
 
 
@@ -69,14 +70,35 @@ def rank_key(record: GameRecord) -> tuple[int, float]:
     return (1, float(scores.get(str(result.get("winner")), 0)))
 
 
-def variant_words(kind: str, variants: tuple[str, ...]) -> str:
-    return variants_text(kind, variants) if kind in GAMES else ", ".join(variants) or "standard rules"
+def variant_words(kind: str, variants: tuple[str, ...]) -> Localized | str:
+    if kind in GAMES:
+        return variants_text(kind, variants)
+    return ", ".join(variants) or _("standard rules")
+
+
+def company(kind: str, mixed: bool) -> Text:
+    """A game's name and who played it: people only, or with computer players."""
+    if mixed:
+        return _("{game} (with computer players or autopilot turns)", game=title(kind))
+    return _("{game} (people only)", game=title(kind))
+
+
+def audience(interaction: discord.Interaction[Any], public: bool) -> str:
+    """Whose language a page is in: the channel's when everybody sees it, else the reader's."""
+    languages: Languages = interaction.client.tables.languages
+    return languages.for_table(interaction) if public else languages.for_reader(interaction)
+
+
+def page_locale(interaction: discord.Interaction[Any]) -> str:
+    """A page turned in place keeps its audience: the reader's language for a private page, else the channel's."""
+    message = interaction.message
+    return audience(interaction, public=message is None or not message.flags.ephemeral)
 
 
 # ---- /stats -----------------------------------------------------------------------------------------------------
 
 
-def tally_lines(kind: str, tallies: list[Tally], streak: Streak | None) -> str:
+def tally_lines(kind: str, tallies: list[Tally], streak: Streak | None) -> Localized:
     """One game's figures: totals, the streak, then each table size and variant played (when more than one)."""
     played = sum(t.played for t in tallies)
     won = sum(t.won for t in tallies)
@@ -84,21 +106,79 @@ def tally_lines(kind: str, tallies: list[Tally], streak: Streak | None) -> str:
     scored = [t for t in tallies if t.mean is not None]
     best = min((t.best for t in scored if t.best is not None), default=None)
     mean = sum((t.mean or 0) * t.played for t in scored) / played if played else None
-    share = f" ({won * 100 // played}%)" if played else ""
-    lines = [
-        f"Played **{played}**, {won_word(kind)} **{won}**{share}" + (f", abandoned {abandoned}" if abandoned else ""),
-        f"Best {score_text(kind, best)}, average {score_text(kind, mean, 1)}" if played else "No finished game yet.",
-    ]
+    word = won_word(kind)
+    if played:
+        share = won * 100 // played
+        totals = (
+            _(
+                "Played **{played}**, {won_word} **{won}** ({share}%), abandoned {abandoned}",
+                played=played,
+                won_word=word,
+                won=won,
+                share=share,
+                abandoned=abandoned,
+            )
+            if abandoned
+            else _(
+                "Played **{played}**, {won_word} **{won}** ({share}%)",
+                played=played,
+                won_word=word,
+                won=won,
+                share=share,
+            )
+        )
+        scores: Text = _(
+            "Best {best}, average {average}", best=score_text(kind, best), average=score_text(kind, mean, 1)
+        )
+    else:
+        totals = (
+            _(
+                "Played **{played}**, {won_word} **{won}**, abandoned {abandoned}",
+                played=played,
+                won_word=word,
+                won=won,
+                abandoned=abandoned,
+            )
+            if abandoned
+            else _("Played **{played}**, {won_word} **{won}**", played=played, won_word=word, won=won)
+        )
+        scores = _("No finished game yet.")
+    parts: list[Localized] = [totals, scores]
     if streak is not None and played:
-        lines.append(f"Winning streak: {streak.current} now, best {streak.best}")
+        parts.append(_("Winning streak: {current} now, best {best}", current=streak.current, best=streak.best))
     if len(tallies) > 1:
         for t in tallies[:6]:
-            average = f", average {score_text(kind, t.mean, 1)}" if t.mean is not None else ""
-            lines.append(
-                f"· {t.seats} players, {variant_words(kind, t.variants)}: {t.played} played, {t.won} "
-                f"{won_word(kind)}{average}" + (f", {t.abandoned} abandoned" if t.abandoned else "")
-            )
-    return "\n".join(lines)
+            values = {
+                "seats": t.seats,
+                "variant": variant_words(kind, t.variants),
+                "played": t.played,
+                "won": t.won,
+                "won_word": word,
+            }
+            if t.mean is not None and t.abandoned:
+                line = _(
+                    "· {seats} players, {variant}: {played} played, {won} {won_word}, average {average}, "
+                    "{abandoned} abandoned",
+                    average=score_text(kind, t.mean, 1),
+                    abandoned=t.abandoned,
+                    **values,
+                )
+            elif t.mean is not None:
+                line = _(
+                    "· {seats} players, {variant}: {played} played, {won} {won_word}, average {average}",
+                    average=score_text(kind, t.mean, 1),
+                    **values,
+                )
+            elif t.abandoned:
+                line = _(
+                    "· {seats} players, {variant}: {played} played, {won} {won_word}, {abandoned} abandoned",
+                    abandoned=t.abandoned,
+                    **values,
+                )
+            else:
+                line = _("· {seats} players, {variant}: {played} played, {won} {won_word}", **values)
+            parts.append(line)
+    return lines(*parts)
 
 
 def team_colours(teams: list[Standing]) -> dict[tuple[int, ...], int]:
@@ -110,15 +190,19 @@ def team_colours(teams: list[Standing]) -> dict[tuple[int, ...], int]:
     return colours
 
 
-def team_lines(kind: str, teams: list[Standing], chart: bool = False) -> str:
+def team_lines(kind: str, teams: list[Standing], chart: bool = False) -> Localized:
     colours = team_colours(teams) if chart else {}
-    square = {players: f"{TEAM_SQUARES[index]} " for players, index in colours.items()}
-    return "\n".join(
-        square.get(t.players, "")
-        + f"{people(t.players)}{' + computer' if t.mixed else ''}: {t.games} played, {t.won} won, best "
-        f"{score_text(kind, t.best)}"
-        for t in teams
-    )
+    rows: list[Localized] = []
+    for t in teams:
+        values = {"team": people(t.players), "played": t.games, "won": t.won, "best": score_text(kind, t.best)}
+        if t.mixed:
+            row = _("{team} + computer: {played} played, {won} won, best {best}", **values)
+        else:
+            row = _("{team}: {played} played, {won} won, best {best}", **values)
+        index = colours.get(t.players)
+        # The square is the team's colour in the chart: a symbol, the same in every language.
+        rows.append(_("{square} {row}", square=TEAM_SQUARES[index], row=row) if index is not None else row)
+    return lines(*rows)
 
 
 def chart_png(results: list[PlayerResult], teams: dict[str, list[Standing]]) -> bytes:
@@ -138,23 +222,38 @@ def chart_png(results: list[PlayerResult], teams: dict[str, list[Standing]]) -> 
 
 
 def stats_embed(
-    player: int, tallies: list[Tally], streaks: list[Streak], teams: dict[str, list[Standing]], chart: bool = False
+    player: int,
+    tallies: list[Tally],
+    streaks: list[Streak],
+    teams: dict[str, list[Standing]],
+    locale: str,
+    chart: bool = False,
 ) -> Any:
-    embed = discord.Embed(title="Statistics on this server", colour=COLOUR, description=f"Player: {mention(player)}")
+    def say(text: Localized) -> str:
+        return render(text, locale)
+
+    embed = discord.Embed(
+        title=say(_("Statistics on this server")),
+        colour=COLOUR,
+        description=say(_("Player: {player}", player=mention(player))),
+    )
     if not tallies:
-        embed.description = f"{mention(player)} hasn't finished a game on this server yet."
+        embed.description = say(_("{player} hasn't finished a game on this server yet.", player=mention(player)))
         return embed
     groups: dict[tuple[str, bool], list[Tally]] = {}
     for t in tallies:
         groups.setdefault((t.kind, t.mixed), []).append(t)
     for (kind, mixed), group in sorted(groups.items()):
         streak = next((s for s in streaks if (s.kind, s.mixed) == (kind, mixed)), None)
-        name = f"{title(kind)}" + (f" ({MIXED_WORDS})" if mixed else " (people only)")
-        embed.add_field(name=name, value=shorten(tally_lines(kind, group, streak), 1024), inline=False)
+        embed.add_field(
+            name=say(company(kind, mixed)), value=shorten(say(tally_lines(kind, group, streak)), 1024), inline=False
+        )
     for kind, standings in teams.items():
         if standings:
             embed.add_field(
-                name=f"{title(kind)}: teams", value=shorten(team_lines(kind, standings, chart), 1024), inline=False
+                name=say(_("{game}: teams", game=title(kind))),
+                value=shorten(say(team_lines(kind, standings, chart)), 1024),
+                inline=False,
             )
     return embed
 
@@ -191,7 +290,9 @@ class LeaderboardButton(
         return cls(match["kind"], int(match["seats"]), variant, match["mixed"] == "1", int(match["page"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await turn_page(interaction, lambda cog: cog.leaderboard_page(interaction, *self.query))
+        await turn_page(
+            interaction, lambda cog: cog.leaderboard_page(interaction, *self.query, page_locale(interaction))
+        )
 
 
 # ---- /history and the replays -----------------------------------------------------------------------------------
@@ -214,17 +315,19 @@ class HistoryButton(
         return cls(match["scope"], int(match["offset"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await turn_page(interaction, lambda cog: cog.history_page(interaction, self.scope, self.offset))
+        await turn_page(
+            interaction, lambda cog: cog.history_page(interaction, self.scope, self.offset, page_locale(interaction))
+        )
 
 
 class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hist:pick"):
     """The history's menu of games: choosing one opens its replay, privately."""
 
-    def __init__(self, options: list[discord.SelectOption] | None = None) -> None:
+    def __init__(self, options: list[discord.SelectOption] | None = None, locale: str = "en") -> None:
         super().__init__(
             discord.ui.Select(
                 custom_id="hist:pick",
-                placeholder="Watch the replay of a game…",
+                placeholder=render(_p("menu", "Watch the replay of a game…"), locale),
                 options=options or [discord.SelectOption(label="-", value="0")],
             )
         )
@@ -241,7 +344,8 @@ class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"his
             values = data.get("values") or ["0"]
             game = int(values[0]) if str(values[0]).isdigit() else 0
             cog: Stats = interaction.client.get_cog("Stats")
-            await send(interaction, ephemeral=True, **await cog.replay_page(interaction, game, 0))
+            locale = interaction.client.tables.languages.for_reader(interaction)
+            await send(interaction, ephemeral=True, **await cog.replay_page(interaction, game, 0, locale))
         except Exception as error:
             await reply_error(interaction, error)
 
@@ -263,50 +367,67 @@ class ReplayButton(
         return cls(int(match["game"]), int(match["step"]), match["tag"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await turn_page(interaction, lambda cog: cog.replay_page(interaction, self.game, self.step))
+        await turn_page(
+            interaction, lambda cog: cog.replay_page(interaction, self.game, self.step, page_locale(interaction))
+        )
 
 
-def history_line(game: EndedGame) -> str:
+def history_line(game: EndedGame) -> Text:
     record = game.record
-    mark = " 🤖" if game.mixed else ""
-    return (
-        f"`#{record.id}` {when(record.ended_at or record.started_at)} **{title(record.kind)}** "
-        f"({variant_words(record.kind, record.variants)}): {people(record.players)} · {result_text(record)}{mark}"
+    values = {
+        "number": record.id,
+        "when": when(record.ended_at or record.started_at),
+        "game": title(record.kind),
+        "variant": variant_words(record.kind, record.variants),
+        "players": people(record.players),
+        "result": result_text(record),
+    }
+    if game.mixed:
+        return _("`#{number}` {when} **{game}** ({variant}): {players} · {result} 🤖", **values)
+    return _("`#{number}` {when} **{game}** ({variant}): {players} · {result}", **values)
+
+
+def pick_label(record: GameRecord) -> Text:
+    result = record.result or {}
+    if record.status != "finished" or not result:
+        outcome: Text = _("abandoned")
+    elif "won" in result:
+        outcome = _p("result", "won") if result.get("won") else score_text(record.kind, result.get("score"))
+    else:
+        outcome = _("finished")
+    return _n(
+        "#{number} {game}, {count} player: {outcome}",
+        "#{number} {game}, {count} players: {outcome}",
+        len(record.players),
+        number=record.id,
+        game=title(record.kind),
+        outcome=outcome,
     )
 
 
-def pick_label(record: GameRecord) -> str:
-    result = record.result or {}
-    if record.status != "finished" or not result:
-        outcome = "abandoned"
-    elif "won" in result:
-        outcome = "won" if result.get("won") else score_text(record.kind, result.get("score"))
-    else:
-        outcome = "finished"
-    return shorten(f"#{record.id} {title(record.kind)}, {len(record.players)} players: {outcome}", 100)
-
-
-def reveal(presenter: Any, state: Any, players: tuple[int, ...]) -> str:
+def reveal(presenter: Any, state: Any, players: tuple[int, ...]) -> Localized:
     """Every seat's private view, now that the game is over: hands, chips."""
-    lines = []
-    for player in players:
-        private = presenter.private_text(state, player).replace("Your ", "").replace("\n", "; ")
-        lines.append(f"{mention(player)}: {private}")
-    return "\n".join(lines)
+    return lines(
+        *(_("{player}: {private}", player=mention(p), private=presenter.revealed_text(state, p)) for p in players)
+    )
 
 
-def replay_buttons(game: int, step: int, last: int) -> discord.ui.View:
+REPLAY_BUTTONS = (
+    (_p("replay button", "⏮ Start"), "s", 0),
+    (_p("replay button", "◀ Back"), "b", 0),
+    (_p("replay button", "Next ▶"), "n", 0),
+    (_p("replay button", "End ⏭"), "e", 0),
+    (_p("replay button", "◀◀ 10 back"), "m", 1),
+    (_p("replay button", "10 on ▶▶"), "p", 1),
+)
+
+
+def replay_buttons(game: int, step: int, last: int, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    for label, target, tag, row in (
-        ("⏮ Start", 0, "s", 0),
-        ("◀ Back", step - 1, "b", 0),
-        ("Next ▶", step + 1, "n", 0),
-        ("End ⏭", last, "e", 0),
-        ("◀◀ 10 back", step - 10, "m", 1),
-        ("10 on ▶▶", step + 10, "p", 1),
-    ):
-        target = max(0, min(last, target))
-        view.add_item(ReplayButton(game, target, tag, label=label, disabled=target == step, row=row))
+    targets = {"s": 0, "b": step - 1, "n": step + 1, "e": last, "m": step - 10, "p": step + 10}
+    for label, tag, row in REPLAY_BUTTONS:
+        target = max(0, min(last, targets[tag]))
+        view.add_item(ReplayButton(game, target, tag, label=render(label, locale), disabled=target == step, row=row))
     return view
 
 
@@ -351,7 +472,7 @@ class Stats(commands.Cog):
         guild = interaction.guild_id or 0
         who = player.id if player is not None else interaction.user.id
         if player is not None and player.bot:
-            raise UserError("Bots don't keep statistics; choose a person.")
+            raise UserError(_("Bots don't keep statistics; choose a person."))
         storage = self.bot.storage
         tallies = await storage.player_tallies(guild, who)
         streaks = await storage.player_streaks(guild, who)
@@ -359,7 +480,8 @@ class Stats(commands.Cog):
             kind: await storage.player_teams(guild, who, kind)
             for kind in sorted({t.kind for t in tallies if t.played} & {k for k in GAMES if is_team_game(k)})
         }
-        embed = stats_embed(who, tallies, streaks, teams, chart)
+        locale = audience(interaction, public)
+        embed = stats_embed(who, tallies, streaks, teams, locale, chart)
         results = await storage.player_results(guild, who, CHART_GAMES) if chart else []
         if not results:
             await send(interaction, embed=embed, ephemeral=not public)
@@ -384,7 +506,7 @@ class Stats(commands.Cog):
         game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()],
         variant=[
             app_commands.Choice(name="standard rules", value="standard"),
-            *(app_commands.Choice(name=v.label, value=name) for name, (v, _) in VARIANTS.items()),
+            *(app_commands.Choice(name=render(v.label, "en"), value=name) for name, (v, _infos) in VARIANTS.items()),
         ],
     )
     async def leaderboard(
@@ -396,18 +518,27 @@ class Stats(commands.Cog):
         public: bool = False,
     ) -> None:
         if game not in GAMES:
-            raise UserError("Choose a game from the list.")
+            raise UserError(_("Choose a game from the list."))
         if variant is not None and variant != "standard" and GAMES[game].info.variant(variant) is None:
-            raise UserError(f"{title(game)} has no variant {variant.replace('_', ' ')}.")
+            raise UserError(_("{game} has no variant {variant}.", game=title(game), variant=variant.replace("_", " ")))
         wanted = "" if variant == "standard" else variant
-        page = await self.leaderboard_page(interaction, game, players or 0, wanted, False, 0)
+        page = await self.leaderboard_page(
+            interaction, game, players or 0, wanted, False, 0, audience(interaction, public)
+        )
         await send(interaction, ephemeral=not public, **page)
 
     async def leaderboard_page(
-        self, interaction: discord.Interaction[Any], kind: str, seats: int, variant: str | None, mixed: bool, page: int
+        self,
+        interaction: discord.Interaction[Any],
+        kind: str,
+        seats: int,
+        variant: str | None,
+        mixed: bool,
+        page: int,
+        locale: str,
     ) -> dict[str, Any]:
         teams = is_team_game(kind)
-        lines, total = await self.bot.storage.leaderboard(
+        standings, total = await self.bot.storage.leaderboard(
             interaction.guild_id or 0,
             kind,
             teams=teams,
@@ -419,34 +550,88 @@ class Stats(commands.Cog):
             offset=page * PAGE,
         )
         pages = max(1, -(-total // PAGE))
-        filters = [f"{seats} players"] if seats else []
+        filters: list[Localized | str] = [_n("{count} player", "{count} players", seats)] if seats else []
         if variant is not None:
             filters.append(variant_words(kind, (variant,) if variant else ()))
-        who = "Teams" if teams else "Players"
         embed = discord.Embed(
-            title=f"Leaderboard: {title(kind)}" + (f" ({MIXED_WORDS})" if mixed else " (people only)"),
+            title=render(_("Leaderboard: {game}", game=company(kind, mixed)), locale),
             colour=COLOUR,
         )
-        rows = []
-        for number, line in enumerate(lines, start=page * PAGE + 1):
+        rows: list[Localized] = []
+        for place, line in enumerate(standings, start=page * PAGE + 1):
             rows.append(
-                f"**{number}.** {people(line.players)}: {line.won} {won_word(kind)} in {line.games}, "
-                f"average {score_text(kind, line.mean, 1)}, best {score_text(kind, line.best)}"
+                _(
+                    "**{number}.** {players}: {won} {won_word} in {played}, average {average}, best {best}",
+                    number=place,
+                    players=people(line.players),
+                    won=line.won,
+                    won_word=won_word(kind),
+                    played=line.games,
+                    average=score_text(kind, line.mean, 1),
+                    best=score_text(kind, line.best),
+                )
             )
-        embed.description = "\n".join(
-            [f"Only {', '.join(filters)}." if filters else "", *rows]
-            if rows
-            else [f"No {who.lower()} with {self.min_games} finished games here yet{' in that choice' * bool(filters)}."]
-        ).strip()
-        embed.set_footer(
-            text=f"{who} with at least {self.min_games} finished games; most wins first, then the lowest average. "
-            f"Page {page + 1} of {pages}."
+        if rows:
+            head = [_("Only {filters}.", filters=joined(filters, ", "))] if filters else []
+            embed.description = render(lines(*head, *rows), locale)
+        else:
+            minimum = self.min_games
+            if teams:
+                empty = (
+                    _n(
+                        "No teams with {count} finished game here yet in that choice.",
+                        "No teams with {count} finished games here yet in that choice.",
+                        minimum,
+                    )
+                    if filters
+                    else _n(
+                        "No teams with {count} finished game here yet.",
+                        "No teams with {count} finished games here yet.",
+                        minimum,
+                    )
+                )
+            else:
+                empty = (
+                    _n(
+                        "No players with {count} finished game here yet in that choice.",
+                        "No players with {count} finished games here yet in that choice.",
+                        minimum,
+                    )
+                    if filters
+                    else _n(
+                        "No players with {count} finished game here yet.",
+                        "No players with {count} finished games here yet.",
+                        minimum,
+                    )
+                )
+            embed.description = render(empty, locale)
+        footer = (
+            _n(
+                "Teams with at least {count} finished game; most wins first, then the lowest average. Page {page} of "
+                "{pages}.",
+                "Teams with at least {count} finished games; most wins first, then the lowest average. Page {page} of "
+                "{pages}.",
+                self.min_games,
+                page=page + 1,
+                pages=pages,
+            )
+            if teams
+            else _n(
+                "Players with at least {count} finished game; most wins first, then the lowest average. Page {page} "
+                "of {pages}.",
+                "Players with at least {count} finished games; most wins first, then the lowest average. Page {page} "
+                "of {pages}.",
+                self.min_games,
+                page=page + 1,
+                pages=pages,
+            )
         )
+        embed.set_footer(text=render(footer, locale))
         view = discord.ui.View(timeout=None)
         view.add_item(LeaderboardButton(kind, seats, variant, mixed, max(0, page - 1), label="◀", disabled=page == 0))
         view.add_item(LeaderboardButton(kind, seats, variant, mixed, page + 1, label="▶", disabled=page + 1 >= pages))
-        toggle = "People only" if mixed else "With computer players"
-        view.add_item(LeaderboardButton(kind, seats, variant, not mixed, 0, label=toggle))
+        toggle = _p("button", "People only") if mixed else _p("button", "With computer players")
+        view.add_item(LeaderboardButton(kind, seats, variant, not mixed, 0, label=render(toggle, locale)))
         return {"embed": embed, "view": view}
 
     # ---- /history and the replays ---------------------------------------------------------------------------
@@ -465,38 +650,58 @@ class Stats(commands.Cog):
     async def history(
         self, interaction: discord.Interaction[Bot], where: str = "channel", public: bool = False
     ) -> None:
-        page = await self.history_page(interaction, "g" if where == "server" else "c", 0)
+        page = await self.history_page(interaction, "g" if where == "server" else "c", 0, audience(interaction, public))
         await send(interaction, ephemeral=not public, **page)
 
-    async def history_page(self, interaction: discord.Interaction[Any], scope: str, offset: int) -> dict[str, Any]:
+    async def history_page(
+        self, interaction: discord.Interaction[Any], scope: str, offset: int, locale: str
+    ) -> dict[str, Any]:
         channel = None if scope == "g" else interaction.channel_id
         games = await self.bot.storage.ended_games(interaction.guild_id or 0, channel, PAGE + 1, offset)
         more, games = len(games) > PAGE, games[:PAGE]
-        place = "this server" if channel is None else "this channel"
-        embed = discord.Embed(title=f"Recent games in {place}", colour=COLOUR)
+        here = channel is None
+        embed = discord.Embed(
+            title=render(_("Recent games in this server") if here else _("Recent games in this channel"), locale),
+            colour=COLOUR,
+        )
         if not games:
-            embed.description = f"No game has ended in {place} yet: start one with /newgame."
+            empty = (
+                _("No game has ended in this server yet: start one with /newgame.")
+                if here
+                else _("No game has ended in this channel yet: start one with /newgame.")
+            )
+            embed.description = render(empty, locale)
         else:
-            embed.description = shorten("\n".join(history_line(g) for g in games), 4096)
-            embed.set_footer(text=f"🤖 {MIXED_WORDS}. Choose a game below to watch its replay.")
+            embed.description = shorten(render(lines(*(history_line(g) for g in games)), locale), 4096)
+            embed.set_footer(
+                text=render(
+                    _("🤖 with computer players or autopilot turns. Choose a game below to watch its replay."), locale
+                )
+            )
         view = discord.ui.View(timeout=None)
         if games:
-            options = [discord.SelectOption(label=pick_label(g.record), value=str(g.record.id)) for g in games]
-            view.add_item(HistoryPick(options))
-        view.add_item(HistoryButton(scope, max(0, offset - PAGE), "n", label="◀ Newer", disabled=offset == 0, row=1))
-        view.add_item(HistoryButton(scope, offset + PAGE, "o", label="Older ▶", disabled=not more, row=1))
+            options = [
+                discord.SelectOption(label=shorten(render(pick_label(g.record), locale), 100), value=str(g.record.id))
+                for g in games
+            ]
+            view.add_item(HistoryPick(options, locale))
+        newer, older = render(_p("button", "◀ Newer"), locale), render(_p("button", "Older ▶"), locale)
+        view.add_item(HistoryButton(scope, max(0, offset - PAGE), "n", label=newer, disabled=offset == 0, row=1))
+        view.add_item(HistoryButton(scope, offset + PAGE, "o", label=older, disabled=not more, row=1))
         return {"embed": embed, "view": view}
 
-    async def replay_page(self, interaction: discord.Interaction[Any], game_id: int, step: int) -> dict[str, Any]:
+    async def replay_page(
+        self, interaction: discord.Interaction[Any], game_id: int, step: int, locale: str
+    ) -> dict[str, Any]:
         """The game ``game_id`` after ``step`` moves, every hand shown: it is over."""
         record = await self.bot.storage.game(game_id)
         if record is None or record.guild_id != interaction.guild_id:
-            raise UserError("I can't find that game on this server.")
+            raise UserError(_("I can't find that game on this server."))
         if record.is_open or record.started_at is None:
-            raise UserError("That game isn't over yet: its replay opens when it ends.")
+            raise UserError(_("That game isn't over yet: its replay opens when it ends."))
         presenter = self.bot.tables.presenters.get(record.kind)
         if presenter is None or record.damaged:
-            raise UserError("That game can't be replayed on this bot.")
+            raise UserError(_("That game can't be replayed on this bot."))
         game = presenter.game
         try:
             logged = await self.bot.storage.moves(record.id)
@@ -510,28 +715,39 @@ class Stats(commands.Cog):
                 state = game.apply(before, move.player, move.action)
         except (CorruptState, GameError, ValueError) as error:
             log.warning("Game %s cannot be replayed: %s", record.id, error)
-            raise UserError("That game's log can't be replayed; it may come from another version of the bot.") from None
-        head = (
-            f"**Replay of {title(record.kind)} `#{record.id}`** ({variant_words(record.kind, record.variants)}) "
-            f"{when(record.started_at)}: move {step} of {last}"
-        )
-        lines = [head]
+            raise UserError(
+                _("That game's log can't be replayed; it may come from another version of the bot.")
+            ) from None
+        parts: list[Localized] = [
+            _(
+                "**Replay of {game} `#{number}`** ({variant}) {when}: move {step} of {last}",
+                game=title(record.kind),
+                number=record.id,
+                variant=variant_words(record.kind, record.variants),
+                when=when(record.started_at),
+                step=step,
+                last=last,
+            )
+        ]
         if step == 0:
-            lines.append("The deal, before the first move.")
+            parts.append(_("The deal, before the first move."))
         else:
             move = moves[step - 1]
-            auto = " *(played by the autopilot)*" if logged[step - 1].auto else ""
-            lines.append(presenter.announce(before, state, move.player, move.action) + auto)
-        lines.append(reveal(presenter, state, record.players))
+            announced = presenter.announce(before, state, move.player, move.action)
+            if logged[step - 1].auto:
+                parts.append(_("{move} *(played by the autopilot)*", move=announced))
+            else:
+                parts.append(announced)
+        parts.append(reveal(presenter, state, record.players))
         if step == last:
             if game.is_over(state):
-                lines.append(presenter.game_over_text(state))
+                parts.append(presenter.game_over_text(state))
             else:
-                lines.append("The game was ended here, without a score (abandoned).")
+                parts.append(_("The game was ended here, without a score (abandoned)."))
         return {
-            "content": shorten("\n".join(lines), 2000),
-            "embed": presenter.board(state),
-            "view": replay_buttons(record.id, step, last),
+            "content": shorten(render(lines(*parts), locale), 2000),
+            "embed": presenter.board(state, locale),
+            "view": replay_buttons(record.id, step, last, locale),
             "allowed_mentions": discord.AllowedMentions.none(),
         }
 
@@ -542,24 +758,39 @@ class Stats(commands.Cog):
     @app_commands.describe(public="Show it to the channel")
     async def daily(self, interaction: discord.Interaction[Bot], public: bool = False) -> None:
         day = self.today()
+        locale = audience(interaction, public)
         games = await self.bot.storage.daily_games(interaction.guild_id or 0, day)
-        embed = discord.Embed(title=f"The daily deal of {day} (UTC)", colour=COLOUR)
+        embed = discord.Embed(
+            title=render(_("The daily deal of {day} (UTC)", day=i18n_day(date.fromisoformat(day))), locale),
+            colour=COLOUR,
+        )
         if not games:
-            embed.description = (
-                "No table here has finished today's deal yet. Play it with `/newgame deal:daily`: the same cards on "
-                "every server, one deal per game and number of players."
+            embed.description = render(
+                _(
+                    "No table here has finished today's deal yet. Play it with `/newgame deal:daily`: the same cards "
+                    "on every server, one deal per game and number of players."
+                ),
+                locale,
             )
         groups: dict[tuple[str, int], list[GameRecord]] = {}
         for record in games:
             groups.setdefault((record.kind, len(record.players)), []).append(record)
         for (kind, seats), records in sorted(groups.items()):
-            lines = [
-                f"<#{r.channel_id}>: {people(r.players)} · {result_text(r)}"
-                + (" 🤖" if any(map(is_ai, r.players)) else "")
-                for r in sorted(records, key=rank_key)
-            ]
-            embed.add_field(name=f"{title(kind)}, {seats} players", value=shorten("\n".join(lines), 1024), inline=False)
-        embed.set_footer(text="Each table's first try of the day counts. A new deal at midnight UTC.")
+            rows = []
+            for r in sorted(records, key=rank_key):
+                values = {"channel": f"<#{r.channel_id}>", "players": people(r.players), "result": result_text(r)}
+                if any(map(is_ai, r.players)):
+                    rows.append(_("{channel}: {players} · {result} 🤖", **values))
+                else:
+                    rows.append(_("{channel}: {players} · {result}", **values))
+            embed.add_field(
+                name=render(_n("{game}, {count} player", "{game}, {count} players", seats, game=title(kind)), locale),
+                value=shorten(render(lines(*rows), locale), 1024),
+                inline=False,
+            )
+        embed.set_footer(
+            text=render(_("Each table's first try of the day counts. A new deal at midnight UTC."), locale)
+        )
         await send(interaction, embed=embed, ephemeral=not public)
 
 

@@ -17,6 +17,7 @@ from discord.ext import commands
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from engine import the_game
 from engine.the_game import EndTurn, Leave, Play, State
+from i18n import Localized, Text, _, _n, _p, joined, lines, render
 from storage import GameRecord
 from table.answer import UserError, detached
 from table.people import mention
@@ -28,81 +29,138 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour.dark_teal()
+# The slash command's pile choices (translated with the command strings); the board says it in the table's language.
 DIRECTION = {"A": "↑ ascending", "B": "↑ ascending", "C": "↓ descending", "D": "↓ descending"}
+ASCENDING = _p("pile", "↑ ascending")
+DESCENDING = _p("pile", "↓ descending")
 EXCELLENT = 10  # the rulebook's "excellent result": fewer than this many cards left
 
-RULES = """**The Game**: a cooperative game. Together, lay all 98 cards (2 to 99) on four piles.
-- Piles **A** and **B** go up from 1: a card must be **higher** than the top card. Piles **C** and **D** go down from \
-100: a card must be **lower**.
-- **Backwards trick**: a card exactly ten lower on an up pile, or exactly ten higher on a down pile, is always legal.
-- On your turn lay at least **two** cards (**three** in expert) with `/play`, then `/endturn` to draw back up. Once \
-the draw pile is empty, one card is enough. You may lay more, up to your whole hand.
-- Until the first card is laid, anyone may start: whoever lays it takes the first turn.
-- **Never reveal numbers**: no digits or number words in the chat (the bot removes them). Hints are fine: "don't \
-lay on A", "no big jump on C".
-- The game ends when the player to move cannot lay their minimum. Score: the cards not laid. 0 beats the game; fewer \
-than 10 is excellent.
-- Variants: *expert* (minimum three), *smaller hands* (one card fewer each)."""
+RULES = _(
+    "**The Game**: a cooperative game. Together, lay all 98 cards (2 to 99) on four piles.\n"
+    "- Piles **A** and **B** go up from 1: a card must be **higher** than the top card. Piles **C** and **D** go "
+    "down from 100: a card must be **lower**.\n"
+    "- **Backwards trick**: a card exactly ten lower on an up pile, or exactly ten higher on a down pile, is always "
+    "legal.\n"
+    "- On your turn lay at least **two** cards (**three** in expert) with `/play`, then `/endturn` to draw back up. "
+    "Once the draw pile is empty, one card is enough. You may lay more, up to your whole hand.\n"
+    "- Until the first card is laid, anyone may start: whoever lays it takes the first turn.\n"
+    "- **Never reveal numbers**: no digits or number words in the chat (the bot removes them). Hints are fine: "
+    '"don\'t lay on A", "no big jump on C".\n'
+    "- The game ends when the player to move cannot lay their minimum. Score: the cards not laid. 0 beats the game; "
+    "fewer than 10 is excellent.\n"
+    "- Variants: *expert* (minimum three), *smaller hands* (one card fewer each)."
+)
 
 
-def variant_text(state: State) -> str:
-    names = [name for name, on in (("expert", state.expert), ("smaller hands", state.smaller_hands)) if on]
-    return ", ".join(names) if names else "standard rules"
+def variant_text(state: State) -> Localized:
+    names = [
+        the_game.INFO.variant(name)
+        for name, on in (("expert", state.expert), ("smaller_hands", state.smaller_hands))
+        if on
+    ]
+    labels = [variant.label for variant in names if variant is not None]
+    return joined(labels, ", ") if labels else _("standard rules")
 
 
-def hand_line(cards: tuple[int, ...]) -> str:
+def hand_line(cards: tuple[int, ...]) -> Text:
     """The line players (and tests) read their hand from: ``Your hand:`` then the cards, ascending."""
-    return "Your hand: " + (", ".join(str(card) for card in cards) if cards else "(no cards)")
+    if not cards:
+        return _("Your hand: (no cards)")
+    return _("Your hand: {cards}", cards=", ".join(str(card) for card in cards))
 
 
+# A signal's symbol, what it says in a sentence, and its short name on a button.
 SIGNAL_WORDS = {
-    "dont_lay": ("🛑", "please don't lay here"),
-    "trick": ("🔁", "I can do a backwards trick here"),
-    "small_steps": ("🐢", "small steps only here"),
-    "nearly_stuck": ("⚠️", "I'm nearly stuck"),
+    "dont_lay": ("🛑", _("please don't lay here")),
+    "trick": ("🔁", _("I can do a backwards trick here")),
+    "small_steps": ("🐢", _("small steps only here")),
+    "nearly_stuck": ("⚠️", _("I'm nearly stuck")),
 }
-SIGNAL_SHORT = {"dont_lay": "don't lay", "trick": "trick", "small_steps": "small steps", "nearly_stuck": "nearly stuck"}
+SIGNAL_SHORT = {
+    "dont_lay": _p("signal button", "don't lay"),
+    "trick": _p("signal button", "trick"),
+    "small_steps": _p("signal button", "small steps"),
+    "nearly_stuck": _p("signal button", "nearly stuck"),
+}
 
 
-def signal_text(mark: the_game.Mark) -> str:
+def signal_text(mark: the_game.Mark) -> Text:
     symbol, words = SIGNAL_WORDS[mark.kind]
-    return f"{symbol} {mention(mark.player)} ({words})"
+    return _("{symbol} {player} ({signal})", symbol=symbol, player=mention(mark.player), signal=words)
 
 
-def render_board(state: State) -> discord.Embed:
+def pile_direction(name: str) -> Text:
+    return ASCENDING if DIRECTION[name].startswith("↑") else DESCENDING
+
+
+def render_board(state: State, locale: str = "en") -> discord.Embed:
     view = the_game.public_view(state)
     embed = discord.Embed(title="The Game", colour=COLOUR)
-    lines = []
+    piles: list[Localized] = []
     for pile in view.piles:
-        marks = " ".join(signal_text(m) for m in view.signals if m.pile == pile.name)
-        lines.append(f"**{pile.name}** {DIRECTION[pile.name]}: **{pile.top}**" + (f"  {marks}" if marks else ""))
-    embed.description = "\n".join(lines)
-    embed.add_field(name="Draw pile", value=f"{view.draw_pile} cards")
-    embed.add_field(name="Variant", value=variant_text(state))
-    players = []
+        marks = [signal_text(m) for m in view.signals if m.pile == pile.name]
+        direction = pile_direction(pile.name)
+        if marks:
+            piles.append(
+                _(
+                    "**{pile}** {direction}: **{top}**  {signals}",
+                    pile=pile.name,
+                    direction=direction,
+                    top=pile.top,
+                    signals=joined(marks, " "),
+                )
+            )
+        else:
+            piles.append(_("**{pile}** {direction}: **{top}**", pile=pile.name, direction=direction, top=pile.top))
+    embed.description = render(lines(*piles), locale)
+    embed.add_field(
+        name=render(_("Draw pile"), locale), value=render(_n("{count} card", "{count} cards", view.draw_pile), locale)
+    )
+    embed.add_field(name=render(_("Variant"), locale), value=render(variant_text(state), locale))
+    players: list[Localized] = []
     for seat in view.seats:
-        marker = " ← to move" if seat.player == view.current_player else ""
-        status = "left the game" if seat.left else f"{seat.cards} cards"
-        stuck = " ⚠️ nearly stuck" if any(m.player == seat.player and m.pile is None for m in view.signals) else ""
-        players.append(f"{mention(seat.player)}: {status}{stuck}{marker}")
-    embed.add_field(name="Players", value="\n".join(players), inline=False)
+        stuck = any(m.player == seat.player and m.pile is None for m in view.signals)
+        players.append(
+            seat_line(mention(seat.player), seat.cards, seat.left, stuck, seat.player == view.current_player)
+        )
+    embed.add_field(name=render(_("Players"), locale), value=render(lines(*players), locale), inline=False)
+    turn = render(_("Turn"), locale)
     if view.status == "abandoned":
-        embed.set_footer(text="Game over: abandoned, no score.")
+        embed.set_footer(text=render(_("Game over: abandoned, no score."), locale))
     elif view.over:
-        embed.set_footer(text=f"Game over: {view.score} {plural(view.score or 0, 'card')} not laid.")
+        left = view.score or 0
+        embed.set_footer(
+            text=render(_n("Game over: {count} card not laid.", "Game over: {count} cards not laid.", left), locale)
+        )
     elif view.current_player is None:
-        embed.add_field(name="Turn", value="Anyone may lay the first card.", inline=False)
+        embed.add_field(name=turn, value=render(_("Anyone may lay the first card."), locale), inline=False)
     else:
         embed.add_field(
-            name="Turn",
-            value=f"{mention(view.current_player)}: {view.laid} laid, at least {view.minimum} this turn.",
+            name=turn,
+            value=render(
+                _(
+                    "{player}: {laid} laid, at least {minimum} this turn.",
+                    player=mention(view.current_player),
+                    laid=view.laid,
+                    minimum=view.minimum,
+                ),
+                locale,
+            ),
             inline=False,
         )
     return embed
 
 
-def plural(count: int, word: str) -> str:
-    return word if count == 1 else f"{word}s"
+def seat_line(player: str, cards: int, left: bool, stuck: bool, to_move: bool) -> Text:
+    """A seat on the board: ``@ana: 5 cards``, then "nearly stuck" and the mover's arrow when they apply."""
+    status = _("left the game") if left else _n("{count} card", "{count} cards", cards)
+    if stuck and to_move:
+        return _("{player}: {status} ⚠️ nearly stuck ← to move", player=player, status=status)
+    if stuck:
+        return _("{player}: {status} ⚠️ nearly stuck", player=player, status=status)
+    if to_move:
+        return _("{player}: {status} ← to move", player=player, status=status)
+    return _("{player}: {status}", player=player, status=status)
 
 
 def panel_button(game: int, verb: str, a: object = "", b: object = "", **options: Any) -> discord.ui.Button[Any]:
@@ -114,144 +172,259 @@ class Presenter:
 
     game = the_game.GAME
     rules_text = RULES
-    closed_dms_hint = (
+    closed_dms_hint = _(
         "Open your DMs for this server (Privacy Settings > Direct Messages) to get your hand, or use /hand."
     )
 
     end_picture = staticmethod(the_game_end_picture)  # the course of the game, on its end screen
 
-    def board(self, state: State) -> discord.Embed:
-        return render_board(state)
+    def board(self, state: State, locale: str) -> discord.Embed:
+        return render_board(state, locale)
 
-    def board_view(self, record: GameRecord, state: State) -> discord.ui.View:
-        return TheGameBoard()
+    def board_view(self, record: GameRecord, state: State, locale: str) -> discord.ui.View:
+        view = TheGameBoard()
+        view.hand_button.label = render(_p("button", "My hand"), locale)
+        return view
 
-    def headline(self, state: State) -> str | None:
+    def headline(self, state: State) -> Text | None:
         return None
 
-    def private_text(self, state: State, player: int) -> str:
+    def private_text(self, state: State, player: int) -> Text:
         return hand_line(the_game.hand(state, player))
 
-    def start_text(self, state: State) -> str:
+    def revealed_text(self, state: State, player: int) -> Text:
+        cards = the_game.hand(state, player)
+        if not cards:
+            return _("hand: (no cards)")
+        return _("hand: {cards}", cards=", ".join(str(card) for card in cards))
+
+    def start_text(self, state: State) -> Text:
         minimum = the_game.public_view(state).minimum
-        return (
-            f"The Game begins ({variant_text(state)}) with {', '.join(mention(p) for p in state.players)}! "
-            f"Your hands are in your DMs (or use /hand). Anyone may lay the first card with /play; "
-            f"lay at least {minimum} cards each turn, then /endturn. No numbers in the chat from now on."
+        return _n(
+            "The Game begins ({variant}) with {players}! Your hands are in your DMs (or use /hand). Anyone may lay "
+            "the first card with /play; lay at least {count} card each turn, then /endturn. No numbers in the chat "
+            "from now on.",
+            "The Game begins ({variant}) with {players}! Your hands are in your DMs (or use /hand). Anyone may lay "
+            "the first card with /play; lay at least {count} cards each turn, then /endturn. No numbers in the chat "
+            "from now on.",
+            minimum,
+            variant=variant_text(state),
+            players=", ".join(mention(p) for p in state.players),
         )
 
-    def announce(self, before: State, after: State, player: int, action: Any) -> str:
+    def announce(self, before: State, after: State, player: int, action: Any) -> Text:
         name = mention(player)
         if isinstance(action, the_game.Signal):
             if action.kind == the_game.CLEAR:
-                where = f" on {action.pile}" if action.pile else ""
-                return f"{name} took down their signals{where}."
+                if action.pile:
+                    return _("{player} took down their signals on {pile}.", player=name, pile=action.pile)
+                return _("{player} took down their signals.", player=name)
             symbol, words = SIGNAL_WORDS[action.kind]
-            where = f" on {action.pile}" if action.pile else ""
-            return f"{symbol} {name} signals{where}: {words}."
+            if action.pile:
+                return _(
+                    "{symbol} {player} signals on {pile}: {signal}.",
+                    symbol=symbol,
+                    player=name,
+                    pile=action.pile,
+                    signal=words,
+                )
+            return _("{symbol} {player} signals: {signal}.", symbol=symbol, player=name, signal=words)
         if isinstance(action, Play):
             trick = the_game.is_backwards_trick(action.pile, the_game.top(before, action.pile), action.card)
-            text = f"{name} laid {action.card} on {action.pile}" + (": backwards trick!" if trick else ".")
             view = the_game.public_view(after)
-            if not view.over and view.current_player == player and view.laid < view.minimum:
-                owed = view.minimum - view.laid
-                text += f" {owed} more to go this turn."
-            return text
-        if isinstance(action, EndTurn):
-            drawn = len(the_game.hand(after, player)) - len(the_game.hand(before, player))
-            text = f"{name} ended the turn and drew {drawn}." if drawn else f"{name} ended the turn."
-        else:
-            text = f"{name} left the game; their cards went back into the draw pile."
+            owed = view.minimum - view.laid
+            if not view.over and view.current_player == player and owed > 0:
+                if trick:
+                    return _n(
+                        "{player} laid {card} on {pile}: backwards trick! {count} more to go this turn.",
+                        "{player} laid {card} on {pile}: backwards trick! {count} more to go this turn.",
+                        owed,
+                        player=name,
+                        card=action.card,
+                        pile=action.pile,
+                    )
+                return _n(
+                    "{player} laid {card} on {pile}. {count} more to go this turn.",
+                    "{player} laid {card} on {pile}. {count} more to go this turn.",
+                    owed,
+                    player=name,
+                    card=action.card,
+                    pile=action.pile,
+                )
+            if trick:
+                return _(
+                    "{player} laid {card} on {pile}: backwards trick!", player=name, card=action.card, pile=action.pile
+                )
+            return _("{player} laid {card} on {pile}.", player=name, card=action.card, pile=action.pile)
         upcoming = the_game.current_player(after)
         if isinstance(action, Leave) and upcoming == the_game.current_player(before):
-            pass  # somebody else left: the turn did not change
-        elif upcoming is not None and not the_game.is_over(after):
-            text += f" {mention(upcoming)}, your turn."
-        return text
+            upcoming = None  # somebody else left: the turn did not change
+        elif the_game.is_over(after):
+            upcoming = None
+        if isinstance(action, EndTurn):
+            drawn = len(the_game.hand(after, player)) - len(the_game.hand(before, player))
+            if drawn and upcoming is not None:
+                return _(
+                    "{player} ended the turn and drew {drawn}. {next}, your turn.",
+                    player=name,
+                    drawn=drawn,
+                    next=mention(upcoming),
+                )
+            if drawn:
+                return _("{player} ended the turn and drew {drawn}.", player=name, drawn=drawn)
+            if upcoming is not None:
+                return _("{player} ended the turn. {next}, your turn.", player=name, next=mention(upcoming))
+            return _("{player} ended the turn.", player=name)
+        if upcoming is not None:
+            return _(
+                "{player} left the game; their cards went back into the draw pile. {next}, your turn.",
+                player=name,
+                next=mention(upcoming),
+            )
+        return _("{player} left the game; their cards went back into the draw pile.", player=name)
 
-    def game_over_text(self, state: State) -> str:
+    def game_over_text(self, state: State) -> Localized:
         if state.status == "abandoned":
-            return "**Game over**: everybody left, so the game is abandoned and records no score."
+            return _("**Game over**: everybody left, so the game is abandoned and records no score.")
         summary = the_game.summary(state)
         left = the_game.score(state)
         if left == 0:
-            verdict = "You won: every card is laid, you beat The Game!"
+            verdict = _("You won: every card is laid, you beat The Game!")
         elif left < EXCELLENT:
-            verdict = "An excellent result (fewer than ten)!"
+            verdict = _("An excellent result (fewer than ten)!")
         else:
-            verdict = "The piles are blocked; better luck next time."
+            verdict = _("The piles are blocked; better luck next time.")
         piles = ", ".join(f"{name} {length}" for name, length in zip(the_game.PILES, summary.pile_lengths, strict=True))
-        lines = [f"**Game over**: {left} {plural(left, 'card')} not laid. {verdict}"]
+        parts: list[Localized] = [
+            _n(
+                "**Game over**: {count} card not laid. {verdict}",
+                "**Game over**: {count} cards not laid. {verdict}",
+                left,
+                verdict=verdict,
+            )
+        ]
         if state.status == "lost" and state.turn is not None:
-            lines.append(
-                f"{mention(state.players[state.turn])} was stuck: no {state.minimum - state.laid} more cards fit."
+            parts.append(
+                _n(
+                    "{player} was stuck: no {count} more card fit.",
+                    "{player} was stuck: no {count} more cards fit.",
+                    state.minimum - state.laid,
+                    player=mention(state.players[state.turn]),
+                )
             )
         # Now that it is over, the hands may be shown.
         for player, cards, gone in zip(state.players, state.hands, state.left, strict=True):
             if cards and not gone:
-                lines.append(f"{mention(player)} still held {', '.join(map(str, cards))}.")
+                parts.append(
+                    _("{player} still held {cards}.", player=mention(player), cards=", ".join(map(str, cards)))
+                )
         if state.draw_pile:
-            lines.append(f"{len(state.draw_pile)} {plural(len(state.draw_pile), 'card')} stayed in the draw pile.")
-        story = f"Turns: {summary.turns}. Backwards tricks: {summary.backwards_tricks}. Cards per pile: {piles}."
+            parts.append(
+                _n(
+                    "{count} card stayed in the draw pile.",
+                    "{count} cards stayed in the draw pile.",
+                    len(state.draw_pile),
+                )
+            )
         if state.closest is not None:
             playable, turn, player = state.closest
-            story += (
-                f" Closest call: turn {turn}, when {mention(player)} could lay only {playable} "
-                f"{plural(playable, 'card')}."
+            parts.append(
+                _n(
+                    "Turns: {turns}. Backwards tricks: {tricks}. Cards per pile: {piles}. Closest call: turn {turn}, "
+                    "when {player} could lay only {count} card.",
+                    "Turns: {turns}. Backwards tricks: {tricks}. Cards per pile: {piles}. Closest call: turn {turn}, "
+                    "when {player} could lay only {count} cards.",
+                    playable,
+                    turns=summary.turns,
+                    tricks=summary.backwards_tricks,
+                    piles=piles,
+                    turn=turn,
+                    player=mention(player),
+                )
             )
-        lines.append(story)
-        return "\n".join(lines)
+        else:
+            parts.append(
+                _(
+                    "Turns: {turns}. Backwards tricks: {tricks}. Cards per pile: {piles}.",
+                    turns=summary.turns,
+                    tricks=summary.backwards_tricks,
+                    piles=piles,
+                )
+            )
+        return lines(*parts)
 
     def new_board(self, before: State, after: State, player: int, action: Any) -> bool:
         # A new turn is the one moment worth a new message (and the one ping); cards and signals edit the board.
         return isinstance(action, EndTurn | Leave) and the_game.current_player(after) != the_game.current_player(before)
 
-    def panel(self, record: GameRecord, state: State, player: int, page: str | None) -> dict[str, Any]:
+    def panel(self, record: GameRecord, state: State, player: int, page: str | None, locale: str) -> dict[str, Any]:
         """The hand panel: a button per card; a card opens the pile buttons; the signals have a page of their own."""
         view = the_game.public_view(state)
         cards = the_game.hand(state, player)
-        lines = [
+        parts: list[Localized | str] = [
             hand_line(cards),
-            " · ".join(f"{p.name} {p.top}" for p in view.piles) + f" · draw pile {view.draw_pile}",
+            _(
+                "{piles} · draw pile {count}",
+                piles=" · ".join(f"{p.name} {p.top}" for p in view.piles),
+                count=view.draw_pile,
+            ),
         ]
         if view.over:
-            lines.append("The game is over.")
+            parts.append(_("The game is over."))
         elif view.current_player is None:
-            lines.append("Anyone may lay the first card: choose one.")
+            parts.append(_("Anyone may lay the first card: choose one."))
         elif view.current_player == player:
-            lines.append(f"Your turn: {view.laid} laid, at least {view.minimum}.")
+            parts.append(_("Your turn: {laid} laid, at least {minimum}.", laid=view.laid, minimum=view.minimum))
         else:
-            lines.append(f"{mention(view.current_player)} is playing.")
+            parts.append(_("{player} is playing.", player=mention(view.current_player)))
+
+        def label(text: Text) -> str:
+            return render(text, locale)
+
         buttons: list[discord.ui.Button[Any]] = []
         game = record.id
+        back = label(_p("button", "Back"))
         if page is not None and page.startswith("card") and page[4:].isdigit() and int(page[4:]) in cards:
             card = int(page[4:])
-            lines.append(f"Where does {card} go?")
+            parts.append(_("Where does {card} go?", card=card))
             for pile in view.piles:
                 legal = the_game.is_legal(pile.name, pile.top, card)
                 trick = legal and the_game.is_backwards_trick(pile.name, pile.top, card)
-                label = f"{pile.name} {'↑' if pile.ascending else '↓'} {pile.top}" + (
-                    " · backwards trick!" if trick else ""
+                arrow = "↑" if pile.ascending else "↓"
+                text = (
+                    _p("button", "{pile} {arrow} {top} · backwards trick!", pile=pile.name, arrow=arrow, top=pile.top)
+                    if trick
+                    else _p("button", "{pile} {arrow} {top}", pile=pile.name, arrow=arrow, top=pile.top)
                 )
                 style = discord.ButtonStyle.success if trick else discord.ButtonStyle.primary
                 buttons.append(
-                    panel_button(game, "pile", card, pile.name, label=label, style=style, disabled=not legal, row=0)
+                    panel_button(
+                        game, "pile", card, pile.name, label=label(text), style=style, disabled=not legal, row=0
+                    )
                 )
-            buttons.append(panel_button(game, "page", "main", label="Back", style=discord.ButtonStyle.secondary, row=1))
+            buttons.append(panel_button(game, "page", "main", label=back, style=discord.ButtonStyle.secondary, row=1))
         elif page == "signals":
-            lines.append("Signals tell the table what you need, without numbers. Click one again to take it down.")
+            parts.append(_("Signals tell the table what you need, without numbers. Click one again to take it down."))
             active = {(m.kind, m.pile) for m in view.signals if m.player == player}
             for row, kind in enumerate(the_game.PILE_SIGNALS):
                 for name in the_game.PILES:
                     on = (kind, name) in active
-                    label = f"{name}: {SIGNAL_SHORT[kind]}"
+                    text = _p("button", "{pile}: {signal}", pile=name, signal=SIGNAL_SHORT[kind])
                     style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
-                    buttons.append(panel_button(game, "sig", kind, name, label=label, style=style, row=row))
+                    buttons.append(panel_button(game, "sig", kind, name, label=label(text), style=style, row=row))
             on = ("nearly_stuck", None) in active
             style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
-            buttons.append(panel_button(game, "sig", "nearly_stuck", label="I'm nearly stuck", style=style, row=3))
-            buttons.append(panel_button(game, "sig", "clear", label="Clear my signals", disabled=not active, row=3))
-            buttons.append(panel_button(game, "page", "main", label="Back", style=discord.ButtonStyle.secondary, row=3))
+            buttons.append(
+                panel_button(
+                    game, "sig", "nearly_stuck", label=label(_p("button", "I'm nearly stuck")), style=style, row=3
+                )
+            )
+            buttons.append(
+                panel_button(
+                    game, "sig", "clear", label=label(_p("button", "Clear my signals")), disabled=not active, row=3
+                )
+            )
+            buttons.append(panel_button(game, "page", "main", label=back, style=discord.ButtonStyle.secondary, row=3))
         else:
             tops = [(p.name, p.top) for p in view.piles]
             for index, card in enumerate(cards):
@@ -271,17 +444,31 @@ class Presenter:
             can_end = view.current_player == player and view.laid >= view.minimum and not view.over
             buttons.append(
                 panel_button(
-                    game, "end", label="End turn", style=discord.ButtonStyle.success, disabled=not can_end, row=2
+                    game,
+                    "end",
+                    label=label(_p("button", "End turn")),
+                    style=discord.ButtonStyle.success,
+                    disabled=not can_end,
+                    row=2,
                 )
             )
-            buttons.append(panel_button(game, "page", "signals", label="Signals…", disabled=view.over, row=2))
             buttons.append(
-                panel_button(game, "page", "main", label="Refresh", style=discord.ButtonStyle.secondary, row=2)
+                panel_button(game, "page", "signals", label=label(_p("button", "Signals…")), disabled=view.over, row=2)
+            )
+            buttons.append(
+                panel_button(
+                    game,
+                    "page",
+                    "main",
+                    label=label(_p("button", "Refresh")),
+                    style=discord.ButtonStyle.secondary,
+                    row=2,
+                )
             )
         panel_view = discord.ui.View(timeout=None)
         for button in buttons:
             panel_view.add_item(button)
-        return {"content": "\n".join(lines), "view": detached(panel_view)}
+        return {"content": render(lines(*parts), locale), "view": detached(panel_view)}
 
     def dm_due(self, before: State, after: State, player: int, action: Any) -> list[int]:
         # Even when the game ends right after the draw: the newest DM always shows the hand as it is.
@@ -333,7 +520,7 @@ class PanelButton(
         elif self.verb == "end":
             action = EndTurn()
         else:
-            live, _ = await tables.running(interaction.channel_id or 0, kind)
+            live, _presenter = await tables.running(interaction.channel_id or 0, kind)
             mine = {(m.kind, m.pile) for m in live.state.signals if m.player == interaction.user.id}
             pile = self.b or None
             # A signal that is up comes down with the same click.
@@ -385,19 +572,24 @@ class TheGame(commands.Cog):
         self, interaction: discord.Interaction[Bot], current: str
     ) -> list[app_commands.Choice[int]]:
         try:
-            live, _ = await self.bot.tables.running(interaction.channel_id or 0, the_game.INFO.kind)
+            live, _presenter = await self.bot.tables.running(interaction.channel_id or 0, the_game.INFO.kind)
         except UserError:
             return []
         state: State = live.state
         if interaction.user.id not in state.players:
             return []
         choices = []
+        locale = interaction.locale.value
         for card in the_game.hand(state, interaction.user.id):
             if current and not str(card).startswith(current.strip()):
                 continue
             piles = the_game.legal_piles(state, card)
-            where = "on " + ", ".join(piles) if piles else "no legal pile"
-            choices.append(app_commands.Choice(name=f"{card} ({where})", value=card))
+            name = (
+                _("{card} (on {piles})", card=card, piles=", ".join(piles))
+                if piles
+                else _("{card} (no legal pile)", card=card)
+            )
+            choices.append(app_commands.Choice(name=render(name, locale), value=card))
         return choices[:25]
 
     @app_commands.command(name="endturn", description="End your turn and draw back up.")

@@ -19,6 +19,7 @@ import discord
 from discord.ext import commands
 
 from cogs._results import people, result_text
+from i18n import _
 from storage import GameRecord
 from table.answer import NO_PINGS, UserError, send, shorten
 from table.events import Moved
@@ -73,8 +74,11 @@ def check_may_open_thread(interaction: discord.Interaction[Any]) -> None:
     ]
     if missing:
         raise UserError(
-            f"I can't open a thread here: I'm missing {' and '.join(missing)} in this channel. Open the game without "
-            "the thread option, or ask a server admin to grant it."
+            _(
+                "I can't open a thread here: I'm missing {permissions} in this channel. Open the game without the "
+                "thread option, or ask a server admin to grant it.",
+                permissions=" & ".join(missing),
+            )
         )
 
 
@@ -99,8 +103,10 @@ async def open_thread(bot: Bot, interaction: discord.Interaction[Bot], game_titl
         log.warning("Could not start a thread in channel %s", parent_id, exc_info=True)
         await withdraw(interaction)
         raise UserError(
-            "Discord didn't let me open a thread here, so no game was opened. Try again, or open the game "
-            "without the thread option."
+            _(
+                "Discord didn't let me open a thread here, so no game was opened. Try again, or open the game "
+                "without the thread option."
+            )
         ) from None
     log.info("Thread %s opened in channel %s for a game", data["id"], parent_id)
     return GameThread(int(data["id"]), parent_id, notice_id)

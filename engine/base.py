@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from engine.errors import IllegalAction, NotAPlayer
 from engine.game import GameInfo
+from i18n import _
 
 T = TypeVar("T")
 
@@ -20,15 +21,23 @@ def seating(info: GameInfo, players: Sequence[int]) -> tuple[int, ...]:
     """The seats of a new game, in order; refuses a table the game cannot be played at."""
     seats = tuple(players)
     if not info.min_players <= len(seats) <= info.max_players:
-        raise IllegalAction(f"{info.title} is for {info.min_players} to {info.max_players} players, not {len(seats)}.")
+        raise IllegalAction(
+            _(
+                "{game} is for {least} to {most} players, not {count}.",
+                game=info.title,
+                least=info.min_players,
+                most=info.max_players,
+                count=len(seats),
+            )
+        )
     if len(set(seats)) != len(seats):
-        raise IllegalAction("Each player can take only one seat.")
+        raise IllegalAction(_("Each player can take only one seat."))
     return seats
 
 
 def seat_of(players: tuple[int, ...], player: int) -> int:
     if player not in players:
-        raise NotAPlayer("You're not playing in this game.")
+        raise NotAPlayer(_("You're not playing in this game."))
     return players.index(player)
 
 

@@ -1,12 +1,19 @@
 """The one exception family of the rules engines.
 
-The ``str()`` of every error is the sentence a player sees, so messages are written for people:
-specific, friendly, and never revealing a card that the reader is not allowed to see.
+Every error carries the sentence a player sees as a ``Text`` (``error.text``), rendered in the reader's language on
+the error path; ``str(error)`` is that sentence in English, for the logs. Messages are written for people: specific,
+friendly, and never revealing a card that the reader is not allowed to see.
 """
+
+from i18n import Text, render
 
 
 class GameError(Exception):
-    """Base class: an action the rules refuse. Its message is shown to the player who tried it."""
+    """Base class: an action the rules refuse. Its ``text`` is shown to the player who tried it."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(render(text, "en"))
+        self.text = text
 
 
 class NotYourTurn(GameError):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from engine.errors import CorruptState, GameError
+from i18n import Text, _, listing
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -27,7 +28,7 @@ class Variant:
     """An optional rule a lobby can switch on; ``name`` is also the option's name on /newgame."""
 
     name: str
-    label: str  # how people read it: "smaller hands"
+    label: Text  # how people read it: "smaller hands", in their language
     description: str  # one line for the slash command's option
 
 
@@ -118,12 +119,16 @@ def check_setup(info: GameInfo, setup: Setup) -> None:
     """Refuse a setup the rules module cannot replay: another rules version, or variants it does not know."""
     if setup.rules_version != info.rules_version:
         raise CorruptState(
-            f"This game was started under rules version {setup.rules_version} of {info.title}, and this bot plays "
-            f"version {info.rules_version}."
+            _(
+                "This game was started under rules version {saved} of {game}, and this bot plays version {current}.",
+                saved=setup.rules_version,
+                game=info.title,
+                current=info.rules_version,
+            )
         )
     unknown = sorted(setup.variants - {v.name for v in info.variants})
     if unknown:
-        raise CorruptState(f"This game uses a variant this bot doesn't know ({', '.join(unknown)}).")
+        raise CorruptState(_("This game uses a variant this bot doesn't know ({variants}).", variants=listing(unknown)))
 
 
 def positions(game: Game[StateT, ActionT], setup: Setup, moves: Iterable[Move[ActionT]]) -> Iterator[StateT]:
@@ -135,13 +140,15 @@ def positions(game: Game[StateT, ActionT], setup: Setup, moves: Iterable[Move[Ac
     except CorruptState:
         raise
     except GameError as error:
-        raise CorruptState(f"The saved game cannot be set up: {error}") from error
+        raise CorruptState(_("The saved game cannot be set up: {error}", error=error.text)) from error
     yield state
     for number, move in enumerate(moves, start=1):
         try:
             state = game.apply(state, move.player, move.action)
         except GameError as error:
-            raise CorruptState(f"Move {number} of the saved game breaks the rules: {error}") from error
+            raise CorruptState(
+                _("Move {number} of the saved game breaks the rules: {error}", number=number, error=error.text)
+            ) from error
         yield state
 
 
@@ -155,6 +162,6 @@ def decode_moves(game: Game[Any, ActionT], rows: Sequence[tuple[int, Any]]) -> l
     moves = []
     for player, raw in rows:
         if not isinstance(player, int) or isinstance(player, bool):
-            raise CorruptState("The saved game is damaged (a move names no player).")
+            raise CorruptState(_("The saved game is damaged (a move names no player)."))
         moves.append(Move(player, game.decode_action(raw)))
     return moves

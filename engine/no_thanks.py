@@ -24,13 +24,14 @@ from typing import Any
 from engine.base import replace_at, seat_of, seating
 from engine.errors import CorruptState, GameError, GameOver, IllegalAction, NotAPlayer, NotYourTurn
 from engine.game import Game, GameInfo, Outcome, Setup, Variant
+from i18n import _, _p
 
 INFO = GameInfo(
     kind="no_thanks",
     title="No Thanks!",
     min_players=3,
     max_players=7,
-    variants=(Variant("open_chips", "open chips", "Everybody's chips are shown on the board"),),
+    variants=(Variant("open_chips", _p("variant", "open chips"), "Everybody's chips are shown on the board"),),
     rules_version=1,
     # A single decision: take the card or pay a chip.
     turn_seconds=60,
@@ -240,9 +241,9 @@ def public_view(state: State, viewer: int | None = None) -> PublicView:
 
 def _require_finished(state: State) -> None:
     if state.status == "playing":
-        raise GameError("The scores stay secret until the last card is taken.")
+        raise GameError(_("The scores stay secret until the last card is taken."))
     if state.status == "abandoned":
-        raise GameError("This game was abandoned, so it has no score.")
+        raise GameError(_("This game was abandoned, so it has no score."))
 
 
 def scores(state: State) -> list[ScoreLine]:
@@ -279,7 +280,7 @@ def winner(state: State) -> tuple[int, bool]:
 def removed_cards(state: State) -> tuple[int, ...]:
     """The nine cards removed at the start, ascending. Raises GameError while the game is running: they stay unseen."""
     if state.status == "playing":
-        raise GameError("The removed cards stay secret until the game ends.")
+        raise GameError(_("The removed cards stay secret until the game ends."))
     return state.removed
 
 
@@ -317,26 +318,26 @@ def apply(state: State, player: int, action: Action) -> State:
     Raises a GameError subclass, whose text is meant for the player, when the rules refuse the action.
     """
     if state.status == "finished":
-        raise GameOver("This game is over: the last card has been taken.")
+        raise GameOver(_("This game is over: the last card has been taken."))
     if state.status == "abandoned":
-        raise GameOver("This game was abandoned.")
+        raise GameOver(_("This game was abandoned."))
     seat = _seat(state, player)
     if state.left[seat]:
-        raise NotAPlayer("You left this game, so you can't act in it any more.")
+        raise NotAPlayer(_("You left this game, so you can't act in it any more."))
     if isinstance(action, Leave):
         return _leave(state, seat)
     if seat != state.turn:
-        raise NotYourTurn("It's not your turn.")
+        raise NotYourTurn(_("It's not your turn."))
     if isinstance(action, Take):
         return _take(state, seat)
     if isinstance(action, NoThanks):
         return _no_thanks(state, seat)
-    raise IllegalAction("That is not a No Thanks! move.")
+    raise IllegalAction(_("That is not a No Thanks! move."))
 
 
 def _no_thanks(state: State, seat: int) -> State:
     if state.chips[seat] == 0:
-        raise IllegalAction("You have no chips left, so you must take the card.")
+        raise IllegalAction(_("You have no chips left, so you must take the card."))
     return replace(
         state,
         chips=replace_at(state.chips, seat, state.chips[seat] - 1),
@@ -431,7 +432,7 @@ def decode_action(raw: Any) -> Action:
     """An action as stored by ``encode_action``; ``CorruptState`` for anything else."""
     if isinstance(raw, list) and len(raw) == 1 and isinstance(raw[0], str) and raw[0] in _VERBS:
         return _VERBS[raw[0]]
-    raise CorruptState(f"The saved game is damaged (unknown move {raw!r}).")
+    raise CorruptState(_("The saved game is damaged (unknown move {move}).", move=repr(raw)[:80]))
 
 
 def default_action(state: State, player: int) -> Action:

@@ -22,6 +22,7 @@ from typing import Any
 from engine.base import is_int, replace_at, seat_of, seating
 from engine.errors import CorruptState, GameOver, IllegalAction, NotAPlayer, NotYourTurn
 from engine.game import NO_NUMBERS_IN_CHAT, Game, GameInfo, Outcome, Setup, Variant
+from i18n import Text, _, _n, _p
 
 INFO = GameInfo(
     kind="the_game",
@@ -29,8 +30,8 @@ INFO = GameInfo(
     min_players=1,
     max_players=5,
     variants=(
-        Variant("expert", "expert", "Lay at least three cards a turn while the draw pile lasts"),
-        Variant("smaller_hands", "smaller hands", "One card fewer in every hand"),
+        Variant("expert", _p("variant", "expert"), "Lay at least three cards a turn while the draw pile lasts"),
+        Variant("smaller_hands", _p("variant", "smaller hands"), "One card fewer in every hand"),
     ),
     rules_version=1,
     # The rules forbid revealing numbers, so the table's chat is kept free of them while the game runs.
@@ -172,7 +173,7 @@ def _fits(up: bool, top: int, card: int) -> bool:
 
 def _pile_index(pile: str) -> int:
     if pile not in PILES:
-        raise IllegalAction(f"There is no pile {pile!r}: the piles are A, B, C and D.")
+        raise IllegalAction(_("There is no pile {pile}: the piles are A, B, C and D.", pile=repr(pile)[:20]))
     return PILES.index(pile)
 
 
@@ -187,18 +188,59 @@ def is_backwards_trick(pile: str, top: int, card: int) -> bool:
     return card == top + step
 
 
-def _why_not(index: int, top: int, card: int) -> str:
+def _why_not(index: int, top: int, card: int) -> Text:
+    """Why ``card`` does not fit on pile ``index``, and what would: whole sentences, each said the language's way."""
     up = _UP[index]
-    options = []
-    if up and top < CARDS[-1]:
-        options.append(f"higher than {top}")
-    if not up and top > CARDS[0]:
-        options.append(f"lower than {top}")
+    pile = PILES[index]
     trick = top - BACKWARDS_STEP if up else top + BACKWARDS_STEP
-    if CARDS[0] <= trick <= CARDS[-1]:
-        options.append(f"exactly {trick} for the backwards trick")
-    direction = "ascending" if up else "descending"
-    return f"{card} can't go on {PILES[index]} ({direction}, top {top}): it must be {', or '.join(options)}."
+    has_trick = CARDS[0] <= trick <= CARDS[-1]
+    if up and top < CARDS[-1]:
+        if has_trick:
+            return _(
+                "{card} can't go on {pile} (ascending, top {top}): it must be higher than {top}, or exactly {trick} "
+                "for the backwards trick.",
+                card=card,
+                pile=pile,
+                top=top,
+                trick=trick,
+            )
+        return _(
+            "{card} can't go on {pile} (ascending, top {top}): it must be higher than {top}.",
+            card=card,
+            pile=pile,
+            top=top,
+        )
+    if not up and top > CARDS[0]:
+        if has_trick:
+            return _(
+                "{card} can't go on {pile} (descending, top {top}): it must be lower than {top}, or exactly {trick} "
+                "for the backwards trick.",
+                card=card,
+                pile=pile,
+                top=top,
+                trick=trick,
+            )
+        return _(
+            "{card} can't go on {pile} (descending, top {top}): it must be lower than {top}.",
+            card=card,
+            pile=pile,
+            top=top,
+        )
+    if up:
+        return _(
+            "{card} can't go on {pile} (ascending, top {top}): it must be exactly {trick} for the backwards trick.",
+            card=card,
+            pile=pile,
+            top=top,
+            trick=trick,
+        )
+    return _(
+        "{card} can't go on {pile} (descending, top {top}): it must be exactly {trick} for the backwards trick.",
+        card=card,
+        pile=pile,
+        top=top,
+        trick=trick,
+    )
 
 
 def can_meet_minimum(hand: Sequence[int], tops: Sequence[int], needed: int) -> bool:
@@ -380,22 +422,22 @@ def apply(state: State, player: int, action: Action) -> State:
     Raises a GameError subclass, whose text is meant for the player, when the rules refuse the action.
     """
     if state.status != "playing":
-        raise GameOver("This game is over.")
+        raise GameOver(_("This game is over."))
     seat = _seat(state, player)
     if state.left[seat]:
-        raise NotAPlayer("You left this game, so you can't act in it any more.")
+        raise NotAPlayer(_("You left this game, so you can't act in it any more."))
     if isinstance(action, Signal):
         return _signal(state, seat, action)
     if isinstance(action, Leave):
         new = _leave(state, seat)
     elif state.turn is not None and state.turn != seat:
-        raise NotYourTurn("It's not your turn.")
+        raise NotYourTurn(_("It's not your turn."))
     elif isinstance(action, Play):
         new = _play(state, seat, action)
     elif isinstance(action, EndTurn):
         new = _end_turn(state, seat)
     else:
-        raise IllegalAction("That is not a move in The Game.")
+        raise IllegalAction(_("That is not a move in The Game."))
     return _settle_signals(new, state.players[seat], action) if state.signals else new
 
 
@@ -417,22 +459,22 @@ def _signal(state: State, seat: int, action: Signal) -> State:
     if kind == CLEAR:
         gone = [mark for mark in mine if pile is None or mark.pile == pile]
         if not gone:
-            raise IllegalAction("You have no signal there to clear." if pile else "You have no signal to clear.")
+            raise IllegalAction(_("You have no signal there to clear.") if pile else _("You have no signal to clear."))
         kept = tuple(mark for mark in state.signals if mark not in gone)
         return replace(state, signals=kept, move_count=state.move_count + 1)
     if kind in PLAYER_SIGNALS:
         if pile is not None:
-            raise IllegalAction("That signal is about you, not about a pile.")
+            raise IllegalAction(_("That signal is about you, not about a pile."))
     elif kind in PILE_SIGNALS:
         if pile is None:
-            raise IllegalAction("Choose the pile this signal is about: A, B, C or D.")
+            raise IllegalAction(_("Choose the pile this signal is about: A, B, C or D."))
         if kind == "trick" and _trick_card(state, pile) not in state.hands[seat]:
-            raise IllegalAction(f"You can't do a backwards trick on {pile} right now.")
+            raise IllegalAction(_("You can't do a backwards trick on {pile} right now.", pile=pile))
     else:
-        raise IllegalAction(f"There is no signal {kind!r}.")
+        raise IllegalAction(_("There is no signal {kind}.", kind=repr(kind)[:40]))
     mark = Mark(player, kind, pile)
     if mark in state.signals:
-        raise IllegalAction("That signal is already up.")
+        raise IllegalAction(_("That signal is already up."))
     # One signal per player and pile (and one about themselves): a new one replaces the old.
     kept = tuple(m for m in state.signals if not (m.player == player and m.pile == pile))
     return replace(state, signals=(*kept, mark), move_count=state.move_count + 1)
@@ -469,7 +511,7 @@ def _play(state: State, seat: int, action: Play) -> State:
     cards = state.hands[seat]
     # type() rather than ``in`` alone: 37.0 == 37, and a float must never reach a pile or the saved game.
     if type(action.card) is not int or action.card not in cards:
-        raise IllegalAction("You don't hold that card.")
+        raise IllegalAction(_("You don't hold that card."))
     tops = _tops(state)
     if not _fits(_UP[index], tops[index], action.card):
         raise IllegalAction(_why_not(index, tops[index], action.card))
@@ -498,10 +540,16 @@ def _play(state: State, seat: int, action: Play) -> State:
 
 def _end_turn(state: State, seat: int) -> State:
     if state.turn is None:
-        raise IllegalAction("Nobody has laid a card yet: lay the first card to take the first turn.")
+        raise IllegalAction(_("Nobody has laid a card yet: lay the first card to take the first turn."))
     missing = state.minimum - state.laid
     if missing > 0:
-        raise IllegalAction(f"Lay {missing} more card{'s' if missing > 1 else ''} before ending your turn.")
+        raise IllegalAction(
+            _n(
+                "Lay {count} more card before ending your turn.",
+                "Lay {count} more cards before ending your turn.",
+                missing,
+            )
+        )
     cards = state.hands[seat]
     count = max(0, _hand_size(len(state.players), state.smaller_hands) - len(cards))
     new = replace(
@@ -627,7 +675,7 @@ def decode_action(raw: Any) -> Action:
         and (raw[2] is None or raw[2] in PILES)
     ):
         return Signal(raw[1], raw[2])
-    raise CorruptState(f"The saved game is damaged (unknown move {raw!r}).")
+    raise CorruptState(_("The saved game is damaged (unknown move {move}).", move=repr(raw)[:80]))
 
 
 def _new_game(setup: Setup) -> State:

@@ -32,7 +32,8 @@ Formatting by locale, lazily like texts (each is a placeholder value):
 ``number(1234.5)`` ("1,234.5" / "1.234,5"), ``duration(seconds, direction=True)`` ("in 3 minutes" / "in 3 Minuten" /
 "dans 3 minutes"), ``day(date)`` (a calendar day, e.g. the daily deal's; for moments, Discord's ``<t:...>`` timestamps
 already show each reader their own format), ``listing(["ana", "ben", "cy"])`` ("ana, ben and cy" / "ana, ben und cy")
-and ``lines(*parts)`` (parts on lines of their own, ``None`` skipped: a board made of whole sentences).
+``lines(*parts)`` (parts on lines of their own, ``None`` skipped: a board made of whole sentences) and
+``joined(parts, ", ")`` (labels side by side, as a list rather than a sentence: "expert, smaller hands").
 
 Presenters return ``Text`` (or plain ``str`` for what is never translated, such as a row of card numbers). The edge,
 where the reader is known, renders::
@@ -81,6 +82,7 @@ __all__ = [
     "_p",
     "day",
     "duration",
+    "joined",
     "language",
     "lines",
     "listing",
@@ -312,3 +314,18 @@ class _Lines:
 def lines(*parts: Localized | str | None) -> Localized:
     """Whole sentences or blocks, one under the other (``None`` parts left out): a board, a panel."""
     return _Lines(tuple(part for part in parts if part is not None))
+
+
+@dataclass(frozen=True, slots=True)
+class _Joined:
+    parts: tuple[Localized | str, ...]
+    separator: str
+
+    def localize(self, locale: Locale) -> str:
+        return self.separator.join(str(_localize_value(part, locale)) for part in self.parts)
+
+
+def joined(parts: Iterable[Localized | str], separator: str) -> Localized:
+    """Labels side by side with a separator no language words differently: a list, not a sentence ("expert, smaller
+    hands"; for a sentence's "and", use ``listing``)."""
+    return _Joined(tuple(parts), separator)

@@ -17,6 +17,9 @@ from typing import Any, TypeVar
 
 import discord
 
+from i18n import Text, _, render
+from i18n.slash import reader_locale
+
 log = logging.getLogger(__name__)
 
 ViewT = TypeVar("ViewT", bound=discord.ui.View)
@@ -38,8 +41,13 @@ _ANSWERING = "answer.answering"
 class UserError(Exception):
     """A request the bot refuses for reasons outside the rules (no game here, not the host, ...).
 
-    Like ``engine.errors.GameError``, its message is the sentence the user sees.
+    Like ``engine.errors.GameError``, its ``text`` is the sentence the user sees, in their language; ``str()`` is the
+    English, for the logs.
     """
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(render(text, "en"))
+        self.text = text
 
 
 def shorten(text: str, limit: int = 60) -> str:
@@ -138,11 +146,8 @@ async def update(interaction: discord.Interaction[Any], **message: Any) -> None:
     await channel.get_partial_message(clicked.id).edit(**message)
 
 
-PERMISSIONS_TO_SHOW = "View Channel, Send Messages and Embed Links"
-
-
 @asynccontextmanager
-async def committed(interaction: discord.Interaction[Any], done: str, hint: str = "use /board") -> AsyncIterator[None]:
+async def committed(interaction: discord.Interaction[Any], done: Text) -> AsyncIterator[None]:
     """The answer to an action already committed: whatever Discord (or anything else) refuses inside, the person
     hears what was done (``done``: "You joined", "Your move was made"), never a refusal; the log says once what
     failed. A refused permission is named, with the channel where to grant it."""
@@ -150,13 +155,18 @@ async def committed(interaction: discord.Interaction[Any], done: str, hint: str 
         yield
     except Exception as error:
         channel = interaction.channel_id
-        log.warning("%s in channel %s, but showing it failed", done, channel, exc_info=True)
+        log.warning("%s in channel %s, but showing it failed", render(done, "en"), channel, exc_info=True)
         if isinstance(error, discord.Forbidden):
-            why = f"I couldn't update the message there: grant me {PERMISSIONS_TO_SHOW} in <#{channel}>."
+            told = _(
+                "{done}, but I couldn't update the message there: grant me View Channel, Send Messages and Embed "
+                "Links in {channel}.",
+                done=done,
+                channel=f"<#{channel}>",
+            )
         else:
-            why = f"showing it failed: {hint}."
+            told = _("{done}, but showing it failed: use /board.", done=done)
         try:
-            await send(interaction, content=f"{done}, but {why}", ephemeral=True)
+            await send(interaction, content=render(told, reader_locale(interaction)), ephemeral=True)
         except discord.HTTPException:
             log.info("Could not tell the player in channel %s either", channel)
 

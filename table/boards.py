@@ -21,9 +21,11 @@ from typing import Any
 import discord
 
 from engine.game import decode_moves
+from i18n import Localized, _, _p, lines, render
 from storage import GameRecord
 from table.answer import NO_PINGS, clicked_message, detached, send, update
 from table.games import Games, Live, Played, setup_of
+from table.language import Languages
 from table.people import is_ai
 from table.picture import Picture
 from table.presenter import Presenter
@@ -39,8 +41,10 @@ REPOST_AFTER_MESSAGES = 8
 AT_THE_KEYBOARD_SECONDS = 10.0
 
 # What the clock adds to a board: the deadline line, and the vote buttons once the mover has missed a turn.
-DeadlineLine = Callable[[GameRecord, int | None], str | None]
-TurnButtons = Callable[[GameRecord, Any, Presenter[Any, Any]], list[discord.ui.Button[Any]]]
+DeadlineLine = Callable[[GameRecord, int | None], Localized | None]
+TurnButtons = Callable[[GameRecord, Any, Presenter[Any, Any], str], list[discord.ui.Button[Any]]]
+# A frame around the announcement of a move nobody clicked for ("Played for @ana: ...").
+Framing = Callable[[Localized], Localized]
 
 
 @dataclass(slots=True)
@@ -66,11 +70,15 @@ class BoardHandle:
         )
 
 
-def final_view(record: GameRecord) -> discord.ui.View:
+def final_view(record: GameRecord, locale: str) -> discord.ui.View:
     """What stays under a finished game's last board: the rematch."""
     view = discord.ui.View(timeout=None)
     view.add_item(
-        discord.ui.Button(label="Rematch", style=discord.ButtonStyle.success, custom_id=f"rematch:{record.id}")
+        discord.ui.Button(
+            label=render(_p("button", "Rematch"), locale),
+            style=discord.ButtonStyle.success,
+            custom_id=f"rematch:{record.id}",
+        )
     )
     return view
 
@@ -104,9 +112,12 @@ def pings(
 
 
 class Boards:
-    def __init__(self, client: discord.Client, games: Games, deadline: DeadlineLine, buttons: TurnButtons) -> None:
+    def __init__(
+        self, client: discord.Client, games: Games, languages: Languages, deadline: DeadlineLine, buttons: TurnButtons
+    ) -> None:
         self.client = client
         self.games = games
+        self.languages = languages
         self.deadline = deadline
         self.buttons = buttons
         self._chat_since: dict[int, int] = {}
@@ -116,37 +127,41 @@ class Boards:
     # ---- composing --------------------------------------------------------------------------------------------
 
     def public(
-        self, record: GameRecord, presenter: Presenter[Any, Any], state: Any, text: str | None
+        self, record: GameRecord, presenter: Presenter[Any, Any], state: Any, text: Localized | None
     ) -> dict[str, Any]:
-        """A public message: ``text``, the headline, the board and its buttons (none once the game is over)."""
+        """A public message in the table's language: ``text``, the headline, the board and its buttons (none once
+        the game is over)."""
+        locale = self.languages.of_record(record)
         over = presenter.game.is_over(state)
         deadline = None if over else self.deadline(record, presenter.game.current_player(state))
-        lines = [line for line in (text, presenter.headline(state)) if line]
-        if deadline:
+        parts = [part for part in (text, presenter.headline(state)) if part is not None]
+        if deadline is not None:
             # On the last line rather than one of its own: the board stays short.
-            lines = [*lines[:-1], f"{lines[-1]} {deadline}"] if lines else [deadline]
-        message: dict[str, Any] = {"embed": presenter.board(state)}
-        if lines:
-            message["content"] = "\n".join(lines)
-        view = final_view(record) if over else presenter.board_view(record, state)
+            # Translators: a line of the board, then the turn's deadline ("⏰ @ana's turn ends in 3 minutes.").
+            parts = [*parts[:-1], _("{line} {deadline}", line=parts[-1], deadline=deadline)] if parts else [deadline]
+        message: dict[str, Any] = {"embed": presenter.board(state, locale)}
+        if parts:
+            message["content"] = render(lines(*parts), locale)
+        view = final_view(record, locale) if over else presenter.board_view(record, state, locale)
         if not over:
-            for button in self.buttons(record, state, presenter):
+            for button in self.buttons(record, state, presenter, locale):
                 view = view or discord.ui.View(timeout=None)
                 view.add_item(button)
         if view is not None:
             message["view"] = detached(view)
         return message
 
-    def after(self, played: Played, prefix: str = "") -> tuple[dict[str, Any], bool]:
+    def after(self, played: Played, framing: Framing | None = None) -> tuple[dict[str, Any], bool]:
         """The board a move leaves, with what happened (and the end), and whether it goes up as a new message: when
         the table moved on, the game ended, there is no board yet, or chat has pushed it out of sight."""
         live, presenter, before, after, player, action = played
         record = live.record
-        text = prefix + presenter.announce(before, after, player, action)
-        live.last = text
+        announcement = presenter.announce(before, after, player, action)
+        if framing is not None:
+            announcement = framing(announcement)
+        live.last = announcement
         over = presenter.game.is_over(after)
-        if over:
-            text = f"{text}\n\n{presenter.game_over_text(after)}"
+        text: Localized = lines(announcement, "", presenter.game_over_text(after)) if over else announcement
         fresh = (
             over
             or record.message_id is None
@@ -213,11 +228,11 @@ class Boards:
             await self.moved(live, handle.message_id, old, handle)
         await self.show_picture(played, board, handle.message_id)
 
-    async def publish(self, played: Played, prefix: str = "") -> None:
+    async def publish(self, played: Played, framing: Framing | None = None) -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
         place, or posted anew when the table moved on (one rate-limited request either way)."""
         live = played.live
-        board, fresh = self.after(played, prefix)
+        board, fresh = self.after(played, framing)
         if not fresh:
             await self.show_in_place(played, board)
             return

@@ -25,11 +25,13 @@ from typing import Any
 import discord
 
 from engine import GAMES
+from i18n import Text, _, _n, _p, render
 from storage import GameRecord, Timer
 from table.answer import NO_PINGS, USERS_ONLY
 from table.boards import pings_on
 from table.events import Moved
 from table.games import Games, Live
+from table.language import Languages
 from table.people import is_ai, mention
 from table.presenter import Presenter
 
@@ -62,8 +64,15 @@ def turn_time(record: GameRecord) -> int:
     return int(value) if isinstance(value, int) else default_turn_time(record.kind)
 
 
-def turn_time_words(seconds: int) -> str:
-    return next((words for words, value in TURN_TIMES.items() if value == seconds), f"{seconds} seconds")
+def turn_time_words(seconds: int) -> Text:
+    """A turn time as people say it, in whole hours, minutes or seconds ("24 hours", "3 Minuten")."""
+    if not seconds:
+        return _p("turn time", "off")
+    if seconds % 3600 == 0:
+        return _n("{count} hour", "{count} hours", seconds // 3600)
+    if seconds % 60 == 0:
+        return _n("{count} minute", "{count} minutes", seconds // 60)
+    return _n("{count} second", "{count} seconds", seconds)
 
 
 def autopilot(record: GameRecord) -> set[int]:
@@ -83,9 +92,10 @@ def options_with(record: GameRecord, **changes: Any) -> dict[str, Any]:
 
 
 class TurnClock:
-    def __init__(self, client: discord.Client, games: Games) -> None:
+    def __init__(self, client: discord.Client, games: Games, languages: Languages) -> None:
         self.client = client
         self.games = games
+        self.languages = languages
         self.play_for: PlayFor | None = None  # set by the table: the seat driver's autopilot
         self.scale = 1.0  # tests run the clock faster; deadlines shown are the real ones
         self.deadlines: dict[int, tuple[int, float]] = {}  # game id -> (player to move, deadline)
@@ -179,14 +189,15 @@ class TurnClock:
             return
         if reminder:
             due = self.deadlines.get(game_id, (player, time.time()))[1]
-            channel = self.client.get_partial_messageable(record.channel_id)
-            with suppress(discord.HTTPException):
-                await channel.send(
-                    f"⏰ {mention(player)}, your turn ends <t:{int(due)}:R>; then the autopilot plays it for you.",
-                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(player)])
-                    if pings_on(record)
-                    else NO_PINGS,
-                )
+            await self.announce(
+                record,
+                _(
+                    "⏰ {player}, your turn ends {when}; then the autopilot plays it for you.",
+                    player=mention(player),
+                    when=f"<t:{int(due)}:R>",
+                ),
+                discord.AllowedMentions(users=[discord.Object(player)]) if pings_on(record) else NO_PINGS,
+            )
             return
         self.deadlines.pop(game_id, None)
         if self.play_for is not None:
@@ -227,19 +238,27 @@ class TurnClock:
         if player in autopilot(record):
             await self.announce(
                 record,
-                f"{mention(player)} missed {misses(record)[player]} turns in a row: the autopilot "
-                f"plays their turns until they act again.",
+                _n(
+                    "{player} missed {count} turn in a row: the autopilot plays their turns until they act again.",
+                    "{player} missed {count} turns in a row: the autopilot plays their turns until they act again.",
+                    misses(record)[player],
+                    player=mention(player),
+                ),
             )
         return record
 
-    def deadline_line(self, record: GameRecord, mover: int | None) -> str | None:
+    def deadline_line(self, record: GameRecord, mover: int | None) -> Text | None:
         entry = self.deadlines.get(record.id)
         if entry is None or (mover is not None and entry[0] != mover):
             return None
         player, due = entry
-        return f"⏰ {mention(player)}'s turn ends <t:{int(due)}:R>."
+        # Discord writes the <t:...:R> timestamp in each reader's own language and time zone.
+        return _("⏰ {player}'s turn ends {when}.", player=mention(player), when=f"<t:{int(due)}:R>")
 
-    async def announce(self, record: GameRecord, text: str) -> None:
+    async def announce(
+        self, record: GameRecord, text: Text, allowed_mentions: discord.AllowedMentions = USERS_ONLY
+    ) -> None:
+        """Tell the table ``text``, in the table's language."""
         channel = self.client.get_partial_messageable(record.channel_id)
         with suppress(discord.HTTPException):
-            await channel.send(text, allowed_mentions=USERS_ONLY)
+            await channel.send(render(text, self.languages.of_record(record)), allowed_mentions=allowed_mentions)

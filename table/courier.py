@@ -15,10 +15,12 @@ from typing import Any
 import discord
 
 import metrics
+from i18n import _, render
 from storage import Storage
 from table.answer import USERS_ONLY
 from table.events import Moved
 from table.games import Games, Live
+from table.language import Languages
 from table.people import mention
 
 log = logging.getLogger(__name__)
@@ -33,10 +35,11 @@ class DMsClosed(Exception):
 
 
 class Courier:
-    def __init__(self, client: discord.Client, storage: Storage, games: Games) -> None:
+    def __init__(self, client: discord.Client, storage: Storage, games: Games, languages: Languages) -> None:
         self.client = client
         self.storage = storage
         self.games = games
+        self.languages = languages
         self._delivery: dict[int, asyncio.Task[None]] = {}
         self._retries: set[asyncio.TimerHandle] = set()
         self._told_closed: set[tuple[int, int]] = set()
@@ -66,20 +69,21 @@ class Courier:
             self._delivery.pop(live.record.id, None)
 
     async def deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
-        """Make every player's DM show the private text it should; tell the table once about closed DMs (as a
-        followup to the action, which keeps the board the newest message and costs no rate-limited request)."""
+        """Make every player's DM show the private text it should, in the language last seen from that player; tell
+        the table once about closed DMs (as a followup to the action, which keeps the board the newest message and
+        costs no rate-limited request)."""
         record = live.record
-        if live.dm_shown is not None and all(
-            live.dm_shown.get(player, (None, ""))[1] == text for player, text in live.dm_text.items()
-        ):
+        if all(live.dm_sent.get(player) == private for player, private in live.dm_text.items()):
             return  # every DM shows what it should: no need to ask the database (most moves change no DM)
-        if live.dm_shown is None:
-            live.dm_shown = await self.storage.private_messages(record.id)
-        sent = live.dm_shown
+        sent = await self.storage.private_messages(record.id)
         closed = []
-        for player, text in list(live.dm_text.items()):
+        for player, private in list(live.dm_text.items()):
+            if live.dm_sent.get(player) == private:
+                continue
+            text = render(private, await self.languages.reader(player))
             message_id, shown = sent.get(player, (None, ""))
             if shown == text:
+                live.dm_sent[player] = private
                 continue
             try:
                 delivered = await self.show(player, text, message_id)
@@ -92,13 +96,19 @@ class Courier:
                 self._retries.add(retry)
                 continue
             await self.storage.set_private_message(record.id, player, delivered, text)
-            sent[player] = (delivered, text)
+            live.dm_sent[player] = private
         untold = [p for p in closed if (record.id, p) not in self._told_closed]
         presenter = self.games.presenters.get(record.kind)
         if untold and presenter is not None and record.status == "running":
             self._told_closed.update((record.id, p) for p in untold)
-            who = ", ".join(mention(p) for p in untold)
-            notice = f"{who}: I can't send you direct messages. {presenter.closed_dms_hint}"
+            notice = render(
+                _(
+                    "{players}: I can't send you direct messages. {hint}",
+                    players=", ".join(mention(p) for p in untold),
+                    hint=presenter.closed_dms_hint,
+                ),
+                self.languages.of_record(record),
+            )
             # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
             with suppress(discord.HTTPException):
                 if interaction is not None:

@@ -16,6 +16,7 @@ from typing import Any
 import discord
 
 import metrics
+from i18n import Localized, Text, _, lines, render
 from storage import GameRecord, Storage
 from table.answer import UserError, committed, detached, in_time, send, update
 from table.boards import Boards, final_view
@@ -23,13 +24,14 @@ from table.clock import TurnClock
 from table.courier import Courier
 from table.events import Events
 from table.games import STALE_PANEL, Games, Live, Played, title
+from table.language import Languages
 from table.presenter import Presenter
 from table.seats import Seats
 from table.votes import Votes, vote_buttons
 
 log = logging.getLogger(__name__)
 
-MOVE_MADE = "Your move was made"
+MOVE_MADE = _("Your move was made")
 
 
 class Table:
@@ -37,12 +39,13 @@ class Table:
         self.client = client
         self.storage = storage
         self.events = Events()
+        self.languages = Languages(client, storage)
         self.games = Games(storage, self.events, self.owns)
-        self.clock = TurnClock(client, self.games)
-        self.boards = Boards(client, self.games, self.clock.deadline_line, vote_buttons)
-        self.courier = Courier(client, storage, self.games)
+        self.clock = TurnClock(client, self.games, self.languages)
+        self.boards = Boards(client, self.games, self.languages, self.clock.deadline_line, vote_buttons)
+        self.courier = Courier(client, storage, self.games, self.languages)
         self.seats = Seats(self.games, self.boards, self.clock)
-        self.votes = Votes(self.games, self.clock, self.seats)
+        self.votes = Votes(self.games, self.clock, self.seats, self.languages)
         self.clock.play_for = self.seats.play_for
         self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
@@ -72,7 +75,7 @@ class Table:
             return True
         return (record.guild_id >> 22) % count in shards
 
-    def title(self, kind: str) -> str:
+    def title(self, kind: str) -> str | Text:
         return title(kind)
 
     def lock(self, channel_id: int) -> Any:
@@ -87,7 +90,7 @@ class Table:
     def presenter(self, record: GameRecord) -> Presenter[Any, Any]:
         return self.games.presenter(record)
 
-    def unavailable(self, record: GameRecord, why: str) -> Exception:
+    def unavailable(self, record: GameRecord, why: Text | str) -> Exception:
         return self.games.unavailable(record, why)
 
     async def open_record(self, channel_id: int) -> GameRecord:
@@ -118,12 +121,15 @@ class Table:
         game id a private panel's button was made for, ``page`` the panel page to show after."""
         channel_id = interaction.channel_id
         assert channel_id is not None
+        locale = self.languages.for_reader(interaction)
         async with in_time(interaction):
             played = await self.games.play(channel_id, interaction.user.id, action, kind=kind, board=board, game=game)
         live, presenter, player = played.live, played.presenter, played.player
         async with committed(interaction, MOVE_MADE):
             await self.boards.answer(
-                interaction, played, lambda ack: self.panel(live, presenter, player, page if ack else None, ack=ack)
+                interaction,
+                played,
+                lambda ack: self.panel(live, presenter, player, page if ack else None, locale, ack=ack),
             )
         if interaction.type is discord.InteractionType.component:
             metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)
@@ -139,12 +145,13 @@ class Table:
     ) -> None:
         """The user's private panel (their hand or chips, with buttons): redrawn in place when a panel's own button
         asked for it, else sent ephemerally."""
+        locale = self.languages.for_reader(interaction)
         live, presenter = await self.games.running(interaction.channel_id or 0, kind)
         if interaction.user.id not in live.record.players:
-            raise UserError("You're not playing in this game.")
+            raise UserError(_("You're not playing in this game."))
         if game is not None and game != live.record.id:
             raise UserError(STALE_PANEL)
-        message = self.panel(live, presenter, interaction.user.id, page)
+        message = self.panel(live, presenter, interaction.user.id, page, locale)
         if game is not None and interaction.type is discord.InteractionType.component:
             await update(interaction, **message)
         else:
@@ -152,39 +159,55 @@ class Table:
 
     @staticmethod
     def panel(
-        live: Live[Any], presenter: Presenter[Any, Any], player: int, page: str | None, *, ack: bool = False
+        live: Live[Any],
+        presenter: Presenter[Any, Any],
+        player: int,
+        page: str | None,
+        locale: str,
+        *,
+        ack: bool = False,
     ) -> dict[str, Any]:
-        """The private panel; as the answer to an action (``ack``) it opens with what that action did."""
-        message = presenter.panel(live.record, live.state, player, page)
-        if live.last:
+        """The private panel in the player's ``locale``; as the answer to an action (``ack``) it opens with what that
+        action did."""
+        message = presenter.panel(live.record, live.state, player, page, locale)
+        if live.last is not None:
             content = message["content"]
-            message["content"] = f"{live.last}\n{content}" if ack else f"{content}\nLast: {live.last}"
+            shown = lines(live.last, content) if ack else lines(content, _("Last: {move}", move=live.last))
+            message["content"] = render(shown, locale)
         return message
 
     async def show_board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """Post the board again at the bottom; the old one loses its buttons."""
         live = await self.games.live(record)
         presenter = self.games.presenter(record)
-        message = self.boards.public(live.record, presenter, live.state, live.last or None)
+        self.languages.seen(interaction)
+        message = self.boards.public(live.record, presenter, live.state, live.last)
         await self.boards.post(interaction, live, message)
 
     async def show_result(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The final board of the channel's last game, for a while after it ended."""
         presenter = self.games.presenter(record)
         state = await self.games.final_state(record)
-        text = presenter.game_over_text(state) if presenter.game.is_over(state) else "This game was ended early."
+        text = presenter.game_over_text(state) if presenter.game.is_over(state) else _("This game was ended early.")
         message = self.boards.public(record, presenter, state, text)
-        message["view"] = detached(final_view(record))
+        message["view"] = detached(final_view(record, self.languages.for_table(interaction)))
         await send(interaction, **message)
 
     # ---- starting and ending ------------------------------------------------------------------------------------
 
-    async def start(self, interaction: discord.Interaction[Any], record: GameRecord, extra: str = "") -> None:
-        """Deal the game in the lobby ``record`` (the caller holds the channel's lock)."""
+    async def start(
+        self, interaction: discord.Interaction[Any], record: GameRecord, extra: Localized | None = None
+    ) -> None:
+        """Deal the game in the lobby ``record`` (the caller holds the channel's lock); ``extra`` is a paragraph for
+        the table under the start text."""
+        self.languages.seen(interaction)
         live = await self.games.start(record)  # the clock has set the first mover's deadline when this returns
         presenter = self.games.presenter(record)
-        async with committed(interaction, "The game has started"):
-            message = self.boards.public(live.record, presenter, live.state, presenter.start_text(live.state) + extra)
+        async with committed(interaction, _("The game has started")):
+            text = presenter.start_text(live.state)
+            message = self.boards.public(
+                live.record, presenter, live.state, text if extra is None else lines(text, "", extra)
+            )
             await self.boards.post(interaction, live, message)
         self.courier.deliver_later(live, interaction)
 
@@ -201,6 +224,7 @@ class Table:
         return ended
 
     async def vote(self, interaction: discord.Interaction[Any], game_id: int, kind: str, target: int) -> None:
+        self.languages.seen(interaction)
         await self.votes.vote(interaction, game_id, kind, target)
 
     # ---- the process ------------------------------------------------------------------------------------------
@@ -237,3 +261,4 @@ class Table:
         if self._resuming is not None:
             self._resuming.cancel()
         await self.courier.close()
+        await self.languages.close()

@@ -21,6 +21,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from engine import GAMES
 from engine.errors import CorruptState, GameError
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Move, Outcome, Setup, decode_moves, replay
+from i18n import Localized, Text, _, render
 from storage import Ending, GameRecord, Storage, now
 from table.answer import UserError
 from table.events import Events, Moved
@@ -31,8 +32,8 @@ log = logging.getLogger(__name__)
 
 StateT = TypeVar("StateT")
 
-NO_GAME = "There's no game in this channel: open one with /newgame."
-STALE_PANEL = "This panel belongs to an earlier game: open a fresh one with /hand."
+NO_GAME = _("There's no game in this channel: open one with /newgame.")
+STALE_PANEL = _("This panel belongs to an earlier game: open a fresh one with /hand.")
 # Running games kept in memory; a game past this many is replayed again from its log when next used.
 LIVE_GAMES = 5000
 
@@ -47,11 +48,11 @@ class Live(Generic[StateT]):
 
     record: GameRecord
     state: StateT
-    dm_text: dict[int, str] = field(default_factory=dict)
-    # What each player's DM shows (message id, text), as far as this process knows: None until read from storage
-    # once; the same text objects as ``dm_text`` after a delivery, so keeping it costs no copies.
-    dm_shown: dict[int, tuple[int | None, str]] | None = None
-    last: str = ""  # what happened last, for the private panels
+    dm_text: dict[int, Localized] = field(default_factory=dict)  # rendered in each player's own language
+    # What each player's DM is known to show (the same objects as ``dm_text`` once delivered): a move that changes
+    # no DM asks the database nothing.
+    dm_sent: dict[int, Localized] = field(default_factory=dict)
+    last: Localized | None = None  # what happened last, for the private panels
 
 
 class Played(NamedTuple):
@@ -83,9 +84,10 @@ def stats_result(info: GameInfo, outcome: Outcome) -> dict[str, Any]:
     return result
 
 
-def title(kind: str) -> str:
+def title(kind: str) -> str | Text:
+    """A game's name (the same in every language: it is the name on the box)."""
     game = GAMES.get(kind)
-    return game.info.title if game else "this game"
+    return game.info.title if game else _("this game")
 
 
 class Games:
@@ -115,19 +117,24 @@ class Games:
         kind = self.running_kinds.get(channel_id)
         return kind is not None and NO_NUMBERS_IN_CHAT in GAMES[kind].info.capabilities
 
-    def unavailable(self, record: GameRecord, why: str) -> GameUnavailable:
+    def unavailable(self, record: GameRecord, why: Text | str) -> GameUnavailable:
+        """The refusal for a game that cannot be loaded; ``why`` is a reason (an error's text, or the English reason
+        stored with a damaged row)."""
         if record.id not in self._reported:
             self._reported.add(record.id)
-            log.error("Game %s in channel %s cannot be loaded: %s", record.id, record.channel_id, why)
+            log.error("Game %s in channel %s cannot be loaded: %s", record.id, record.channel_id, render(why, "en"))
         return GameUnavailable(
-            f"The game in this channel can't be loaded ({why}). The host or a member with Manage Channels can clear "
-            "it with /endgame."
+            _(
+                "The game in this channel can't be loaded ({why}). The host or a member with Manage Channels can "
+                "clear it with /endgame.",
+                why=why,
+            )
         )
 
     def presenter(self, record: GameRecord) -> Presenter[Any, Any]:
         presenter = self.presenters.get(record.kind)
         if presenter is None:
-            raise self.unavailable(record, f"this bot doesn't know the game {record.kind[:40]!r}")
+            raise self.unavailable(record, _("this bot doesn't know the game {kind}", kind=repr(record.kind[:40])))
         return presenter
 
     def cached(self, game_id: int) -> Live[Any] | None:
@@ -185,7 +192,7 @@ class Games:
                     live.dm_text[player] = presenter.private_text(live.state, player)
             self._advance(live, presenter, moves)
         except CorruptState as error:
-            raise self.unavailable(record, str(error).rstrip(".")) from error
+            raise self.unavailable(record, error.text) from error
         return live
 
     async def _catch_up(self, live: Live[Any], presenter: Presenter[Any, Any], known: int) -> None:
@@ -194,7 +201,7 @@ class Games:
             self._advance(live, presenter, decode_moves(presenter.game, [(m.player, m.action) for m in logged]))
         except CorruptState as error:
             self.forget(live.record)
-            raise self.unavailable(live.record, str(error).rstrip(".")) from error
+            raise self.unavailable(live.record, error.text) from error
 
     def _advance(self, live: Live[Any], presenter: Presenter[Any, Any], moves: list[Move[Any]]) -> None:
         """Apply logged moves, keeping track of what each DM should show (raises CorruptState for a bad log)."""
@@ -203,7 +210,10 @@ class Games:
             try:
                 after = game.apply(live.state, move.player, move.action)
             except Exception as error:
-                raise CorruptState(f"move {number} breaks the rules: {error}") from error
+                reason = error.text if isinstance(error, GameError) else str(error)
+                raise CorruptState(
+                    _("Move {number} of the saved game breaks the rules: {error}", number=number, error=reason)
+                ) from error
             self._note_dms(live, presenter, after, move.player, move.action)
             live.state = after
 
@@ -217,10 +227,16 @@ class Games:
         """The channel's running game (of ``kind``, if given), or a friendly refusal."""
         record = await self.open_record(channel_id)
         if record.status == "lobby":
-            raise UserError("The game hasn't started yet: the host starts it with /start once everybody has joined.")
+            raise UserError(_("The game hasn't started yet: the host starts it with /start once everybody has joined."))
         presenter = self.presenter(record)
         if kind is not None and record.kind != kind:
-            raise UserError(f"This channel is playing {title(record.kind)}; {title(kind)} commands don't work here.")
+            raise UserError(
+                _(
+                    "This channel is playing {game}; {other} commands don't work here.",
+                    game=title(record.kind),
+                    other=title(kind),
+                )
+            )
         return await self.live(record), presenter
 
     async def final_state(self, record: GameRecord) -> Any:
@@ -231,7 +247,7 @@ class Games:
             moves = decode_moves(presenter.game, [(m.player, m.action) for m in logged])
             return replay(presenter.game, setup_of(record), moves)
         except CorruptState as error:
-            raise self.unavailable(record, str(error).rstrip(".")) from error
+            raise self.unavailable(record, error.text) from error
 
     # ---- committing -------------------------------------------------------------------------------------------
 
@@ -263,7 +279,7 @@ class Games:
                 before = live.state
                 try:
                     if board is not None and board != (live.record.id, rules.move_count(before)):
-                        raise UserError("That board is out of date: use the buttons on the newest board below.")
+                        raise UserError(_("That board is out of date: use the buttons on the newest board below."))
                     if game is not None and game != live.record.id:
                         raise UserError(STALE_PANEL)
                     after = rules.apply(before, player, action)
@@ -281,7 +297,7 @@ class Games:
                     return Played(live, presenter, before, after, player, action)
                 log.info("Move %d of game %s was taken; deciding again", rules.move_count(after), live.record.id)
                 await asyncio.sleep(0.01 * (attempt + 1))
-        raise UserError("Several moves arrived at once; yours was not made. Please try again.")
+        raise UserError(_("Several moves arrived at once; yours was not made. Please try again."))
 
     async def _append(
         self, live: Live[Any], presenter: Presenter[Any, Any], player: int, action: Any, after: Any, auto: bool
@@ -312,7 +328,7 @@ class Games:
         try:
             state = replay(presenter.game, setup_of(record), ())
         except CorruptState as error:
-            raise self.unavailable(record, str(error).rstrip(".")) from error
+            raise self.unavailable(record, error.text) from error
         record = await self.storage.update_game(record, status="running", started_at=now())
         live: Live[Any] = Live(
             record, state, {p: presenter.private_text(state, p) for p in record.players if not is_ai(p)}

@@ -16,9 +16,10 @@ from typing import Any
 from engine.ai import PLAYERS
 from engine.errors import GameError
 from engine.game import Game
+from i18n import _
 from storage import Conflict
 from table.answer import UserError
-from table.boards import Boards
+from table.boards import Boards, Framing
 from table.clock import TurnClock, autopilot
 from table.events import Moved
 from table.games import Games, Played
@@ -133,7 +134,7 @@ class Seats:
     async def play_for(self, channel_id: int, game_id: int, player: int, missed: bool) -> None:
         """Play ``player``'s whole turn for them, each move announced as played for them; a turn the clock ran out
         on counts as missed (a turn the table voted onto the autopilot does not)."""
-        for _ in range(TURN_MOVES):
+        for _move in range(TURN_MOVES):
             live, presenter = await self.games.running(channel_id)
             if live.record.id != game_id or presenter.game.current_player(live.state) not in (player, None):
                 break
@@ -143,7 +144,7 @@ class Seats:
             except (UserError, GameError):
                 log.exception("The autopilot's move was refused in game %s", game_id)
                 break
-            await self.show(played, prefix=f"⏰ Played for {mention(player)}: ")
+            await self.show(played, lambda move: _("⏰ Played for {player}: {move}", player=mention(player), move=move))
             if presenter.new_board(played.before, played.after, player, action) or presenter.game.is_over(played.after):
                 break
         if missed:
@@ -171,12 +172,14 @@ class Seats:
             await self.clock.stop_game(game_id)
         with suppress(Exception):
             await self.boards.edit(fresh, {"view": None})
-        await self.clock.announce(record, "Everybody at the table is away, so the game ends as abandoned (no score).")
+        await self.clock.announce(
+            record, _("Everybody at the table is away, so the game ends as abandoned (no score).")
+        )
 
-    async def show(self, played: Played, prefix: str = "") -> None:
+    async def show(self, played: Played, framing: Framing | None = None) -> None:
         """Show a move nobody clicked for; a failure to show it is logged (the move is made)."""
         try:
-            await self.boards.publish(played, prefix)
+            await self.boards.publish(played, framing)
         except Exception:
             log.warning("Could not show a move in channel %s", played.live.record.channel_id, exc_info=True)
 

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from engine import GAMES
+from i18n import _
 from storage import Storage
 from table.answer import UserError
 from table.clock import TURN_TIMES, default_turn_time
@@ -93,7 +94,9 @@ async def check_games_allowed_here(interaction: discord.Interaction[Any], storag
     if settings.allows(interaction.channel_id, _parent_of(interaction)):
         return settings
     places = ", ".join(f"<#{channel}>" for channel in sorted(settings.channels))
-    raise UserError(f"Games on this server are played in {places}. (Server managers choose these in /settings.)")
+    raise UserError(
+        _("Games on this server are played in {places}. (Server managers choose these in /settings.)", places=places)
+    )
 
 
 async def may_end_any_game(interaction: discord.Interaction[Any], storage: Storage) -> bool:

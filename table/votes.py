@@ -10,10 +10,12 @@ from typing import Any
 
 import discord
 
+from i18n import _, _p, render
 from storage import GameRecord
 from table.answer import UserError, send
 from table.clock import TurnClock, autopilot, misses, options_with
 from table.games import Games
+from table.language import Languages
 from table.people import is_ai, mention
 from table.presenter import Presenter
 from table.seats import Seats
@@ -21,20 +23,22 @@ from table.seats import Seats
 VOTE_KINDS = ("autopilot", "remove")
 
 
-def vote_buttons(record: GameRecord, state: Any, presenter: Presenter[Any, Any]) -> list[discord.ui.Button[Any]]:
+def vote_buttons(
+    record: GameRecord, state: Any, presenter: Presenter[Any, Any], locale: str
+) -> list[discord.ui.Button[Any]]:
     """Under the board, once the player to move has missed a turn: the table's two votes."""
     mover = presenter.game.current_player(state)
     if mover is None or is_ai(mover) or not misses(record).get(mover) or mover in autopilot(record):
         return []
     return [
         discord.ui.Button(
-            label="Vote: autopilot for the player to move",
+            label=render(_p("button", "Vote: autopilot for the player to move"), locale),
             style=discord.ButtonStyle.secondary,
             custom_id=f"vote:{record.id}:autopilot:{mover}",
             row=4,
         ),
         discord.ui.Button(
-            label="Vote: remove the player to move",
+            label=render(_p("button", "Vote: remove the player to move"), locale),
             style=discord.ButtonStyle.danger,
             custom_id=f"vote:{record.id}:remove:{mover}",
             row=4,
@@ -43,8 +47,9 @@ def vote_buttons(record: GameRecord, state: Any, presenter: Presenter[Any, Any])
 
 
 class Votes:
-    def __init__(self, games: Games, clock: TurnClock, seats: Seats) -> None:
+    def __init__(self, games: Games, clock: TurnClock, seats: Seats, languages: Languages) -> None:
         self.games = games
+        self.languages = languages
         self.clock = clock
         self.seats = seats
 
@@ -53,12 +58,12 @@ class Votes:
         game = presenter.game
         voter = interaction.user.id
         if live.record.id != game_id:
-            raise UserError("That vote is from an earlier game.")
+            raise UserError(_("That vote is from an earlier game."))
         people = [p for p in live.record.players if not is_ai(p) and p != target and game.legal_actions(live.state, p)]
         if voter not in people:
-            raise UserError("Only the other players at the table can vote on this.")
+            raise UserError(_("Only the other players at the table can vote on this."))
         if not game.legal_actions(live.state, target):
-            raise UserError(f"{mention(target)} is not at the table any more.")
+            raise UserError(_("{player} is not at the table any more.", player=mention(target)))
         key = f"{kind}:{target}"
         needed = len(people) // 2 + 1
         tally: list[int] = []
@@ -76,18 +81,36 @@ class Votes:
 
         record = await self.games.modify(game_id, count)
         if record is None:
-            raise UserError("That vote is from an earlier game.")
-        what = "autopilot for" if kind == "autopilot" else "removing"
+            raise UserError(_("That vote is from an earlier game."))
+        locale = self.languages.for_reader(interaction)
+        player = mention(target)
         if tally[0] < needed:
-            await send(
-                interaction,
-                content=f"Your vote for {what} {mention(target)} is in ({tally[0]} of {needed} needed).",
-                ephemeral=True,
-            )
+            if kind == "autopilot":
+                counted = _(
+                    "Your vote for autopilot for {player} is in ({votes} of {needed} needed).",
+                    player=player,
+                    votes=tally[0],
+                    needed=needed,
+                )
+            else:
+                counted = _(
+                    "Your vote for removing {player} is in ({votes} of {needed} needed).",
+                    player=player,
+                    votes=tally[0],
+                    needed=needed,
+                )
+            await send(interaction, content=render(counted, locale), ephemeral=True)
             return
-        await send(interaction, content=f"The table voted for {what} {mention(target)}.", ephemeral=True)
+        decided = (
+            _("The table voted for autopilot for {player}.", player=player)
+            if kind == "autopilot"
+            else _("The table voted for removing {player}.", player=player)
+        )
+        await send(interaction, content=render(decided, locale), ephemeral=True)
         if kind == "autopilot":
-            await self.clock.announce(record, f"The table put {mention(target)} on autopilot until they act again.")
+            await self.clock.announce(
+                record, _("The table put {player} on autopilot until they act again.", player=player)
+            )
             # The stored row now has the seat on autopilot: its clock stops (no reminder), and the seat driver
             # plays the turn after its usual pause, not counted as missed.
             live = await self.games.live(record)
@@ -95,4 +118,4 @@ class Votes:
             self.seats.wake(record.kind, record.channel_id, record)
             return
         played = await self.games.play(record.channel_id, target, game.leave, auto=True)
-        await self.seats.show(played, prefix=f"The table voted {mention(target)} out: ")
+        await self.seats.show(played, lambda move: _("The table voted {player} out: {move}", player=player, move=move))

@@ -305,13 +305,15 @@ def _id_of(obj: Any) -> int:
 
 @dataclass(eq=False)
 class User:
-    """A Discord user (human or bot).  ``dms_closed`` makes DMs to them fail with 50007."""
+    """A Discord user (human or bot).  ``dms_closed`` makes DMs to them fail with 50007.  ``locale`` is the language
+    their Discord client is set to: every interaction they make carries it."""
 
     id: int
     name: str
     bot: bool = False
     global_name: str | None = None
     dms_closed: bool = False
+    locale: str = "en-US"
 
     def __repr__(self) -> str:
         return f"<User {self.name!r} id={self.id}{' bot' if self.bot else ''}>"
@@ -526,12 +528,15 @@ class Channel:
 
 @dataclass(eq=False)
 class Guild:
+    """``preferred_locale`` is the server's Community language (Discord's ``guild_locale``)."""
+
     id: int
     name: str
     owner_id: int
     roles: dict[int, Role] = field(default_factory=dict)
     members: dict[int, Member] = field(default_factory=dict)
     channels: dict[int, Channel] = field(default_factory=dict)
+    preferred_locale: str = "en-US"
 
     def __repr__(self) -> str:
         return f"<Guild {self.name!r} id={self.id}>"
@@ -608,7 +613,7 @@ class Guild:
             "premium_tier": 0,
             "premium_subscription_count": 0,
             "premium_progress_bar_enabled": False,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "system_channel_id": None,
             "system_channel_flags": 0,
             "rules_channel_id": None,
@@ -3315,7 +3320,7 @@ class FakeDiscord:
         self._notify()
 
     def _new_interaction(
-        self, itype: int, user: Any, channel: Any, *, locale: str = "en-US"
+        self, itype: int, user: Any, channel: Any, *, locale: str | None = None
     ) -> tuple[InteractionRecord, Member | None, Channel]:
         chan = self._channel(channel)
         self._require_online(chan.guild_id)
@@ -3333,7 +3338,7 @@ class FakeDiscord:
             "type": itype,
             "token": token,
             "version": 1,
-            "locale": locale,
+            "locale": locale or u.locale,
             "app_permissions": str(self.permissions(chan, self.bot)),
             "channel_id": str(chan.id),
             "channel": {**chan.payload(), "permissions": str(user_perms)},
@@ -3345,8 +3350,8 @@ class FakeDiscord:
             assert chan.guild_id is not None
             payload.update(
                 guild_id=str(chan.guild_id),
-                guild={"id": str(chan.guild_id), "locale": "en-US", "features": []},
-                guild_locale="en-US",
+                guild={"id": str(chan.guild_id), "locale": self.guilds[chan.guild_id].preferred_locale, "features": []},
+                guild_locale=self.guilds[chan.guild_id].preferred_locale,
                 member=member.payload(permissions=user_perms),
                 authorizing_integration_owners={"0": str(chan.guild_id)},
                 context=0,
@@ -3423,7 +3428,7 @@ class FakeDiscord:
         channel: Any,
         options: Mapping[str, Any] | None = None,
         target: Any = None,
-        locale: str = "en-US",
+        locale: str | None = None,
         wait: bool = True,
         timeout: float | None = None,
         unchecked: bool = False,
@@ -3445,6 +3450,8 @@ class FakeDiscord:
 
         ``shard`` sends the interaction through that shard's session instead of the channel's own (see
         :meth:`click`).
+
+        ``locale`` is the Discord language the interaction carries (default: the user's ``locale``).
         """
         name, *path = command.split()
         ctype = 1

@@ -2,6 +2,7 @@
 
 from cogs.no_thanks import cards_text, face_up_line, render_board
 from engine import no_thanks
+from i18n import render
 
 PLAYERS = (101, 102, 103)
 
@@ -14,12 +15,12 @@ def embed_text(embed) -> str:
 
 def test_cards_are_grouped_into_runs() -> None:
     assert cards_text((3, 4, 5, 10, 12, 13)) == "[3-5] [10] [12-13]"
-    assert cards_text(()) == "no cards"
+    assert render(cards_text(()), "en") == "no cards"
 
 
 def test_face_up_line_starts_with_the_promised_words() -> None:
     state = no_thanks.new_game(PLAYERS, seed=5)
-    line = face_up_line(state)
+    line = render(face_up_line(state), "en")
     assert line.startswith(f"Face-up card: {no_thanks.face_up_card(state)} ")
     assert "(0 chips on it)" in line
 

@@ -4,13 +4,14 @@ from dataclasses import replace
 
 from cogs.the_game import hand_line, render_board
 from engine import the_game
+from i18n import render
 
 PLAYERS = (101, 102, 103)
 
 
 def test_hand_line_lists_cards_ascending() -> None:
-    assert hand_line((3, 17, 45)) == "Your hand: 3, 17, 45"
-    assert hand_line(()) == "Your hand: (no cards)"
+    assert render(hand_line((3, 17, 45)), "en") == "Your hand: 3, 17, 45"
+    assert render(hand_line(()), "en") == "Your hand: (no cards)"
 
 
 def test_board_shows_no_hand_card() -> None:

@@ -9,6 +9,7 @@ from discord import app_commands
 
 from cogs._ui import APOLOGY, WrongChannel, error_message, in_text_channel, reply_error
 from engine.errors import IllegalAction, NotYourTurn
+from i18n import _, render
 from table.answer import UserError
 
 
@@ -34,16 +35,23 @@ class Recorder:
 def interaction(done: bool = False) -> Any:
     recorder = Recorder(done)
     return SimpleNamespace(
-        response=recorder, followup=recorder, command=None, data={}, channel_id=5, sent=recorder.sent, extras={}
+        response=recorder,
+        followup=recorder,
+        command=None,
+        data={},
+        channel_id=5,
+        sent=recorder.sent,
+        locale=discord.Locale.american_english,
+        extras={},
     )
 
 
 @pytest.mark.parametrize(
     ("error", "expected"),
     [
-        (UserError("There's no game in this channel."), "There's no game in this channel."),
-        (NotYourTurn("It's not your turn."), "It's not your turn."),
-        (IllegalAction("You don't hold that card."), "You don't hold that card."),
+        (UserError(_("There's no game in this channel.")), "There's no game in this channel."),
+        (NotYourTurn(_("It's not your turn.")), "It's not your turn."),
+        (IllegalAction(_("You don't hold that card.")), "You don't hold that card."),
         (app_commands.NoPrivateMessage(), "This command works in a server's text channel, not in direct messages."),
     ],
 )
@@ -53,7 +61,7 @@ def test_user_errors_keep_their_sentence(error: Exception, expected: str) -> Non
 
 def test_wrapped_errors_are_unwrapped() -> None:
     command: Any = SimpleNamespace(name="play", qualified_name="play")
-    wrapped = app_commands.CommandInvokeError(command, NotYourTurn("It's not your turn."))
+    wrapped = app_commands.CommandInvokeError(command, NotYourTurn(_("It's not your turn.")))
     assert error_message(wrapped) == "It's not your turn."
 
 
@@ -64,7 +72,7 @@ def test_bugs_have_no_user_message() -> None:
 
 async def test_reply_error_is_ephemeral_and_uses_the_free_response() -> None:
     fake = interaction()
-    await reply_error(fake, UserError("Nope."))
+    await reply_error(fake, UserError(_("Nope.")))
     assert fake.sent == [
         ("response", {"content": "Nope.", "ephemeral": True, "allowed_mentions": fake.sent[0][1]["allowed_mentions"]})
     ]
@@ -76,7 +84,7 @@ async def test_reply_error_after_a_response_uses_a_followup_and_logs_bugs(caplog
     await reply_error(fake, RuntimeError("boom"))
     kind, kwargs = fake.sent[0]
     assert kind == "followup"
-    assert kwargs["content"] == APOLOGY
+    assert kwargs["content"] == render(APOLOGY, "en")
     assert kwargs["ephemeral"] is True
     assert "Unexpected error" in caplog.text
     assert "RuntimeError: boom" in caplog.text
@@ -91,7 +99,7 @@ async def test_reply_error_survives_an_expired_interaction() -> None:
         )
 
     fake.response.send_message = expired
-    await reply_error(fake, UserError("Nope."))  # must not raise
+    await reply_error(fake, UserError(_("Nope.")))  # must not raise
 
 
 def test_commands_refuse_direct_messages_and_odd_channels() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -49,3 +50,6 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         spectator = fake.add_member(guild, "spectator")
         yield World(fake, tmp_path / "data" / "bot.sqlite3", guild, channel, other, players, spectator)
         assert not fake.unknown_requests, fake.unknown_requests
+    # A finished test's bot and fake are garbage now: collect them here, not during the next test, where a finalizer
+    # closing one of their sockets could close a connection the next test opened on the same descriptor number.
+    gc.collect()

@@ -187,7 +187,7 @@ def check_no_thanks_board(world: World) -> Message:
             f"Face-up card: {view.face_up_card} ({chips} {'chip' if chips == 1 else 'chips'} on it)"
         )
     fields = {item["name"]: item["value"] for item in embed["fields"]}
-    assert fields["Draw pile"] == f"{view.cards_left} cards face down"
+    assert fields["Draw pile"] == f"{view.cards_left} {'card' if view.cards_left == 1 else 'cards'} face down"
     seats = fields["Players (points without chips)"].splitlines()
     assert [int(re.match(r"<@(\d+)>", line)[1]) for line in seats] == [p.player for p in view.players]  # type: ignore[index]
     for line, seat in zip(seats, view.players, strict=True):

@@ -54,8 +54,8 @@ PUBLIC_NUMBERS = [
         r"took \d+ with \d+ chips?",
         r"one chip on \d+",
         r"\[\d+(?:-\d+)?\]",  # taken cards, grouped into runs
-        r"= \d+ points",  # card points, chips not counted
-        r"\d+ cards face down",
+        r"= \d+ points?",  # card points, chips not counted
+        r"\d+ cards? face down",
         r"Players \(\d+/\d+\)",  # lobby
         r"\d+-\d+ players",  # lobby
     )
@@ -401,7 +401,8 @@ class Table:
             match = FACE_UP.search(message.content)
             assert match, message.content
             assert int(match[1]) == state.face_up, message.content
-        assert f"{len(state.draw_pile)} cards" in all_text(message)
+        left = len(state.draw_pile)
+        assert f"{left} {'card' if left == 1 else 'cards'} face down" in all_text(message)
         lines = player_lines(message)
         seated = [(seat, player) for seat, player in enumerate(state.players) if not state.left[seat]]
         assert list(lines) == [player for _, player in seated]

@@ -162,8 +162,8 @@ async def test_the_daily_deal_is_the_same_everywhere_on_a_date_and_daily_compare
 
         daily = await world.fake.invoke("daily", user=ana, channel=world.channel)
         text = text_of(daily)
-        assert "2025-03-01" in text
-        assert "The Game, 1 players" in text
+        assert "March 1, 2025" in text  # the day written the reader's way
+        assert "The Game, 1 player" in text
         assert f"<#{world.channel.id}>" in text
         assert f"<#{world.other_channel.id}>" in text
         assert text.count(f"<#{world.channel.id}>") == 1  # the first try only

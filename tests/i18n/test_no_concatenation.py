@@ -1,7 +1,7 @@
 """No text is made by gluing translated pieces together: a translator must see whole sentences, with placeholders
 where the parts go, since another language puts the parts in another order.
 
-Scope (see ``i18n.checks.concatenations``): the bot's own code (bot.py, cogs, engine, storage, i18n) is read
+Scope (see ``i18n.checks.concatenations``): the bot's own code (bot.py, cogs, engine, storage, table, i18n) is read
 expression by expression; a call of ``_``, ``_n``, ``_p``, ``_np`` or ``render`` may not be an operand of ``+`` or
 ``%``, a part of an f-string, part of a ``str.format`` or an item of ``str.join``. A translated text stored in a
 variable and glued later is not followed; ``Text`` refusing ``str()`` and ``+`` catches that at run time instead."""

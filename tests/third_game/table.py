@@ -21,16 +21,19 @@ if TYPE_CHECKING:
 
 
 class Presenter:
+    """Plain English: a game that exists only in the tests needs no catalogs (``i18n.render`` takes a plain string
+    as it is)."""
+
     game = rules.GAME
     rules_text = "**Race to 21**: in turn, add one, two or three to the total (`/race take`). Reach 21 to win."
     closed_dms_hint = "Nothing in this game is secret, so you miss nothing."
 
-    def board(self, state: State) -> discord.Embed:
+    def board(self, state: State, locale: str) -> discord.Embed:
         embed = discord.Embed(title="Race to 21", description=f"Total: **{state.total}** of {rules.GOAL}")
         embed.add_field(name="Players", value=", ".join(mention(p) for p in rules.seated(state)) or "nobody")
         return embed
 
-    def board_view(self, record: GameRecord, state: State) -> discord.ui.View | None:
+    def board_view(self, record: GameRecord, state: State, locale: str) -> discord.ui.View | None:
         return None
 
     def headline(self, state: State) -> str | None:
@@ -39,6 +42,9 @@ class Presenter:
 
     def private_text(self, state: State, player: int) -> str:
         return f"Total: {state.total}"
+
+    def revealed_text(self, state: State, player: int) -> str:
+        return "nothing hidden"
 
     def start_text(self, state: State) -> str:
         return f"Race to 21 begins with {', '.join(mention(p) for p in state.players)}."
@@ -62,7 +68,7 @@ class Presenter:
     def new_board(self, before: State, after: State, player: int, action: Any) -> bool:
         return rules.current_player(after) != rules.current_player(before)
 
-    def panel(self, record: GameRecord, state: State, player: int, page: str | None) -> dict[str, Any]:
+    def panel(self, record: GameRecord, state: State, player: int, page: str | None, locale: str) -> dict[str, Any]:
         return {"content": f"Total: {state.total}", "view": detached(discord.ui.View())}
 
 

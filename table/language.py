@@ -1,0 +1,124 @@
+"""Whose language a text is in: the table's (the server's) for what the channel sees, one person's for what only
+they see.
+
+- A person's language is their Discord client's (``interaction.locale``). For a DM, which no interaction carries,
+  it is the language last seen from that player: remembered whenever they interact, kept in the database (meta key
+  ``locale:<user id>``) and in memory, so a restart keeps it.
+- The table's language is the one the server chose for its tables (``table_locale``), else Discord's server locale
+  (``guild_locale``, the Community language), else English. A post no interaction causes (the clock, a computer
+  player's move) finds the server's locale in memory (seen with the last interaction from that server), from the
+  gateway's guild, or in the game's row (``options["guild_locale"]``, stored at /newgame).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+
+from i18n import SOURCE_LANGUAGE
+from i18n import table_locale as choose_table_locale
+from storage import GameRecord, Storage
+
+log = logging.getLogger(__name__)
+
+# The game row's option holding the server's Discord locale when the game was opened.
+GUILD_LOCALE_OPTION = "guild_locale"
+
+
+def table_locale(guild_id: int) -> str | None:
+    """The language the server chose for its tables (a server setting), or None: Discord's server locale applies.
+    The one place the table's language setting is read."""
+    return None
+
+
+def user_key(user_id: int) -> str:
+    return f"locale:{user_id}"
+
+
+def guild_locale_of(interaction: discord.Interaction[Any]) -> str | None:
+    """The server's Discord locale an interaction carries (None in DMs)."""
+    locale = interaction.guild_locale
+    return locale.value if locale is not None else None
+
+
+class Languages:
+    """The locales of people (for what only they see) and of tables (for what the channel sees)."""
+
+    def __init__(self, client: discord.Client, storage: Storage) -> None:
+        self.client = client
+        self.storage = storage
+        self._users: dict[int, str] = {}
+        self._guilds: dict[int, str] = {}
+        self._saving: set[asyncio.Task[None]] = set()
+
+    # ---- people ---------------------------------------------------------------------------------------------
+
+    def seen(self, interaction: discord.Interaction[Any]) -> None:
+        """Remember the language of whoever interacted (and their server's): a later DM speaks it. Stored in the
+        background, once per process and whenever it changes."""
+        if interaction.guild_id is not None:
+            guild_locale = guild_locale_of(interaction)
+            if guild_locale:
+                self._guilds[interaction.guild_id] = guild_locale
+        user, locale = interaction.user.id, interaction.locale.value
+        if self._users.get(user) == locale:
+            return
+        self._users[user] = locale
+        task = asyncio.ensure_future(self._save(user, locale))
+        self._saving.add(task)
+        task.add_done_callback(self._saving.discard)
+
+    async def _save(self, user: int, locale: str) -> None:
+        try:
+            await self.storage.set_meta(user_key(user), locale)
+        except Exception:
+            log.warning("Could not store the language of user %s", user, exc_info=True)
+
+    async def reader(self, user_id: int) -> str:
+        """The language last seen from ``user_id`` (English for somebody never seen)."""
+        locale = self._users.get(user_id)
+        if locale is None:
+            try:
+                locale = await self.storage.get_meta(user_key(user_id)) or SOURCE_LANGUAGE
+            except Exception:
+                log.warning("Could not read the language of user %s", user_id, exc_info=True)
+                return SOURCE_LANGUAGE
+            self._users[user_id] = locale
+        return locale
+
+    # ---- tables ---------------------------------------------------------------------------------------------
+
+    def table(self, guild_id: int | None, record: GameRecord | None = None) -> str:
+        """The table's language in server ``guild_id``: its setting, else Discord's server locale, else English."""
+        if guild_id is None:
+            return SOURCE_LANGUAGE
+        discord_locale = self._guilds.get(guild_id)
+        if discord_locale is None:
+            guild = self.client.get_guild(guild_id)
+            if guild is not None and guild.preferred_locale is not None:
+                discord_locale = guild.preferred_locale.value
+        if discord_locale is None and record is not None:
+            stored = record.options.get(GUILD_LOCALE_OPTION)
+            discord_locale = stored if isinstance(stored, str) else None
+        return choose_table_locale(table_locale(guild_id), discord_locale)
+
+    def of_record(self, record: GameRecord) -> str:
+        """The language of a game's table."""
+        return self.table(record.guild_id, record)
+
+    def for_table(self, interaction: discord.Interaction[Any]) -> str:
+        """The language of the table an interaction is at."""
+        self.seen(interaction)
+        return self.table(interaction.guild_id)
+
+    def for_reader(self, interaction: discord.Interaction[Any]) -> str:
+        """The language of the person who interacted (remembered for their DMs)."""
+        self.seen(interaction)
+        return interaction.locale.value
+
+    async def close(self) -> None:
+        if self._saving:
+            await asyncio.wait(list(self._saving), timeout=2)
