@@ -18,12 +18,17 @@ log = logging.getLogger(__name__)
 APOLOGY = _("Sorry, something went wrong on my side. Nothing was changed; please try again.")
 
 
-class WrongChannel(app_commands.CheckFailure):
-    """A command used where games aren't played; a check failure, so it reaches the tree's one error handler."""
+class Refused(app_commands.CheckFailure):
+    """A check that refuses a command before it runs, with the sentence the user reads; a check failure, so it
+    reaches the tree's one error handler."""
 
     def __init__(self, text: Text) -> None:
         super().__init__(render(text, "en"))
         self.text = text
+
+
+class WrongChannel(Refused):
+    """A command used where games aren't played."""
 
 
 def error_text(error: BaseException) -> Text | None:
@@ -32,7 +37,7 @@ def error_text(error: BaseException) -> Text | None:
         error = error.__cause__
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, GameError | UserError | WrongChannel):
+    if isinstance(error, GameError | UserError | Refused):
         return error.text
     if isinstance(error, StorageBusy):
         return _("The database is busy right now; please try again in a moment. Nothing was changed.")
@@ -92,7 +97,7 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
         log.warning("Could not tell the user about an error in channel %s", interaction.channel_id)
 
 
-class BadOption(app_commands.CheckFailure):
+class BadOption(Refused):
     """An option value the command does not accept (a modified client or an out-of-date command list sent it)."""
 
 
@@ -134,15 +139,28 @@ def check_options(interaction: discord.Interaction[Any]) -> bool:
             fits = (low is None or value >= low) and (high is None or value <= high)
             if not fits:
                 raise BadOption(
-                    f"{parameter.display_name} must be from {low if low is not None else '…'} to "
-                    f"{high if high is not None else '…'}; {shorten(repr(value))} isn't."
+                    _(
+                        "{option} must be from {low} to {high}; {value} isn't.",
+                        option=parameter.display_name,
+                        low="…" if low is None else low,
+                        high="…" if high is None else high,
+                        value=shorten(repr(value)),
+                    )
                 )
         if fits and parameter.choices and not parameter.autocomplete:
             fits = value in {choice.value for choice in parameter.choices}
         if not fits and kind is discord.AppCommandOptionType.boolean:
-            raise BadOption(f"The option {parameter.display_name.replace('_', ' ')} is either true or false.")
+            raise BadOption(
+                _("The option {option} is either true or false.", option=parameter.display_name.replace("_", " "))
+            )
         if not fits:
-            raise BadOption(f"That value isn't valid for the option {parameter.display_name}: {shorten(repr(value))}.")
+            raise BadOption(
+                _(
+                    "That value isn't valid for the option {option}: {value}.",
+                    option=parameter.display_name,
+                    value=shorten(repr(value)),
+                )
+            )
     return True
 
 

@@ -21,7 +21,7 @@ def test_settings_read_leniently_and_round_trip() -> None:
     }
     settings = ServerSettings.from_dict(odd)
     assert dict(settings.turn_times) == {"the_game": 600}
-    assert (settings.pings, settings.channels, settings.language, settings.end_role) == (True, {5}, "en", None)
+    assert (settings.pings, settings.channels, settings.language, settings.end_role) == (True, {5}, "auto", None)
     assert ServerSettings.from_dict(settings.to_dict()) == settings
     assert settings.turn_time("the_game") == 600
     assert settings.turn_time("no_thanks") == 60  # the game's own default
