@@ -22,6 +22,7 @@ works with an old ``load.py`` too, since its ``classify`` is wrapped (see ``RUNN
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,6 +84,7 @@ class Side:
     name: str  # "old" or "new"
     label: str  # the commit (or "working tree") it stands for
     tree: Path
+    python: str = sys.executable
     runs: list[Run] = field(default_factory=list)
 
     def best(self) -> Run | None:
@@ -131,18 +134,47 @@ def side_env(tree: Path) -> dict[str, str]:
     return env
 
 
+def own_environment(python: str, tree: Path) -> str:
+    """The Python of a virtual environment holding exactly the dependencies ``tree``'s pyproject.toml declares.
+
+    discord.py uses orjson and zstandard whenever they are installed, whichever commit runs: with one environment
+    for both sides the old commit would run with the new one's dependencies, and the ratio would hide their gain."""
+    with (tree / "pyproject.toml").open("rb") as file:
+        dependencies = sorted(tomllib.load(file)["project"]["dependencies"])
+    version = subprocess.run(
+        [python, "-c", "import sys; print(sys.version)"], capture_output=True, text=True, check=True
+    )
+    key = hashlib.sha256(json.dumps([version.stdout, dependencies]).encode()).hexdigest()[:16]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardtable-compare"
+    folder = cache / key
+    interpreter = folder / "bin" / "python"
+    if not (folder / "ready").exists():
+        print(f"making an environment with {tree.name}'s dependencies in {folder} ...", flush=True)
+        shutil.rmtree(folder, ignore_errors=True)
+        subprocess.run([python, "-m", "venv", str(folder)], check=True)
+        subprocess.run([str(interpreter), "-m", "pip", "install", "--quiet", *dependencies], check=True)
+        (folder / "ready").write_text("\n".join(dependencies) + "\n", encoding="utf-8")
+    return str(interpreter)
+
+
+def installed(python: str) -> set[str]:
+    done = subprocess.run([python, "-m", "pip", "freeze"], capture_output=True, text=True, check=False)
+    return {line.strip() for line in done.stdout.splitlines() if line.strip()}
+
+
 def side_has(tree: Path, module: str) -> bool:
     path = tree.joinpath(*module.split("."))
     return path.is_dir() or path.with_suffix(".py").is_file()
 
 
-def check_imports(python: str, tree: Path) -> None:
+def check_imports(side: Side) -> None:
     """Refuse to measure a side whose code would come from elsewhere (say, the editable install of this checkout).
 
     Only the modules the side has are checked: an old commit without ``storage`` never imports it."""
+    tree = side.tree
     present = [module for module in MODULES if side_has(tree, module)]
     done = subprocess.run(
-        [python, "-c", WHERE, *present], cwd=tree, env=side_env(tree), capture_output=True, text=True, check=False
+        [side.python, "-c", WHERE, *present], cwd=tree, env=side_env(tree), capture_output=True, text=True, check=False
     )
     if done.returncode != 0:
         raise SystemExit(f"cannot import the code of {tree}:\n{done.stderr[-2000:]}")
@@ -152,13 +184,13 @@ def check_imports(python: str, tree: Path) -> None:
         raise SystemExit(f"these modules do not import from {tree}: {strays}")
 
 
-def measure(python: str, side: Side, number: int, load_args: Sequence[str], log_dir: Path) -> Run:
+def measure(side: Side, number: int, load_args: Sequence[str], log_dir: Path) -> Run:
     load = side.tree / "benchmarks" / "load.py"
     print(f"[{side.name} #{number}] {side.label}: load.py {' '.join(load_args)} ...", flush=True)
     load_before = os.getloadavg()[0]
     busy, ours, started = machine_busy_seconds(), children_cpu_seconds(), time.monotonic()
     done = subprocess.run(
-        [python, "-c", RUNNER, str(load), *load_args],
+        [side.python, "-c", RUNNER, str(load), *load_args],
         cwd=side.tree,
         env=side_env(side.tree),
         stdout=subprocess.PIPE,
@@ -211,6 +243,10 @@ def report(old: Side, new: Side, load_args: Sequence[str], log_dir: Path) -> boo
     print(f"load.py {' '.join(load_args)}; {len(old.runs)} runs a side, alternating; each side's run with the lower")
     print(f"bot CPU per action counts. Python {sys.version.split()[0]}, {os.cpu_count()} CPUs.")
     print(f"Each run's output: {log_dir} (kept with --keep-logs)")
+    if old.python != new.python:
+        old_packages, new_packages = installed(old.python), installed(new.python)
+        print(f"packages of the old side only: {', '.join(sorted(old_packages - new_packages)) or 'none'}")
+        print(f"packages of the new side only: {', '.join(sorted(new_packages - old_packages)) or 'none'}")
     if a is None or b is None:
         print("a side has no measured run: no comparison")
         return False
@@ -255,6 +291,13 @@ def parse_args(argv: Sequence[str] | None) -> tuple[argparse.Namespace, list[str
     parser.add_argument("--new", default=None, help="a commit for the new side (default: this working tree)")
     parser.add_argument("--runs", type=int, default=2, help="runs of each side, alternating (default 2)")
     parser.add_argument("--python", default=sys.executable, help="the Python both sides run with (default: this one)")
+    parser.add_argument(
+        "--deps",
+        choices=("own", "shared"),
+        default="own",
+        help="own (default): each side runs in a virtual environment with the dependencies of its own "
+        "pyproject.toml, kept in ~/.cache/cardtable-compare; shared: both in --python's environment",
+    )
     parser.add_argument("--keep-logs", action="store_true", help="keep every run's output in the temporary folder")
     args = parser.parse_args(argv)
     if args.runs < 1:
@@ -286,10 +329,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             trees.append(tree)
             new = Side("new", label, tree)
         for side in (old, new):
-            check_imports(args.python, side.tree)
+            if args.deps == "own":
+                side.python = own_environment(args.python, side.tree)
+            check_imports(side)
         for number in range(1, args.runs + 1):
             for side in (old, new):
-                measure(args.python, side, number, load_args, log_dir)
+                measure(side, number, load_args, log_dir)
         return 0 if report(old, new, load_args, log_dir) else 1
     finally:
         for tree in trees:
