@@ -46,7 +46,7 @@ MODULES = ("bot", "cogs", "engine", "storage", "tests.fake_discord")
 # Runs a side's load.py as its own __main__ would, with its ``classify`` wrapped to count every request of the
 # measured window (classify is handed exactly that window's requests, by every version of load.py so far).
 RUNNER = """
-import importlib.util, sys
+import collections, importlib.util, json, sys
 path = sys.argv[1]
 sys.argv = sys.argv[1:]
 spec = importlib.util.spec_from_file_location("load", path)
@@ -57,6 +57,8 @@ classify = load.classify
 def counting(requests, *args, **kwargs):
     interaction = sum(1 for request in requests if request.interaction_endpoint)
     print(f"compare: window requests {len(requests)}, interaction endpoints {interaction}", flush=True)
+    routes = collections.Counter(f"{request.method} {request.route or request.path}" for request in requests)
+    print("compare: window routes " + json.dumps(routes), flush=True)
     return classify(requests, *args, **kwargs)
 load.classify = counting
 sys.exit(load.main())
@@ -65,6 +67,7 @@ sys.exit(load.main())
 # Where each module of a side was imported from, as JSON.
 WHERE = "import importlib, json, sys; print(json.dumps({m: importlib.import_module(m).__file__ for m in sys.argv[1:]}))"
 
+ROUTES = re.compile(r"^compare: window routes (\{.*\})$", re.MULTILINE)
 FIGURES = {
     "cpu_ms": re.compile(r"^CPU in the window: bot \d+% of a core \(([\d.]+) ms per action\)", re.MULTILINE),
     "bot_core": re.compile(r"^CPU in the window: bot (\d+)% of a core", re.MULTILINE),
@@ -103,6 +106,7 @@ class Run:
     load_after: float
     others_cores: float  # CPU of every process but this benchmark's, in cores, over the run
     output: str
+    routes: dict[str, int] = field(default_factory=dict)  # REST requests of the measured window by route
 
     def figure(self, key: str) -> float:
         if key == "requests_per_action":
@@ -216,6 +220,9 @@ def measure(side: Side, number: int, load_args: Sequence[str], log_dir: Path) ->
         match = pattern.search(done.stdout)
         if match is not None:
             run.figures[name] = float(match.group(1))
+    routes = ROUTES.search(done.stdout)
+    if routes is not None:
+        run.routes = json.loads(routes.group(1))
     if "cpu_ms" not in run.figures:
         print(f"  no figures (exit code {done.returncode}); the end of its output:\n{done.stdout[-3000:]}", flush=True)
     else:
@@ -268,6 +275,11 @@ def report(old: Side, new: Side, load_args: Sequence[str], log_dir: Path) -> boo
         before, after = a.figure(key), b.figure(key)
         shown = f"{style.format(before):>{column}}  {style.format(after):>{column}}"
         print(f"{label:<{width}}  {shown}  {ratio(after, before)}")
+    print()
+    print("REST requests per action by route (the runs above):")
+    for route in sorted({*a.routes, *b.routes}, key=lambda route: -b.routes.get(route, 0)):
+        before, after = a.routes.get(route, 0) / a.figure("actions"), b.routes.get(route, 0) / b.figure("actions")
+        print(f"  {before:6.3f}  {after:6.3f}  {route}")
     print()
     print("every run (1-minute load average before -> after; CPU of other processes during the run):")
     for run in sorted([*old.runs, *new.runs], key=lambda run: (run.number, run.side != "old")):
