@@ -7,7 +7,8 @@ The fake runs in another process, so its addresses come from the environment:
 - ``BENCH_BOT_OPTIONS``: a JSON object of extra ``Bot(**options)`` keyword arguments, to try a change to ``bot.py``
   without editing it (e.g. ``{"max_messages": null}``). ``guild_ready_timeout`` defaults to 0.1 s here.
 - ``BENCH_STATS_PATH``: on SIGUSR1 the bot process writes the sizes of discord.py's caches there as JSON
-  (written from the signal handler, between two bytecodes of whatever the event loop was doing; only reads).
+  (written from the signal handler, between two bytecodes of whatever the event loop was doing; only reads), with
+  the number of hand-offs to aiosqlite's thread so far.
 
 ``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DATABASE_URL``, ``SHARD_COUNT`` and ``SHARD_IDS`` are read by ``bot.main()``
 itself, as in production (``load.py --database-url``/``--processes`` and ``tests/e2e/test_shards.py`` set the last
@@ -67,6 +68,28 @@ class GcTimer:
 GC_TIMER = GcTimer()
 
 
+class HandOffs:
+    """How many times the bot handed work to aiosqlite's thread and waited for it (each statement, commit, fetch)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def install(self) -> None:
+        import aiosqlite
+
+        original: Any = aiosqlite.Connection._execute  # untyped in aiosqlite
+        counter = self
+
+        async def counted(connection: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+            counter.count += 1
+            return await original(connection, fn, *args, **kwargs)
+
+        aiosqlite.Connection._execute = counted  # type: ignore[method-assign,assignment]
+
+
+HAND_OFFS = HandOffs()
+
+
 def extra_options() -> dict[str, Any]:
     options: dict[str, Any] = {"guild_ready_timeout": 0.1}
     options.update(json.loads(os.environ.get("BENCH_BOT_OPTIONS") or "{}"))
@@ -103,6 +126,7 @@ def cache_stats() -> dict[str, Any]:
         "channel_locks": len(tables.games._locks) if tables is not None else None,
         "live_games": len(tables.games._live) if tables is not None else None,
         "gc_tracked_objects": len(gc.get_objects()),
+        "aiosqlite_hand_offs": HAND_OFFS.count,
         **GC_TIMER.stats(),
     }
 
@@ -121,6 +145,7 @@ def main() -> None:
     patch_bot_options(extra_options())
     signal.signal(signal.SIGUSR1, write_stats)
     gc.callbacks.append(GC_TIMER)
+    HAND_OFFS.install()
     env = os.environ
     with point_discord_at(env["FAKE_DISCORD_API"], env["FAKE_DISCORD_GATEWAY"], env["FAKE_DISCORD_CDN"]):
         bot.main()

@@ -626,12 +626,14 @@ class Result:
     samples: list[Sample]
     requests_dm: int
     requests_other: Counter[str]
+    requests_all: int  # interaction callbacks and webhooks included
     bot_cpu: float
     own_cpu: float
     others_cpu: float  # every other process of the machine
     caches_ready: dict[str, Any]
     caches_start: dict[str, Any]
     caches_end: dict[str, Any]
+    caches_window: dict[str, Any]  # as the measured window closed
     stalls: list[float]
     gc_pauses: list[float]
     problems: Counter[str]
@@ -777,6 +779,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
         else:
             await asyncio.sleep(args.seconds)
         status_end = read_status(bot.pid)
+        caches_window = await bot.caches()
         rss_end = Sample(loop.time() - started, status_end["VmRSS"], bench.active, bench.stats.actions)
         bench.measuring = False
         window = loop.time() - started
@@ -802,7 +805,8 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
         for task in done:
             if task.exception() is not None:
                 bench.problems[f"a game's player crashed: {task.exception()!r}"] += 1
-        requests_dm, requests_other = classify(fake.requests[first_request:last_request], set(lookout.dm_owner))
+        window_requests = fake.requests[first_request:last_request]
+        requests_dm, requests_other = classify(window_requests, set(lookout.dm_owner))
         exit_codes = [await each.stop() for each in bots]
         exit_code = next((code for code in exit_codes if code != 0), 0)
         log_problems = [
@@ -821,12 +825,14 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
             samples=samples,
             requests_dm=requests_dm,
             requests_other=requests_other,
+            requests_all=len(window_requests),
             bot_cpu=bot_cpu,
             own_cpu=own_cpu,
             others_cpu=others_cpu,
             caches_ready=caches_ready,
             caches_start=caches_start,
             caches_end=caches_end,
+            caches_window=caches_window,
             stalls=stalls,
             gc_pauses=gc_pauses,
             problems=bench.problems,
@@ -897,6 +903,7 @@ def report(result: Result) -> bool:
         ("other REST requests per action", f"{per_action:.3f}", f"<= {TARGET_REQUESTS_PER_ACTION:g}", "requests"),
         ("  DMs (open DM channel, send or edit)", f"{result.requests_dm / actions:.3f}", "", ""),
         ("  anything else", f"{sum(result.requests_other.values()) / actions:.3f}", "", ""),
+        ("all REST requests per action", f"{result.requests_all / actions:.3f}", "", ""),
         ("bot VmRSS after ready, no game", f"{result.rss_ready / 1024:.1f} MB", "", ""),
         (f"  under load, {result.rss_end.active} games", f"{result.rss_end.rss_kb / 1024:.1f} MB", "", ""),
         (f"  {games} games open, none in flight", f"{result.rss_quiet.rss_kb / 1024:.1f} MB", "", ""),
@@ -965,7 +972,10 @@ def report(result: Result) -> bool:
             f"longest {max(result.stalls) * 1000:.1f} ms; its own garbage collections {sum(pauses) * 1000:.0f} ms "
             f"in all, longest {max(pauses) * 1000:.1f} ms"
         )
-    skip = {"gc_collections", "gc_total_ms", "gc_longest_ms"}
+    if "aiosqlite_hand_offs" in start and "aiosqlite_hand_offs" in result.caches_window:
+        hand_offs = result.caches_window["aiosqlite_hand_offs"] - start["aiosqlite_hand_offs"]
+        print(f"database round trips (hand-offs to aiosqlite's thread) per action: {hand_offs / actions:.2f}")
+    skip = {"gc_collections", "gc_total_ms", "gc_longest_ms", "aiosqlite_hand_offs"}
     changed = {
         key: f"{result.caches_ready.get(key)} -> {value}"
         for key, value in end.items()
