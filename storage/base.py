@@ -100,7 +100,7 @@ class Storage(Protocol):
         ...
 
     async def update_guild_settings(
-        self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]], attempts: int = 5
+        self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]], attempts: int = 10
     ) -> dict[str, Any]:
         """Save ``change(settings)``, computed from the settings as read (a copy ``change`` may modify), by
         compare-and-swap: another writer in between makes it read and compute again. Returns what was saved;

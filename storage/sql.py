@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 async def backoff(attempt: int) -> None:
     """A short random pause after a lost compare-and-swap, longer each time: writers that collided once spread out
     instead of colliding again in lockstep."""
-    await asyncio.sleep(random.uniform(0, 0.004 * 2**attempt))
+    await asyncio.sleep(random.uniform(0, 0.004 * 2 ** min(attempt, 5)))
 
 
 class SQLStorage(StatsQueries):
@@ -176,7 +176,7 @@ class SQLStorage(StatsQueries):
         return settings
 
     async def update_guild_settings(
-        self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]], attempts: int = 5
+        self, guild_id: int, change: Callable[[dict[str, Any]], dict[str, Any]], attempts: int = 10
     ) -> dict[str, Any]:
         for attempt in range(attempts):
             settings, revision = await self._settings(guild_id)
