@@ -48,6 +48,7 @@ CONCERNS = (
     "cogs.daily",
     "cogs.settings",
     "cogs.threads",
+    "cogs.help",
 )
 
 

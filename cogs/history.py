@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._pages import COLOUR, PAGE, audience, page_locale, title, turn_page, variant_words, when
-from cogs._results import people, result_text, score_text
+from cogs._results import END_REPLAY_ID, people, result_text, score_text
 from cogs._ui import in_text_channel, reply_error
 from cogs.daily import TODAYS_DEAL_CLOSED, hidden_today, today_of
 from engine.errors import CorruptState, GameError
@@ -76,15 +76,9 @@ class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"his
         return cls()
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            data: dict[str, Any] = dict(interaction.data or {})
-            values = data.get("values") or ["0"]
-            game = int(values[0]) if str(values[0]).isdigit() else 0
-            cog: History = interaction.client.get_cog("History")
-            locale = interaction.client.tables.languages.for_reader(interaction)
-            await send(interaction, ephemeral=True, **await cog.replay_page(interaction, game, 0, locale))
-        except Exception as error:
-            await reply_error(interaction, error)
+        data: dict[str, Any] = dict(interaction.data or {})
+        values = data.get("values") or ["0"]
+        await open_replay(interaction, int(values[0]) if str(values[0]).isdigit() else 0)
 
 
 class ReplayButton(
@@ -109,6 +103,34 @@ class ReplayButton(
             "History",
             lambda cog: cog.replay_page(interaction, self.game, self.step, page_locale(interaction)),
         )
+
+
+class EndReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"replay:(?P<game>[0-9]+)"):
+    """The Replay button under an end screen (``cogs._results.replay_button``): the game's replay, privately."""
+
+    def __init__(self, game: int) -> None:
+        # Matched by custom id only: the end screen's own button carries the label, in the table's language.
+        super().__init__(discord.ui.Button(custom_id=END_REPLAY_ID.format(game=game)))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> EndReplayButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await open_replay(interaction, self.game)
+
+
+async def open_replay(interaction: discord.Interaction[Any], game: int) -> None:
+    """A game's replay from its first move, privately, in the reader's language; a refusal goes privately too."""
+    try:
+        cog: History = interaction.client.get_cog("History")
+        locale = interaction.client.tables.languages.for_reader(interaction)
+        await send(interaction, ephemeral=True, **await cog.replay_page(interaction, game, 0, locale))
+    except Exception as error:
+        await reply_error(interaction, error)
 
 
 def history_line(game: EndedGame, closed: bool = False) -> Text | Localized:
@@ -181,10 +203,10 @@ class History(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(HistoryButton, HistoryPick, ReplayButton)
+        self.bot.add_dynamic_items(HistoryButton, HistoryPick, ReplayButton, EndReplayButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(HistoryButton, HistoryPick, ReplayButton)
+        self.bot.remove_dynamic_items(HistoryButton, HistoryPick, ReplayButton, EndReplayButton)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)

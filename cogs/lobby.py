@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._learning import first_game_note
 from cogs._newgame import DEFAULT_GAME, MAX_BOTS, VARIANTS, checked_choices, newgame_command, no_computer_players
 from cogs._permissions import explain_missing_permissions
 from cogs._results import variants_text
@@ -227,6 +228,7 @@ class Lobby(commands.Cog):
                     view=self.lobby_view(locale),
                 )
         await explain_missing_permissions(interaction, place.thread_id if place else None)
+        await self.teach_newcomer(interaction, record)
 
     async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: Localized) -> None:
         """The lobby's one message, in the table's language: every join and leave edits it."""
@@ -337,6 +339,19 @@ class Lobby(commands.Cog):
         await self.answer_lobby(
             interaction, record, _("{player} joined.", player=interaction.user.mention), _("You joined")
         )
+        await self.teach_newcomer(interaction, record)
+
+    async def teach_newcomer(self, interaction: discord.Interaction[Bot], record: GameRecord) -> None:
+        """A person's first game on this server (no game of theirs has ended here yet): a short private note on how
+        the table is played here, in their language."""
+        if await self.bot.storage.player_tallies(record.guild_id, interaction.user.id):
+            return
+        note = render(first_game_note(record.kind), interaction.locale.value)
+        try:
+            await send(interaction, content=note, ephemeral=True)
+        except discord.HTTPException:
+            # The lobby is up and the player is in: a note that could not go out changes nothing.
+            log.info("The first-game note for %s could not be sent", interaction.user.id, exc_info=True)
 
     async def leave(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id

@@ -11,12 +11,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._learning import at_the_table
 from cogs._results import game_over_here
 from cogs._ui import in_text_channel, reply_error
 from cogs.lobby import DEFAULT_GAME, Lobby, lobby_embed
 from cogs.threads import report_result
 from engine import GAMES
-from i18n import _, render
+from i18n import _, lines, render
 from storage import Conflict
 from table.answer import UserError, in_time, send
 from table.games import NO_GAME
@@ -143,7 +144,8 @@ class TableCommands(commands.Cog):
         presenter = self.bot.tables.presenters.get(game)
         if presenter is None:
             raise UserError(_("{game} isn't available on this bot yet.", game=self.bot.tables.title(game)))
-        await send(interaction, content=render(presenter.rules_text, interaction.locale.value), ephemeral=True)
+        rules = lines(presenter.rules_text, "", at_the_table(game))
+        await send(interaction, content=render(rules, interaction.locale.value), ephemeral=True)
 
     # ---- the channel is gone ----------------------------------------------------------------------------------
 
