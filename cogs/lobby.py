@@ -31,7 +31,7 @@ from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import ChannelBusy, Conflict, GameRecord, NewGame, now
 from table.answer import UserError, committed, detached, in_time, send, update
 from table.clock import TURN_TIMES, turn_time, turn_time_words
-from table.language import GUILD_LOCALE_OPTION, guild_locale_of
+from table.language import CHOSEN_LANGUAGE_OPTION, GUILD_LOCALE_OPTION, guild_locale_of
 from table.people import ai_seat_id, is_ai, mention
 from table.settings import check_games_allowed_here
 
@@ -187,6 +187,7 @@ class Lobby(commands.Cog):
                 **({PARENT: place.parent_id} if place else {}),
                 # For the posts no interaction causes (the clock, computer players): the server's language.
                 **({GUILD_LOCALE_OPTION: guild_locale} if (guild_locale := guild_locale_of(interaction)) else {}),
+                **({CHOSEN_LANGUAGE_OPTION: server.chosen_language} if server.chosen_language else {}),
             },
         )
         async with in_time(interaction), self.bot.tables.lock(channel_id):

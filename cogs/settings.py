@@ -22,6 +22,7 @@ from engine import GAMES
 from i18n import _
 from table.answer import UserError, detached, send
 from table.clock import TURN_TIMES, turn_time_words
+from table.language import note_table_language
 from table.settings import LANGUAGES, ServerSettings, server_settings
 
 if TYPE_CHECKING:
@@ -180,6 +181,7 @@ class Settings(commands.Cog):
 
         saved = await self.bot.storage.update_guild_settings(interaction.guild_id, apply)
         settings = ServerSettings.from_dict(saved)
+        note_table_language(interaction.guild_id, settings.chosen_language)
         log.info("Settings of server %s changed by %s: %s", interaction.guild_id, interaction.user.id, saved)
         await interaction.response.edit_message(
             embed=settings_embed(settings, can_change=True), view=detached(SettingsView(self, settings))

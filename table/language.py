@@ -24,14 +24,23 @@ from storage import GameRecord, Storage
 
 log = logging.getLogger(__name__)
 
-# The game row's option holding the server's Discord locale when the game was opened.
+# The game row's options holding the server's Discord locale, and the language its managers chose (/settings), when
+# the game was opened: a later change applies from the next game on.
 GUILD_LOCALE_OPTION = "guild_locale"
+CHOSEN_LANGUAGE_OPTION = "language"
+# The language each server's managers chose for its tables, as last read from its settings (None: Discord's).
+_chosen: dict[int, str | None] = {}
+
+
+def note_table_language(guild_id: int, language: str | None) -> None:
+    """Remember a server's chosen table language (called wherever its settings are read or changed)."""
+    _chosen[guild_id] = language
 
 
 def table_locale(guild_id: int) -> str | None:
     """The language the server chose for its tables (a server setting), or None: Discord's server locale applies.
     The one place the table's language setting is read."""
-    return None
+    return _chosen.get(guild_id)
 
 
 def user_key(user_id: int) -> str:
@@ -103,7 +112,8 @@ class Languages:
         if discord_locale is None and record is not None:
             stored = record.options.get(GUILD_LOCALE_OPTION)
             discord_locale = stored if isinstance(stored, str) else None
-        return choose_table_locale(table_locale(guild_id), discord_locale)
+        chosen = record.options.get(CHOSEN_LANGUAGE_OPTION) if record is not None else None
+        return choose_table_locale(chosen if isinstance(chosen, str) else table_locale(guild_id), discord_locale)
 
     def of_record(self, record: GameRecord) -> str:
         """The language of a game's table."""

@@ -19,10 +19,11 @@ from i18n import _
 from storage import Storage
 from table.answer import UserError
 from table.clock import TURN_TIMES, default_turn_time
+from table.language import note_table_language
 
-# The table's language: stored here; the texts come with the translations.
-LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español"}
-DEFAULT_LANGUAGE = "en"
+# The table's language: "auto" follows Discord's server language (the Community setting), the others override it.
+LANGUAGES = {"auto": "Discord's server language", "en": "English", "de": "Deutsch", "fr": "Français", "es": "Español"}
+DEFAULT_LANGUAGE = "auto"
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +34,12 @@ class ServerSettings:
     pings: bool = True  # mention the player whose turn it is (and reminders)
     channels: frozenset[int] = frozenset()  # where games may be opened (a thread: its channel); empty: everywhere
     language: str = DEFAULT_LANGUAGE
+
+    @property
+    def chosen_language(self) -> str | None:
+        """The language the managers chose for the tables; None: Discord's server language applies."""
+        return None if self.language == DEFAULT_LANGUAGE else self.language
+
     end_role: int | None = None  # members with this role may end any game in the server
 
     def turn_time(self, kind: str) -> int:
@@ -76,7 +83,9 @@ def _snowflake(value: Any) -> bool:
 
 
 async def server_settings(storage: Storage, guild_id: int) -> ServerSettings:
-    return ServerSettings.from_dict(await storage.guild_settings(guild_id))
+    settings = ServerSettings.from_dict(await storage.guild_settings(guild_id))
+    note_table_language(guild_id, settings.chosen_language)
+    return settings
 
 
 # ---- the two checks /newgame and /endgame make --------------------------------------------------------------------

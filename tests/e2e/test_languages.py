@@ -10,8 +10,9 @@ import pytest
 
 import table.language
 from engine import the_game
-from tests.e2e.conftest import World, public_messages, saved_game
+from tests.e2e.conftest import World
 from tests.fake_discord import InteractionRecord, Member, Message
+from tests.players import public_messages, saved_game
 
 # Each player's own words for their hand, and the refusal of a card they don't hold.
 HAND = {"de": "Deine Hand: ", "fr": "Ta main : ", "es-419": "Tu mano: "}
