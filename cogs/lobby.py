@@ -228,8 +228,8 @@ class Lobby(commands.Cog):
                     embed=lobby_embed(record, locale),
                     view=self.lobby_view(locale),
                 )
-        await explain_missing_permissions(interaction, place.thread_id if place else None)
-        await self.teach_newcomer(interaction, record)
+        note = await self.newcomer_note(interaction, record)
+        await explain_missing_permissions(interaction, place.thread_id if place else None, also=note)
 
     async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: Localized) -> None:
         """The lobby's one message, in the table's language: every join and leave edits it."""
@@ -340,19 +340,21 @@ class Lobby(commands.Cog):
         await self.answer_lobby(
             interaction, record, _("{player} joined.", player=interaction.user.mention), _("You joined")
         )
-        await self.teach_newcomer(interaction, record)
-
-    async def teach_newcomer(self, interaction: discord.Interaction[Bot], record: GameRecord) -> None:
-        """A person's first game on this server (no game of theirs has ended here yet): a short private note on how
-        the table is played here, in their language."""
-        if await self.bot.storage.player_tallies(record.guild_id, interaction.user.id):
+        note = await self.newcomer_note(interaction, record)
+        if note is None:
             return
-        note = render(first_game_note(record.kind), interaction.locale.value)
         try:
-            await send(interaction, content=note, ephemeral=True)
+            await send(interaction, content=render(note, interaction.locale.value), ephemeral=True)
         except discord.HTTPException:
             # The lobby is up and the player is in: a note that could not go out changes nothing.
             log.info("The first-game note for %s could not be sent", interaction.user.id, exc_info=True)
+
+    async def newcomer_note(self, interaction: discord.Interaction[Bot], record: GameRecord) -> Text | None:
+        """For a person's first game on this server (no game of theirs has ended here yet): a short private note on
+        how the table is played here."""
+        if await self.bot.storage.player_tallies(record.guild_id, interaction.user.id):
+            return None
+        return first_game_note(record.kind)
 
     async def leave(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id

@@ -6,6 +6,7 @@ import discord
 import pytest
 
 from cogs._permissions import missing_permissions
+from i18n import render
 from table.settings import ServerSettings
 
 
@@ -21,7 +22,7 @@ def test_settings_read_leniently_and_round_trip() -> None:
     }
     settings = ServerSettings.from_dict(odd)
     assert dict(settings.turn_times) == {"the_game": 600}
-    assert (settings.pings, settings.channels, settings.language, settings.end_role) == (True, {5}, "en", None)
+    assert (settings.pings, settings.channels, settings.language, settings.end_role) == (True, {5}, "auto", None)
     assert ServerSettings.from_dict(settings.to_dict()) == settings
     assert settings.turn_time("the_game") == 600
     assert settings.turn_time("no_thanks") == 60  # the game's own default
@@ -50,4 +51,4 @@ def test_channels_allow_their_threads_and_no_channels_allow_all() -> None:
     ],
 )
 def test_missing_permissions(granted: discord.Permissions, in_thread: bool, missing: list[str]) -> None:
-    assert [name for name, _ in missing_permissions(granted, in_thread=in_thread)] == missing
+    assert [render(name, "en") for name, _ in missing_permissions(granted, in_thread=in_thread)] == missing
