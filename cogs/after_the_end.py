@@ -137,8 +137,9 @@ class AfterTheEnd(commands.Cog):
 
     async def retire_older(self, ended: GameRecord) -> None:
         games = await self.bot.storage.channel_games(ended.channel_id, limit=5)
-        older = newest_played([g for g in games if g.id < ended.id])
-        if older is None or older.message_id is None or older.status != "finished":
+        # The last finished one before it: a game ended early in between lost its buttons when it was ended.
+        older = next((g for g in games if g.id < ended.id and g.status == "finished"), None)
+        if older is None or older.message_id is None:
             return
         channel = self.bot.get_partial_messageable(ended.channel_id)
         try:
