@@ -39,7 +39,18 @@ from table.flow import Table
 log = logging.getLogger("bot")
 
 # One cog per concern; each registered game's table adapter comes after the lobby (``GameInfo.adapter``).
-CONCERNS = ("cogs.lobby", "cogs.moderation", "cogs.stats", "cogs.settings", "cogs.threads")
+CONCERNS = (
+    "cogs.lobby",
+    "cogs.table_commands",
+    "cogs.after_the_end",
+    "cogs.moderation",
+    "cogs.stats",
+    "cogs.history",
+    "cogs.daily",
+    "cogs.settings",
+    "cogs.threads",
+    "cogs.help",
+)
 
 
 def extensions() -> tuple[str, ...]:

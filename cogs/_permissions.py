@@ -11,18 +11,20 @@ from typing import Any
 
 import discord
 
+from i18n import Localized, Text, _, joined, lines, render
 from table.answer import send
 
-# What a table needs from the bot's role, and what each is for (README, "Discord setup").
+# What a table needs from the bot's role, and what each is for (README, "Discord setup"). Translators: the names are
+# Discord's own names of the permissions, as its settings show them in your language.
 NEEDED = {
-    "view_channel": ("View Channel", "to see the channel"),
-    "send_messages": ("Send Messages", "to post boards and notices"),
-    "embed_links": ("Embed Links", "boards and lobbies are embeds"),
+    "view_channel": (_("View Channel"), _("to see the channel")),
+    "send_messages": (_("Send Messages"), _("to post boards and notices")),
+    "embed_links": (_("Embed Links"), _("boards and lobbies are embeds")),
 }
-IN_THREADS = ("send_messages_in_threads", ("Send Messages in Threads", "to post boards and notices in a thread"))
+IN_THREADS = ("send_messages_in_threads", (_("Send Messages in Threads"), _("to post boards and notices in a thread")))
 
 
-def missing_permissions(permissions: discord.Permissions, *, in_thread: bool) -> list[tuple[str, str]]:
+def missing_permissions(permissions: discord.Permissions, *, in_thread: bool) -> list[tuple[Text, Text]]:
     """The (name, what for) of each permission the table needs and ``permissions`` lacks."""
     needed = dict(NEEDED)
     if in_thread:
@@ -31,28 +33,41 @@ def missing_permissions(permissions: discord.Permissions, *, in_thread: bool) ->
     return [words for flag, words in needed.items() if not getattr(permissions, flag)]
 
 
-def missing_text(missing: list[tuple[str, str]], channel_id: int) -> str:
-    listed = "; ".join(f"**{name}** ({why})" for name, why in missing)
-    return (
-        f"Heads-up: I'm missing permissions in <#{channel_id}>: {listed}. Until a server admin allows them for my "
-        "role (Edit Channel > Permissions, or Server Settings > Roles), the game may stall when I post by myself."
+def missing_text(missing: list[tuple[Text, Text]], channel_id: int, *, private_thread: bool = False) -> Localized:
+    # Translators: a permission the bot lacks, and what it is for ("**Embed Links** (boards and lobbies are embeds)").
+    listed = joined([_("**{permission}** ({why})", permission=name, why=why) for name, why in missing], "; ")
+    text = _(
+        "Heads-up: I'm missing permissions in {channel}: {permissions}. Until a server admin allows them for my role "
+        "(Edit Channel > Permissions, or Server Settings > Roles), the game may stall when I post by myself.",
+        channel=f"<#{channel_id}>",
+        permissions=listed,
     )
+    if private_thread:
+        # No role setting lets the bot into a private thread: somebody in it must add it.
+        return _(
+            "{text} In a private thread, I also need to be added to it: mention me there.",
+            text=text,
+        )
+    return text
 
 
-async def explain_missing_permissions(interaction: discord.Interaction[Any], thread_id: int | None = None) -> None:
+async def explain_missing_permissions(
+    interaction: discord.Interaction[Any], thread_id: int | None = None, also: Localized | None = None
+) -> None:
     """Tell the person who opened a game, privately, which permissions to grant in this channel (if any), or in the
-    thread ``thread_id`` the game was opened in (a thread has its channel's permissions)."""
+    thread ``thread_id`` the game was opened in (a thread has its channel's permissions); ``also`` is another private
+    word for them (a newcomer's note), in the same message."""
     where = thread_id or interaction.channel_id
     if where is None:
         return
     in_thread = thread_id is not None or isinstance(interaction.channel, discord.Thread)
     missing = missing_permissions(interaction.app_permissions, in_thread=in_thread)
-    if not missing:
-        return
-    text = missing_text(missing, where)
-    if getattr(interaction.channel, "type", None) is discord.ChannelType.private_thread and not (
+    private_thread = getattr(interaction.channel, "type", None) is discord.ChannelType.private_thread and not (
         interaction.app_permissions.view_channel
-    ):
-        # No role setting lets the bot into a private thread: somebody in it must add it.
-        text += " In a private thread, I also need to be added to it: mention me there."
-    await send(interaction, content=text, ephemeral=True)
+    )
+    heads_up = missing_text(missing, where, private_thread=private_thread) if missing else None
+    if heads_up is None and also is None:
+        return
+    text = lines(heads_up, "", also) if heads_up is not None and also is not None else heads_up or also
+    assert text is not None
+    await send(interaction, content=render(text, interaction.locale.value), ephemeral=True)

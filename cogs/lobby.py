@@ -1,84 +1,49 @@
-"""Opening, joining and starting games, and the commands every game shares (/hand, /board, /rules, /endgame).
+"""Opening, joining and starting games: /newgame, /join, /leave, /start and the lobby's buttons.
 
 The lobby is the game's row before its deal; starting hands it to the table (``table.flow``). The lobby's
 buttons are a persistent view, so they keep working after a restart. /newgame's options come from the games'
-registry: each game's variants are its own data.
+registry (``cogs._newgame``); the commands a running game shares are ``cogs.table_commands``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import logging
-import re
 from collections.abc import Callable
-from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any, cast
+from datetime import date
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._learning import first_game_note
+from cogs._newgame import DEFAULT_GAME, MAX_BOTS, VARIANTS, checked_choices, newgame_command, no_computer_players
 from cogs._permissions import explain_missing_permissions
-from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
+from cogs._results import variants_text
+from cogs._ui import ErrorHandlingView, in_text_channel
+from cogs.daily import DAILY_DEAL, daily_seed, utc_today
 from cogs.moderation import MISSING_PERMISSION
-from cogs.threads import PARENT, THREAD_OPTION, GameThread, open_thread, post_lobby_in_thread, report_result
+from cogs.threads import PARENT, GameThread, open_thread, post_lobby_in_thread
 from engine import GAMES
 from engine.ai import PLAYERS as AI_PLAYERS
-from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Variant
-from i18n import Localized, Text, _, _n, _p, joined, lines, listing, render
+from engine.game import NO_NUMBERS_IN_CHAT
+from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import ChannelBusy, Conflict, GameRecord, NewGame, now
 from table.answer import UserError, committed, detached, in_time, send, update
 from table.clock import TURN_TIMES, turn_time, turn_time_words
-from table.games import NO_GAME
 from table.language import CHOSEN_LANGUAGE_OPTION, GUILD_LOCALE_OPTION, guild_locale_of
 from table.people import ai_seat_id, is_ai, mention
-from table.settings import check_games_allowed_here, may_end_any_game
+from table.settings import check_games_allowed_here
 
 if TYPE_CHECKING:
     from bot import Bot
 
 log = logging.getLogger(__name__)
 
-DEFAULT_GAME = "the_game"
-MAX_BOTS = 6
+# Where the other cogs find them.
+__all__ = ["DEFAULT_GAME", "VARIANTS", "Lobby", "lobby_embed"]
+
 LOBBY_COLOUR = discord.Colour.blurple()
-
-
-def no_computer_players(info: GameInfo) -> Text:
-    return _("{game} has no computer players yet: invite people to fill the seats.", game=info.title)
-
-
-def all_variants() -> dict[str, tuple[Variant, list[GameInfo]]]:
-    """Every variant of every registered game by option name, with the games that have it."""
-    found: dict[str, tuple[Variant, list[GameInfo]]] = {}
-    for game in GAMES.values():
-        for variant in game.info.variants:
-            found.setdefault(variant.name, (variant, []))[1].append(game.info)
-    return found
-
-
-VARIANTS = all_variants()
-# /newgame's deal choices (translated with the command strings); the lobby says the daily deal in the table's language.
-DEALS = {"random": "a random shuffle (default)", "daily": "today's daily deal: the same cards on every server"}
-DAILY_DEAL = _("today's daily deal: the same cards on every server")
-
-
-def utc_today() -> date:
-    return datetime.now(UTC).date()
-
-
-def daily_seed(kind: str, day: date, players: int) -> int:
-    """The daily deal: one seed per game, UTC date and number of players, the same on every server (52 bits, like
-    every seed, so that it stays exact through JSON)."""
-    digest = hashlib.sha256(f"{kind}:{day.isoformat()}:{players}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 12
-
-
-def variants_text(kind: str, variants: tuple[str, ...]) -> Localized:
-    info = GAMES[kind].info
-    labels = [v.label for name in variants if (v := info.variant(name)) is not None]
-    return joined(labels, ", ") if labels else _("standard rules")
 
 
 def lobby_seat(record: GameRecord, player: int) -> Text | str:
@@ -167,111 +132,6 @@ class LobbyView(ErrorHandlingView):
         await self.cog.next_turn_time(interaction)
 
 
-async def _newgame(
-    self: Lobby,
-    interaction: discord.Interaction[Bot],
-    game: str = DEFAULT_GAME,
-    bots: int = 0,
-    turn_time: str | None = None,
-    deal: str = "random",
-    thread: bool = False,
-    **variants: Any,
-) -> None:
-    await self.newgame(interaction, game, variants, bots, turn_time, deal, thread)
-
-
-# /newgame takes one optional boolean per variant of any registered game: its parameters are built from the
-# registry, so a new variant or game needs no change here.
-_newgame.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-    [
-        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
-        inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=DEFAULT_GAME),
-        inspect.Parameter(
-            "bots", inspect.Parameter.KEYWORD_ONLY, annotation=app_commands.Range[int, 0, MAX_BOTS], default=0
-        ),
-        inspect.Parameter("turn_time", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
-        inspect.Parameter("deal", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="random"),
-        inspect.Parameter("thread", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=False),
-        *(
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=bool | None, default=None)
-            for name in VARIANTS
-        ),
-    ]
-)
-_newgame.__annotations__ = {}
-_newgame.__qualname__ = "Lobby.newgame_command"  # discord.py binds a command defined in a class to its cog
-newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
-    name="newgame", description="Open a game in this channel and join it as the host."
-)(
-    app_commands.guild_only()(
-        app_commands.describe(
-            game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
-            bots="Computer players to seat at the table (default none)",
-            turn_time="Time for each turn before the autopilot plays it (default: 3 minutes, No Thanks! 1 minute)",
-            deal="A random shuffle, or today's daily deal: the same cards on every server (compare with /daily)",
-            thread=THREAD_OPTION,
-            **{
-                name: f"{' / '.join(info.title for info in infos)}: {variant.description}"[:100]
-                for name, (variant, infos) in VARIANTS.items()
-            },
-        )(
-            app_commands.choices(
-                game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()],
-                turn_time=[app_commands.Choice(name=words, value=words) for words in TURN_TIMES],
-                deal=[app_commands.Choice(name=words, value=name) for name, words in DEALS.items()],
-            )(cast(Any, _newgame))
-        )
-    )
-)
-
-
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rematch:(?P<game>[0-9]+)"):
-    """Under a finished game's last board: a lobby with the same players and options, two clicks from a new game."""
-
-    def __init__(self, game: int) -> None:
-        # Matched by custom id only: the board's own button carries the label, in the table's language.
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.success, custom_id=f"rematch:{game}"))
-        self.game = game
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> RematchButton:
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await interaction.client.get_cog("Lobby").rematch(interaction, self.game)
-        except Exception as error:
-            await reply_error(interaction, error)
-
-
-class VoteButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"vote:(?P<game>[0-9]+):(?P<kind>autopilot|remove):(?P<target>-?[0-9]+)",
-):
-    """The table's vote on a player who let the clock run out: autopilot for them, or out of the game."""
-
-    def __init__(self, game: int, kind: str, target: int) -> None:
-        # Matched by custom id only: the board's own button carries the label, in the table's language.
-        super().__init__(discord.ui.Button(custom_id=f"vote:{game}:{kind}:{target}"))
-        self.game, self.kind, self.target = game, kind, target
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> VoteButton:
-        return cls(int(match["game"]), match["kind"], int(match["target"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            in_text_channel(interaction)
-            await interaction.client.tables.vote(interaction, self.game, self.kind, self.target)
-        except Exception as error:
-            await reply_error(interaction, error)
-
-
 class Lobby(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
@@ -281,53 +141,6 @@ class Lobby(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.add_view(LobbyView(self))
-        self.bot.add_dynamic_items(RematchButton, VoteButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(RematchButton, VoteButton)
-
-    async def rematch(self, interaction: discord.Interaction[Bot], game_id: int) -> None:
-        in_text_channel(interaction)
-        old = await self.bot.storage.game(game_id)
-        if old is None or old.channel_id != interaction.channel_id or old.is_open:
-            raise UserError(_("That game can't be played again from here; open a new one with /newgame."))
-        if interaction.user.id not in old.players:
-            raise UserError(_("Only the players of that game can ask for a rematch; open a new one with /newgame."))
-        info = GAMES[old.kind].info
-        # The presser hosts and comes first; the others keep their order.
-        players = (interaction.user.id, *(p for p in old.players if p != interaction.user.id))
-        new = NewGame(
-            channel_id=old.channel_id,
-            guild_id=old.guild_id,
-            kind=old.kind,
-            host_id=interaction.user.id,
-            players=players,
-            variants=old.variants,
-            seed=self.bot.seeds.getrandbits(52),
-            rules_version=info.rules_version,
-            options=old.options,
-        )
-        async with self.bot.tables.lock(old.channel_id):
-            try:
-                record = await self.bot.storage.create_game(new)
-            except ChannelBusy:
-                raise UserError(
-                    _("A game is already open in this channel: join it, or ask its host to /endgame.")
-                ) from None
-            await self.post_lobby(
-                interaction,
-                record,
-                _(
-                    "{player} wants a rematch of {game}: press Start to deal.",
-                    player=interaction.user.mention,
-                    game=info.title,
-                ),
-            )
-
-    @commands.Cog.listener()
-    async def on_message(self, message: discord.Message) -> None:
-        if message.guild is not None and not message.author.bot:
-            self.bot.tables.note_chat(message.channel.id)
 
     def lobby_view(self, locale: str) -> LobbyView:
         return detached(LobbyView(self, locale))
@@ -347,59 +160,7 @@ class Lobby(commands.Cog):
         deal: str = "random",
         thread: bool = False,
     ) -> None:
-        game = GAMES.get(kind)
-        if game is None:
-            raise UserError(_("Choose a game from the list."))
-        info = game.info
-        if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= MAX_BOTS:
-            raise UserError(_("bots is a number of computer players, from 0 to {most}.", most=MAX_BOTS))
-        if turn_time is not None and turn_time not in TURN_TIMES:
-            raise UserError(
-                _(
-                    "Choose a turn time from the list: {choices}.",
-                    choices=joined([turn_time_words(seconds) for seconds in TURN_TIMES.values()], ", "),
-                )
-            )
-        if deal not in DEALS:
-            raise UserError(_("Choose the deal from the list: random or daily."))
-        if bots and info.kind not in AI_PLAYERS:
-            raise UserError(no_computer_players(info))
-        if bots and bots + 1 > info.max_players:
-            raise UserError(
-                _n(
-                    "{game} is for at most {most} players: you and {count} bot.",
-                    "{game} is for at most {most} players: you and {count} bots.",
-                    info.max_players - 1,
-                    game=info.title,
-                    most=info.max_players,
-                )
-            )
-        for name, value in chosen.items():
-            if value is not None and not isinstance(value, bool):
-                raise UserError(_("The option {option} is either true or false.", option=name.replace("_", " ")))
-        misfits = [name for name, value in chosen.items() if value is not None and info.variant(name) is None]
-        if misfits:
-            labels = [v.label for v in info.variants]
-            option = VARIANTS[misfits[0]][0].label
-            if not labels:
-                refusal = _(
-                    "The option {option} doesn't fit {game}: it has no options.", option=option, game=info.title
-                )
-            elif len(labels) == 1:
-                refusal = _(
-                    "The option {option} doesn't fit {game}: its only option is {only}.",
-                    option=option,
-                    game=info.title,
-                    only=labels[0],
-                )
-            else:
-                refusal = _(
-                    "The option {option} doesn't fit {game}: its options are {options}.",
-                    option=option,
-                    game=info.title,
-                    options=listing(labels),
-                )
-            raise UserError(refusal)
+        info = checked_choices(kind, chosen, bots, turn_time, deal)
         channel_id = interaction.channel_id
         assert channel_id is not None
         assert interaction.guild_id is not None
@@ -467,9 +228,10 @@ class Lobby(commands.Cog):
                     embed=lobby_embed(record, locale),
                     view=self.lobby_view(locale),
                 )
-        await explain_missing_permissions(interaction, place.thread_id if place else None)
+        note = await self.newcomer_note(interaction, record)
+        await explain_missing_permissions(interaction, place.thread_id if place else None, also=note)
 
-    async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: Text) -> None:
+    async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: Localized) -> None:
         """The lobby's one message, in the table's language: every join and leave edits it."""
         locale = self.bot.tables.languages.for_table(interaction)
         posted = await send(
@@ -492,32 +254,6 @@ class Lobby(commands.Cog):
     @app_commands.guild_only()
     async def start_command(self, interaction: discord.Interaction[Bot]) -> None:
         await self.start(interaction)
-
-    @app_commands.command(name="endgame", description="End this channel's lobby or game (host or Manage Channels).")
-    @app_commands.guild_only()
-    async def endgame(self, interaction: discord.Interaction[Bot]) -> None:
-        channel_id = interaction.channel_id
-        assert channel_id is not None
-        async with in_time(interaction), self.bot.tables.lock(channel_id):
-            record = await self.bot.tables.open_record(channel_id)
-            if (
-                interaction.user.id != record.host_id
-                and not interaction.permissions.manage_channels
-                and not await may_end_any_game(interaction, self.bot.storage)
-            ):
-                raise UserError(_("Only the host or a member with Manage Channels can end this game."))
-            await self.bot.tables.abandon(record)
-        log.info("%s in channel %s ended by %s", record.kind, channel_id, interaction.user.id)
-        values = {"player": interaction.user.mention, "game": self.bot.tables.title(record.kind)}
-        ended = (
-            _("{player} ended the lobby of {game}. No score is recorded; the channel is free for /newgame.", **values)
-            if record.status == "lobby"
-            else _(
-                "{player} ended the game of {game}. No score is recorded; the channel is free for /newgame.", **values
-            )
-        )
-        await send(interaction, content=render(ended, self.bot.tables.languages.for_table(interaction)))
-        await report_result(self.bot, record, ended_early=True)
 
     # ---- what the buttons and commands do ----------------------------------------------------------------------
 
@@ -604,6 +340,21 @@ class Lobby(commands.Cog):
         await self.answer_lobby(
             interaction, record, _("{player} joined.", player=interaction.user.mention), _("You joined")
         )
+        note = await self.newcomer_note(interaction, record)
+        if note is None:
+            return
+        try:
+            await send(interaction, content=render(note, interaction.locale.value), ephemeral=True)
+        except discord.HTTPException:
+            # The lobby is up and the player is in: a note that could not go out changes nothing.
+            log.info("The first-game note for %s could not be sent", interaction.user.id, exc_info=True)
+
+    async def newcomer_note(self, interaction: discord.Interaction[Bot], record: GameRecord) -> Text | None:
+        """For a person's first game on this server (no game of theirs has ended here yet): a short private note on
+        how the table is played here."""
+        if await self.bot.storage.player_tallies(record.guild_id, interaction.user.id):
+            return None
+        return first_game_note(record.kind)
 
     async def leave(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
@@ -751,70 +502,6 @@ class Lobby(commands.Cog):
                 await self.bot.tables.start(interaction, record, extra)
             except Conflict:
                 raise UserError(_("The lobby changed at the same moment; press Start again.")) from None
-
-    # ---- commands every running game shares ---------------------------------------------------------------------
-
-    @app_commands.command(name="hand", description="See your own hand (and chips) privately.")
-    @app_commands.guild_only()
-    async def hand(self, interaction: discord.Interaction[Bot]) -> None:
-        await self.bot.tables.show_panel(interaction)
-
-    @app_commands.command(name="board", description="Post the board of this channel's game again.")
-    @app_commands.guild_only()
-    async def board(self, interaction: discord.Interaction[Bot]) -> None:
-        record = await self.bot.storage.open_game(interaction.channel_id or 0)
-        if record is None:
-            # For a while after the end (until the next /newgame), the board shows how the last game ended.
-            last = await self.bot.storage.channel_games(interaction.channel_id or 0, limit=1)
-            if not last or last[0].started_at is None:
-                raise UserError(NO_GAME)
-            await self.bot.tables.show_result(interaction, last[0])
-            return
-        if record.status == "lobby" and record.kind in GAMES and not record.damaged:
-            locale = self.bot.tables.languages.for_table(interaction)
-            await send(
-                interaction,
-                content=render(_("Waiting for players."), locale),
-                embed=lobby_embed(record, locale),
-                view=self.lobby_view(locale),
-            )
-            return
-        await self.bot.tables.show_board(interaction, record)
-
-    @app_commands.command(name="rules", description="The rules in short, privately.")
-    @app_commands.guild_only()
-    @app_commands.describe(game="Which game's rules (default: the game in this channel, else The Game)")
-    @app_commands.choices(game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()])
-    async def rules(self, interaction: discord.Interaction[Bot], game: str | None = None) -> None:
-        if game is None:
-            record = await self.bot.storage.open_game(interaction.channel_id or 0)
-            game = record.kind if record and record.kind in GAMES else DEFAULT_GAME
-        presenter = self.bot.tables.presenters.get(game)
-        if presenter is None:
-            raise UserError(_("{game} isn't available on this bot yet.", game=self.bot.tables.title(game)))
-        await send(interaction, content=render(presenter.rules_text, interaction.locale.value), ephemeral=True)
-
-    # ---- the channel is gone ----------------------------------------------------------------------------------
-
-    @commands.Cog.listener()
-    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self.close_deleted(channel.id)
-
-    @commands.Cog.listener()
-    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
-        await self.close_deleted(payload.thread_id)
-
-    async def close_deleted(self, channel_id: int) -> None:
-        """A deleted channel's game can never be played again: end it as abandoned rather than running forever."""
-        async with self.bot.tables.lock(channel_id):
-            record = await self.bot.storage.open_game(channel_id)
-            if record is None:
-                return
-            try:
-                await self.bot.tables.abandon(record)
-            except Conflict:
-                return
-        log.info("Channel %s was deleted; its game %s is abandoned", channel_id, record.id)
 
 
 async def setup(bot: Bot) -> None:

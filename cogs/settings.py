@@ -19,7 +19,8 @@ from discord.ext import commands
 
 from cogs._ui import ErrorHandlingView
 from engine import GAMES
-from i18n import _
+from engine.game import Game
+from i18n import Localized, Text, _, _p, lines, render
 from table.answer import UserError, detached, send
 from table.clock import TURN_TIMES, turn_time_words
 from table.language import note_table_language
@@ -36,38 +37,48 @@ MANAGERS_ONLY = _("Only members with the Manage Server permission can change thi
 MAX_OPTIONS = 25
 
 
-def settings_embed(settings: ServerSettings, *, can_change: bool) -> discord.Embed:
-    embed = discord.Embed(title="Settings of this server's card tables", colour=COLOUR)
-    times = "\n".join(
-        f"{game.info.title}: {turn_time_words(settings.turn_time(kind))}"
-        + ("" if kind in settings.turn_times else " (the game's default)")
-        for kind, game in GAMES.items()
-    )
-    embed.add_field(name="Turn time of a new game", value=times, inline=False)
-    pings = "on: the player to move is mentioned" if settings.pings else "off"
-    embed.add_field(name="Pings", value=pings, inline=False)
+def settings_embed(settings: ServerSettings, locale: str, *, can_change: bool) -> discord.Embed:
+    """The server's settings in the reader's ``locale`` (the panel is private)."""
+
+    def say(text: Localized | str) -> str:
+        return render(text, locale)
+
+    def time_line(kind: str, game: Game[Any, Any]) -> Text:
+        values = {"game": game.info.title, "time": turn_time_words(settings.turn_time(kind))}
+        if kind in settings.turn_times:
+            return _("{game}: {time}", **values)
+        return _("{game}: {time} (the game's default)", **values)
+
+    embed = discord.Embed(title=say(_("Settings of this server's card tables")), colour=COLOUR)
+    times = lines(*(time_line(kind, game) for kind, game in GAMES.items()))
+    embed.add_field(name=say(_("Turn time of a new game")), value=say(times), inline=False)
+    pings = _("on: the player to move is mentioned") if settings.pings else _("off")
+    embed.add_field(name=say(_("Pings")), value=say(pings), inline=False)
     places = ", ".join(f"<#{channel}>" for channel in sorted(settings.channels))
-    embed.add_field(name="Channels games may be opened in", value=places or "every text channel", inline=False)
-    embed.add_field(name="Language of the tables", value=LANGUAGES[settings.language], inline=False)
-    ender = f"<@&{settings.end_role}>" if settings.end_role else "nobody beyond the host and Manage Channels"
-    embed.add_field(name="May end any game", value=ender, inline=False)
-    embed.set_footer(
-        text="Changes apply from the next game on."
-        if can_change
-        else "Members with Manage Server change these with /settings."
+    embed.add_field(
+        name=say(_("Channels games may be opened in")), value=places or say(_("every text channel")), inline=False
     )
+    embed.add_field(name=say(_("Language of the tables")), value=say(LANGUAGES[settings.language]), inline=False)
+    ender = f"<@&{settings.end_role}>" if settings.end_role else say(_("nobody beyond the host and Manage Channels"))
+    embed.add_field(name=say(_("May end any game")), value=ender, inline=False)
+    footer = (
+        _("Changes apply from the next game on.")
+        if can_change
+        else _("Members with Manage Server change these with /settings.")
+    )
+    embed.set_footer(text=say(footer))
     return embed
 
 
-def turn_time_options(settings: ServerSettings) -> list[discord.SelectOption]:
+def turn_time_options(settings: ServerSettings, locale: str = "en") -> list[discord.SelectOption]:
     return [
         discord.SelectOption(
-            label=f"{game.info.title}: {words}",
+            label=render(_("{game}: {time}", game=game.info.title, time=turn_time_words(seconds)), locale),
             value=f"{kind}:{seconds}",
             default=settings.turn_times.get(kind) == seconds,
         )
         for kind, game in GAMES.items()
-        for words, seconds in TURN_TIMES.items()
+        for seconds in TURN_TIMES.values()
     ][:MAX_OPTIONS]
 
 
@@ -75,20 +86,35 @@ class SettingsView(ErrorHandlingView):
     """The managers' panel. Built with a server's settings to show them; the instance registered at start-up (built
     with the defaults) answers every choice, whatever panel it came from."""
 
-    def __init__(self, cog: Settings, settings: ServerSettings | None = None) -> None:
+    def __init__(self, cog: Settings, settings: ServerSettings | None = None, locale: str = "en") -> None:
         super().__init__()
         self.cog = cog
         shown = settings or ServerSettings()
+
+        def say(text: Localized) -> str:
+            return render(text, locale)
+
         # The decorated callbacks are the items once the view is built; typed as what they are.
         turn_time = cast(discord.ui.Select[Any], self.turn_time)
         pings = cast(discord.ui.Select[Any], self.pings)
         language = cast(discord.ui.Select[Any], self.language)
-        turn_time.options = turn_time_options(shown)
+        turn_time.options = turn_time_options(shown, locale)
         turn_time.max_values = min(len(GAMES), len(turn_time.options))
+        turn_time.placeholder = say(_p("menu", "Turn time of a new game (one per game; none: the game's default)"))
         for option in pings.options:
             option.default = (option.value == "on") == shown.pings
+            option.label = say(
+                _p("menu", "Pings on: mention the player whose turn it is")
+                if option.value == "on"
+                else _p("menu", "Pings off: nobody is mentioned")
+            )
         for option in language.options:
             option.default = option.value == shown.language
+            option.label = say(_p("menu", "Language: {language}", language=LANGUAGES[option.value]))
+        self.channels.placeholder = say(_p("menu", "Channels games may be opened in (none chosen: every channel)"))
+        self.end_role.placeholder = say(
+            _p("menu", "A role that may end any game (none chosen: hosts and Manage Channels only)")
+        )
         self.channels.default_values = [discord.Object(channel) for channel in sorted(shown.channels)]
         self.end_role.default_values = [discord.Object(shown.end_role)] if shown.end_role else []
 
@@ -99,7 +125,6 @@ class SettingsView(ErrorHandlingView):
 
     @discord.ui.select(
         custom_id="settings:turn_time",
-        placeholder="Turn time of a new game (one per game; none: the game's default)",
         min_values=0,
         options=[discord.SelectOption(label="-")],
     )
@@ -114,10 +139,8 @@ class SettingsView(ErrorHandlingView):
 
     @discord.ui.select(
         custom_id="settings:pings",
-        options=[
-            discord.SelectOption(label="Pings on: mention the player whose turn it is", value="on"),
-            discord.SelectOption(label="Pings off: nobody is mentioned", value="off"),
-        ],
+        # Labelled in the reader's language when a panel is built; matched by value.
+        options=[discord.SelectOption(label="on", value="on"), discord.SelectOption(label="off", value="off")],
     )
     async def pings(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
         pings = select.values[0] == "on"
@@ -125,7 +148,8 @@ class SettingsView(ErrorHandlingView):
 
     @discord.ui.select(
         custom_id="settings:language",
-        options=[discord.SelectOption(label=f"Language: {name}", value=code) for code, name in LANGUAGES.items()],
+        # Labelled in the reader's language when a panel is built; matched by value.
+        options=[discord.SelectOption(label=code, value=code) for code in LANGUAGES],
     )
     async def language(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
         language = select.values[0]
@@ -134,7 +158,6 @@ class SettingsView(ErrorHandlingView):
     @discord.ui.select(
         cls=discord.ui.ChannelSelect,
         custom_id="settings:channels",
-        placeholder="Channels games may be opened in (none chosen: every channel)",
         channel_types=[discord.ChannelType.text, discord.ChannelType.news],
         min_values=0,
         max_values=25,
@@ -146,7 +169,6 @@ class SettingsView(ErrorHandlingView):
     @discord.ui.select(
         cls=discord.ui.RoleSelect,
         custom_id="settings:end_role",
-        placeholder="A role that may end any game (none chosen: hosts and Manage Channels only)",
         min_values=0,
         max_values=1,
     )
@@ -168,8 +190,10 @@ class Settings(commands.Cog):
         assert interaction.guild_id is not None
         settings = await server_settings(self.bot.storage, interaction.guild_id)
         can_change = interaction.permissions.manage_guild
-        view = detached(SettingsView(self, settings)) if can_change else discord.utils.MISSING
-        await send(interaction, embed=settings_embed(settings, can_change=can_change), view=view, ephemeral=True)
+        locale = interaction.locale.value
+        view = detached(SettingsView(self, settings, locale)) if can_change else discord.utils.MISSING
+        embed = settings_embed(settings, locale, can_change=can_change)
+        await send(interaction, embed=embed, view=view, ephemeral=True)
 
     async def change(self, interaction: discord.Interaction[Bot], change: Any) -> None:
         """Apply ``change(settings) -> settings`` to the server's saved settings and show the result in place."""
@@ -183,8 +207,9 @@ class Settings(commands.Cog):
         settings = ServerSettings.from_dict(saved)
         note_table_language(interaction.guild_id, settings.chosen_language)
         log.info("Settings of server %s changed by %s: %s", interaction.guild_id, interaction.user.id, saved)
+        locale = interaction.locale.value
         await interaction.response.edit_message(
-            embed=settings_embed(settings, can_change=True), view=detached(SettingsView(self, settings))
+            embed=settings_embed(settings, locale, can_change=True), view=detached(SettingsView(self, settings, locale))
         )
 
 

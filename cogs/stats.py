@@ -1,98 +1,37 @@
-"""What a server's games leave behind: /stats, /leaderboard, /history with its replays, and /daily.
+"""A server's figures: /stats (a player's games, teams and streaks, with a chart over time) and /leaderboard.
 
 Everything reads the database's ``results`` (one row per person per ended game, written by the database when the
-game ends) and the games' move logs; nothing here writes. Games with computer players or autopilot turns are counted
-apart from people-only games and say so. Every page turns in place (the interaction edits its own message), and the
-buttons are dynamic items whose custom ids carry all they need, so an old page still works after a restart.
+game ends); nothing here writes. Games with computer players or autopilot turns are counted apart from people-only
+games and say so. The leaderboard's pages turn in place, through dynamic buttons whose custom ids carry the query.
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
-import logging
 import re
-from collections.abc import Awaitable, Callable
-from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._results import is_team_game, people, result_text, score_text, won_word
-from cogs._ui import in_text_channel, reply_error
-from cogs.lobby import DEFAULT_GAME, VARIANTS, utc_today, variants_text
+from cogs._pages import COLOUR, PAGE, audience, company, page_locale, title, turn_page, variant_words
+from cogs._results import is_team_game, people, score_text, won_word
+from cogs._ui import in_text_channel
+from cogs.lobby import DEFAULT_GAME, VARIANTS
 from engine import GAMES
-from engine.errors import CorruptState, GameError
-from engine.game import decode_moves, replay
 from i18n import Localized, Text, _, _n, _p, joined, lines, render
-from i18n import day as i18n_day
-from storage import EndedGame, GameRecord, PlayerResult, Standing, Streak, Tally
+from storage import PlayerResult, Standing, Streak, Tally
 from table.answer import UserError, send, shorten
-from table.games import setup_of
-from table.language import Languages
-from table.people import is_ai, mention
+from table.people import mention
 from table.picture import TEAM_SQUARES, Result, results_png
 
 if TYPE_CHECKING:
     from bot import Bot
 
-log = logging.getLogger(__name__)
-
-COLOUR = discord.Colour.gold()
 MIN_GAMES = 3  # finished games a team or player needs to appear on a leaderboard
-PAGE = 10  # lines of a leaderboard or history page
 CHART_GAMES = 60  # the last games a /stats chart shows
-
-
-def title(kind: str) -> str:
-    game = GAMES.get(kind)
-    return game.info.title if game else kind
-
-
-def when(stamp: str | None) -> str:
-    """A Discord timestamp (each reader sees their own time zone and language), or nothing."""
-    try:
-        return f"<t:{int(datetime.fromisoformat(stamp or '').timestamp())}:d>"
-    except ValueError:
-        return ""
-
-
-def rank_key(record: GameRecord) -> tuple[int, float]:
-    """Best first: finished before abandoned, won first, then the lowest score (the winner's, in a player game)."""
-    result = record.result or {}
-    if record.status != "finished" or not result:
-        return (2, 0.0)
-    if "won" in result:
-        return (0 if result.get("won") else 1, float(result.get("score") or 0))
-    scores = result.get("scores") or {}
-    return (1, float(scores.get(str(result.get("winner")), 0)))
-
-
-def variant_words(kind: str, variants: tuple[str, ...]) -> Localized | str:
-    if kind in GAMES:
-        return variants_text(kind, variants)
-    return ", ".join(variants) or _("standard rules")
-
-
-def company(kind: str, mixed: bool) -> Text:
-    """A game's name and who played it: people only, or with computer players."""
-    if mixed:
-        return _("{game} (with computer players or autopilot turns)", game=title(kind))
-    return _("{game} (people only)", game=title(kind))
-
-
-def audience(interaction: discord.Interaction[Any], public: bool) -> str:
-    """Whose language a page is in: the channel's when everybody sees it, else the reader's."""
-    languages: Languages = interaction.client.tables.languages
-    return languages.for_table(interaction) if public else languages.for_reader(interaction)
-
-
-def page_locale(interaction: discord.Interaction[Any]) -> str:
-    """A page turned in place keeps its audience: the reader's language for a private page, else the channel's."""
-    message = interaction.message
-    return audience(interaction, public=message is None or not message.flags.ephemeral)
 
 
 # ---- /stats -----------------------------------------------------------------------------------------------------
@@ -261,14 +200,6 @@ def stats_embed(
 # ---- /leaderboard -----------------------------------------------------------------------------------------------
 
 
-async def turn_page(interaction: discord.Interaction[Any], page: Callable[[Stats], Awaitable[dict[str, Any]]]) -> None:
-    """A page button: the message it is under shows the next page, in place; a refusal goes privately."""
-    try:
-        await interaction.response.edit_message(**await page(interaction.client.get_cog("Stats")))
-    except Exception as error:
-        await reply_error(interaction, error)
-
-
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"lb:(?P<kind>[a-z_]+):(?P<seats>[0-9]):(?P<variant>[a-z_]*|-):(?P<mixed>[01]):(?P<page>[0-9]+)",
@@ -291,147 +222,8 @@ class LeaderboardButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await turn_page(
-            interaction, lambda cog: cog.leaderboard_page(interaction, *self.query, page_locale(interaction))
+            interaction, "Stats", lambda cog: cog.leaderboard_page(interaction, *self.query, page_locale(interaction))
         )
-
-
-# ---- /history and the replays -----------------------------------------------------------------------------------
-
-
-class HistoryButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"hist:(?P<scope>[cg]):(?P<offset>[0-9]+):(?P<tag>[a-z])",
-):
-    """Older or newer games of the history (the channel's, c, or the server's, g)."""
-
-    def __init__(self, scope: str, offset: int, tag: str, **options: Any) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"hist:{scope}:{offset}:{tag}", **options))
-        self.scope, self.offset = scope, offset
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HistoryButton:
-        return cls(match["scope"], int(match["offset"]), match["tag"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await turn_page(
-            interaction, lambda cog: cog.history_page(interaction, self.scope, self.offset, page_locale(interaction))
-        )
-
-
-class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hist:pick"):
-    """The history's menu of games: choosing one opens its replay, privately."""
-
-    def __init__(self, options: list[discord.SelectOption] | None = None, locale: str = "en") -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id="hist:pick",
-                placeholder=render(_p("menu", "Watch the replay of a game…"), locale),
-                options=options or [discord.SelectOption(label="-", value="0")],
-            )
-        )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> HistoryPick:
-        return cls()
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            data: dict[str, Any] = dict(interaction.data or {})
-            values = data.get("values") or ["0"]
-            game = int(values[0]) if str(values[0]).isdigit() else 0
-            cog: Stats = interaction.client.get_cog("Stats")
-            locale = interaction.client.tables.languages.for_reader(interaction)
-            await send(interaction, ephemeral=True, **await cog.replay_page(interaction, game, 0, locale))
-        except Exception as error:
-            await reply_error(interaction, error)
-
-
-class ReplayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rp:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<tag>[a-z])",
-):
-    """A step of a replay: the custom id names the game and the move to show."""
-
-    def __init__(self, game: int, step: int, tag: str, **options: Any) -> None:
-        super().__init__(discord.ui.Button(custom_id=f"rp:{game}:{step}:{tag}", **options))
-        self.game, self.step = game, step
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> ReplayButton:
-        return cls(int(match["game"]), int(match["step"]), match["tag"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await turn_page(
-            interaction, lambda cog: cog.replay_page(interaction, self.game, self.step, page_locale(interaction))
-        )
-
-
-def history_line(game: EndedGame) -> Text:
-    record = game.record
-    values = {
-        "number": record.id,
-        "when": when(record.ended_at or record.started_at),
-        "game": title(record.kind),
-        "variant": variant_words(record.kind, record.variants),
-        "players": people(record.players),
-        "result": result_text(record),
-    }
-    if game.mixed:
-        return _("`#{number}` {when} **{game}** ({variant}): {players} · {result} 🤖", **values)
-    return _("`#{number}` {when} **{game}** ({variant}): {players} · {result}", **values)
-
-
-def pick_label(record: GameRecord) -> Text:
-    result = record.result or {}
-    if record.status != "finished" or not result:
-        outcome: Text = _("abandoned")
-    elif "won" in result:
-        outcome = _p("result", "won") if result.get("won") else score_text(record.kind, result.get("score"))
-    else:
-        outcome = _("finished")
-    return _n(
-        "#{number} {game}, {count} player: {outcome}",
-        "#{number} {game}, {count} players: {outcome}",
-        len(record.players),
-        number=record.id,
-        game=title(record.kind),
-        outcome=outcome,
-    )
-
-
-def reveal(presenter: Any, state: Any, players: tuple[int, ...]) -> Localized:
-    """Every seat's private view, now that the game is over: hands, chips."""
-    return lines(
-        *(_("{player}: {private}", player=mention(p), private=presenter.revealed_text(state, p)) for p in players)
-    )
-
-
-REPLAY_BUTTONS = (
-    (_p("replay button", "⏮ Start"), "s", 0),
-    (_p("replay button", "◀ Back"), "b", 0),
-    (_p("replay button", "Next ▶"), "n", 0),
-    (_p("replay button", "End ⏭"), "e", 0),
-    (_p("replay button", "◀◀ 10 back"), "m", 1),
-    (_p("replay button", "10 on ▶▶"), "p", 1),
-)
-
-
-def replay_buttons(game: int, step: int, last: int, locale: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    targets = {"s": 0, "b": step - 1, "n": step + 1, "e": last, "m": step - 10, "p": step + 10}
-    for label, tag, row in REPLAY_BUTTONS:
-        target = max(0, min(last, targets[tag]))
-        view.add_item(ReplayButton(game, target, tag, label=render(label, locale), disabled=target == step, row=row))
-    return view
-
-
-# ---- the cog ----------------------------------------------------------------------------------------------------
 
 
 class Stats(commands.Cog):
@@ -440,18 +232,13 @@ class Stats(commands.Cog):
         self.min_games = MIN_GAMES
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LeaderboardButton, HistoryButton, HistoryPick, ReplayButton)
+        self.bot.add_dynamic_items(LeaderboardButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(LeaderboardButton, HistoryButton, HistoryPick, ReplayButton)
+        self.bot.remove_dynamic_items(LeaderboardButton)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)
-
-    def today(self) -> str:
-        """Today's date (UTC) as the lobby deals it: the Lobby cog's clock, which tests may set."""
-        lobby = self.bot.get_cog("Lobby")
-        return (getattr(lobby, "today", None) or utc_today)().isoformat()
 
     # ---- /stats ---------------------------------------------------------------------------------------------
 
@@ -633,165 +420,6 @@ class Stats(commands.Cog):
         toggle = _p("button", "People only") if mixed else _p("button", "With computer players")
         view.add_item(LeaderboardButton(kind, seats, variant, not mixed, 0, label=render(toggle, locale)))
         return {"embed": embed, "view": view}
-
-    # ---- /history and the replays ---------------------------------------------------------------------------
-
-    @app_commands.command(name="history", description="Recent games here, and their replays.")
-    @app_commands.guild_only()
-    @app_commands.describe(
-        where="This channel's games (default) or the whole server's", public="Show it to the channel"
-    )
-    @app_commands.choices(
-        where=[
-            app_commands.Choice(name="this channel", value="channel"),
-            app_commands.Choice(name="this server", value="server"),
-        ]
-    )
-    async def history(
-        self, interaction: discord.Interaction[Bot], where: str = "channel", public: bool = False
-    ) -> None:
-        page = await self.history_page(interaction, "g" if where == "server" else "c", 0, audience(interaction, public))
-        await send(interaction, ephemeral=not public, **page)
-
-    async def history_page(
-        self, interaction: discord.Interaction[Any], scope: str, offset: int, locale: str
-    ) -> dict[str, Any]:
-        channel = None if scope == "g" else interaction.channel_id
-        games = await self.bot.storage.ended_games(interaction.guild_id or 0, channel, PAGE + 1, offset)
-        more, games = len(games) > PAGE, games[:PAGE]
-        here = channel is None
-        embed = discord.Embed(
-            title=render(_("Recent games in this server") if here else _("Recent games in this channel"), locale),
-            colour=COLOUR,
-        )
-        if not games:
-            empty = (
-                _("No game has ended in this server yet: start one with /newgame.")
-                if here
-                else _("No game has ended in this channel yet: start one with /newgame.")
-            )
-            embed.description = render(empty, locale)
-        else:
-            embed.description = shorten(render(lines(*(history_line(g) for g in games)), locale), 4096)
-            embed.set_footer(
-                text=render(
-                    _("🤖 with computer players or autopilot turns. Choose a game below to watch its replay."), locale
-                )
-            )
-        view = discord.ui.View(timeout=None)
-        if games:
-            options = [
-                discord.SelectOption(label=shorten(render(pick_label(g.record), locale), 100), value=str(g.record.id))
-                for g in games
-            ]
-            view.add_item(HistoryPick(options, locale))
-        newer, older = render(_p("button", "◀ Newer"), locale), render(_p("button", "Older ▶"), locale)
-        view.add_item(HistoryButton(scope, max(0, offset - PAGE), "n", label=newer, disabled=offset == 0, row=1))
-        view.add_item(HistoryButton(scope, offset + PAGE, "o", label=older, disabled=not more, row=1))
-        return {"embed": embed, "view": view}
-
-    async def replay_page(
-        self, interaction: discord.Interaction[Any], game_id: int, step: int, locale: str
-    ) -> dict[str, Any]:
-        """The game ``game_id`` after ``step`` moves, every hand shown: it is over."""
-        record = await self.bot.storage.game(game_id)
-        if record is None or record.guild_id != interaction.guild_id:
-            raise UserError(_("I can't find that game on this server."))
-        if record.is_open or record.started_at is None:
-            raise UserError(_("That game isn't over yet: its replay opens when it ends."))
-        presenter = self.bot.tables.presenters.get(record.kind)
-        if presenter is None or record.damaged:
-            raise UserError(_("That game can't be replayed on this bot."))
-        game = presenter.game
-        try:
-            logged = await self.bot.storage.moves(record.id)
-            moves = decode_moves(game, [(m.player, m.action) for m in logged])
-            last = len(moves)
-            step = max(0, min(step, last))
-            state = replay(game, setup_of(record), moves[: max(0, step - 1)])
-            before = state
-            if step:
-                move = moves[step - 1]
-                state = game.apply(before, move.player, move.action)
-        except (CorruptState, GameError, ValueError) as error:
-            log.warning("Game %s cannot be replayed: %s", record.id, error)
-            raise UserError(
-                _("That game's log can't be replayed; it may come from another version of the bot.")
-            ) from None
-        parts: list[Localized] = [
-            _(
-                "**Replay of {game} `#{number}`** ({variant}) {when}: move {step} of {last}",
-                game=title(record.kind),
-                number=record.id,
-                variant=variant_words(record.kind, record.variants),
-                when=when(record.started_at),
-                step=step,
-                last=last,
-            )
-        ]
-        if step == 0:
-            parts.append(_("The deal, before the first move."))
-        else:
-            move = moves[step - 1]
-            announced = presenter.announce(before, state, move.player, move.action)
-            if logged[step - 1].auto:
-                parts.append(_("{move} *(played by the autopilot)*", move=announced))
-            else:
-                parts.append(announced)
-        parts.append(reveal(presenter, state, record.players))
-        if step == last:
-            if game.is_over(state):
-                parts.append(presenter.game_over_text(state))
-            else:
-                parts.append(_("The game was ended here, without a score (abandoned)."))
-        return {
-            "content": shorten(render(lines(*parts), locale), 2000),
-            "embed": presenter.board(state, locale),
-            "view": replay_buttons(record.id, step, last, locale),
-            "allowed_mentions": discord.AllowedMentions.none(),
-        }
-
-    # ---- /daily ---------------------------------------------------------------------------------------------
-
-    @app_commands.command(name="daily", description="Today's daily deal: how every table here did with the same cards.")
-    @app_commands.guild_only()
-    @app_commands.describe(public="Show it to the channel")
-    async def daily(self, interaction: discord.Interaction[Bot], public: bool = False) -> None:
-        day = self.today()
-        locale = audience(interaction, public)
-        games = await self.bot.storage.daily_games(interaction.guild_id or 0, day)
-        embed = discord.Embed(
-            title=render(_("The daily deal of {day} (UTC)", day=i18n_day(date.fromisoformat(day))), locale),
-            colour=COLOUR,
-        )
-        if not games:
-            embed.description = render(
-                _(
-                    "No table here has finished today's deal yet. Play it with `/newgame deal:daily`: the same cards "
-                    "on every server, one deal per game and number of players."
-                ),
-                locale,
-            )
-        groups: dict[tuple[str, int], list[GameRecord]] = {}
-        for record in games:
-            groups.setdefault((record.kind, len(record.players)), []).append(record)
-        for (kind, seats), records in sorted(groups.items()):
-            rows = []
-            for r in sorted(records, key=rank_key):
-                values = {"channel": f"<#{r.channel_id}>", "players": people(r.players), "result": result_text(r)}
-                if any(map(is_ai, r.players)):
-                    rows.append(_("{channel}: {players} · {result} 🤖", **values))
-                else:
-                    rows.append(_("{channel}: {players} · {result}", **values))
-            embed.add_field(
-                name=render(_n("{game}, {count} player", "{game}, {count} players", seats, game=title(kind)), locale),
-                value=shorten(render(lines(*rows), locale), 1024),
-                inline=False,
-            )
-        embed.set_footer(
-            text=render(_("Each table's first try of the day counts. A new deal at midnight UTC."), locale)
-        )
-        await send(interaction, embed=embed, ephemeral=not public)
 
 
 async def setup(bot: Bot) -> None:

@@ -19,7 +19,7 @@ import discord
 from discord.ext import commands
 
 from cogs._results import people, result_text
-from i18n import _
+from i18n import Text, _, listing, render
 from storage import GameRecord
 from table.answer import NO_PINGS, UserError, send, shorten
 from table.events import Moved
@@ -55,10 +55,15 @@ def parent_of(record: GameRecord) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def result_line(record: GameRecord, thread_id: int) -> str:
+def result_line(record: GameRecord, thread_id: int) -> Text:
     """The one line the parent channel gets when the game in its thread ends."""
-
-    return f"{title(record.kind)} in <#{thread_id}> ({people(record.players)}): {result_text(record)}."
+    return _(
+        "{game} in {thread} ({players}): {result}.",
+        game=title(record.kind),
+        thread=f"<#{thread_id}>",
+        players=people(record.players),
+        result=result_text(record),
+    )
 
 
 def check_may_open_thread(interaction: discord.Interaction[Any]) -> None:
@@ -67,8 +72,9 @@ def check_may_open_thread(interaction: discord.Interaction[Any]) -> None:
     missing = [
         words
         for flag, words in (
-            ("create_public_threads", "Create Public Threads"),
-            ("send_messages_in_threads", "Send Messages in Threads"),
+            # Translators: Discord's own names of the permissions, as its settings show them in your language.
+            ("create_public_threads", _("Create Public Threads")),
+            ("send_messages_in_threads", _("Send Messages in Threads")),
         )
         if not getattr(permissions, flag)
     ]
@@ -77,7 +83,7 @@ def check_may_open_thread(interaction: discord.Interaction[Any]) -> None:
             _(
                 "I can't open a thread here: I'm missing {permissions} in this channel. Open the game without the "
                 "thread option, or ask a server admin to grant it.",
-                permissions=" & ".join(missing),
+                permissions=listing(missing),
             )
         )
 
@@ -88,7 +94,8 @@ async def open_thread(bot: Bot, interaction: discord.Interaction[Bot], game_titl
     parent_id = interaction.channel_id
     assert parent_id is not None
     host = interaction.user
-    notice_id = await send(interaction, content=f"{host.mention} is opening a game of {game_title} in a thread…")
+    opening = _("{player} is opening a game of {game} in a thread…", player=host.mention, game=game_title)
+    notice_id = await send(interaction, content=render(opening, bot.tables.languages.for_table(interaction)))
     if notice_id is None:
         notice_id = (await interaction.original_response()).id
     try:
@@ -127,12 +134,16 @@ async def post_lobby_in_thread(
     thread = bot.get_partial_messageable(place.thread_id, guild_id=interaction.guild_id)
     posted = await thread.send(allowed_mentions=NO_PINGS, **message)
     await bot.storage.set_message(record.id, posted.id)
-    notice = (
-        f"{interaction.user.mention} opened a game of {title(record.kind)} in <#{place.thread_id}>: "
-        "join it there. The result will be posted here."
+    notice = _(
+        "{player} opened a game of {game} in {thread}: join it there. The result will be posted here.",
+        player=interaction.user.mention,
+        game=title(record.kind),
+        thread=f"<#{place.thread_id}>",
     )
     try:
-        await interaction.edit_original_response(content=notice, allowed_mentions=NO_PINGS)
+        await interaction.edit_original_response(
+            content=render(notice, bot.tables.languages.for_table(interaction)), allowed_mentions=NO_PINGS
+        )
     except discord.HTTPException:
         log.info("Could not turn the notice in channel %s into a link", place.parent_id)
 
@@ -176,7 +187,8 @@ async def report_result(bot: Bot, record: GameRecord, *, ended_early: bool = Fal
         record = replace(record, status="abandoned", result=None)
     channel = bot.get_partial_messageable(parent, guild_id=record.guild_id)
     try:
-        await channel.send(result_line(record, record.channel_id), allowed_mentions=NO_PINGS)
+        line = render(result_line(record, record.channel_id), bot.tables.languages.of_record(record))
+        await channel.send(line, allowed_mentions=NO_PINGS)
     except discord.HTTPException:
         log.warning("Could not post the result of game %s in channel %s", record.id, parent)
 

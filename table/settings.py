@@ -15,14 +15,21 @@ from typing import Any
 import discord
 
 from engine import GAMES
-from i18n import _
+from i18n import Text, _
 from storage import Storage
 from table.answer import UserError
 from table.clock import TURN_TIMES, default_turn_time
 from table.language import note_table_language
 
 # The table's language: "auto" follows Discord's server language (the Community setting), the others override it.
-LANGUAGES = {"auto": "Discord's server language", "en": "English", "de": "Deutsch", "fr": "Français", "es": "Español"}
+# The languages' own names stay as they are in every language; "auto" is said in the reader's.
+LANGUAGES: dict[str, Text | str] = {
+    "auto": _("Discord's server language"),
+    "en": "English",
+    "de": "Deutsch",
+    "fr": "Français",
+    "es": "Español",
+}
 DEFAULT_LANGUAGE = "auto"
 
 

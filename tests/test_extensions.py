@@ -28,6 +28,7 @@ PROMISED = {
     "history",
     "daily",
     "settings",
+    "help",
 }
 
 

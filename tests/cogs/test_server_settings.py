@@ -6,6 +6,7 @@ import discord
 import pytest
 
 from cogs._permissions import missing_permissions
+from i18n import render
 from table.settings import ServerSettings
 
 
@@ -50,4 +51,4 @@ def test_channels_allow_their_threads_and_no_channels_allow_all() -> None:
     ],
 )
 def test_missing_permissions(granted: discord.Permissions, in_thread: bool, missing: list[str]) -> None:
-    assert [name for name, _ in missing_permissions(granted, in_thread=in_thread)] == missing
+    assert [render(name, "en") for name, _ in missing_permissions(granted, in_thread=in_thread)] == missing

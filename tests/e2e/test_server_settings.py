@@ -9,6 +9,7 @@ import sqlite3
 from typing import Any
 
 from cogs.settings import MANAGERS_ONLY
+from i18n import render
 from table.settings import ServerSettings
 from tests.e2e.conftest import World
 from tests.e2e.test_lobby import answer, invoke, refused, settled
@@ -102,7 +103,7 @@ async def test_a_member_who_lost_manage_server_cannot_change_them(world: World) 
         world.fake.remove_role(ana, admins)
         refusal = answer(await world.fake.select(panel, "settings:pings", ["off"], user=ana))
         assert refusal.ephemeral
-        assert refusal.content == MANAGERS_ONLY
+        assert refusal.content == render(MANAGERS_ONLY, "en")
         await settled(world)
     assert saved(world).pings is True
 
@@ -158,3 +159,29 @@ async def test_the_host_is_told_privately_which_permissions_the_channel_lacks(wo
         await invoke(world, "newgame", ben, world.other_channel)
         await settled(world)
         assert not [m for m in world.fake.ephemeral_messages(ben) if "missing permissions" in m.content]
+
+
+async def test_the_settings_panel_and_the_permission_heads_up_speak_the_readers_language(world: World) -> None:
+    ana = manager(world)
+    world.fake.set_permissions(world.channel, world.fake.bot, deny=Perm.EMBED_LINKS)
+    async with world.bot():
+        shown = answer(await world.fake.invoke("settings", user=ana, channel=world.channel, locale="de"))
+        assert shown.message is not None
+        assert shown.message.embeds[0]["title"] == "Einstellungen der Kartentische dieses Servers"
+        german = fields(shown.message)
+        assert german["Zugzeit eines neuen Spiels"].startswith("The Game: 3 Minuten (Vorgabe des Spiels)")
+        assert german["Sprache der Tische"] == "Die Serversprache von Discord"
+        labels = [
+            option["label"]
+            for row in shown.message.components
+            for c in row["components"]
+            for option in c.get("options", [])
+        ]
+        assert "Pings aus: niemand wird erwähnt" in labels
+        assert "Sprache: Deutsch" in labels
+
+        opened = await world.fake.invoke("newgame", user=ana, channel=world.channel, locale="fr")
+        await world.fake.wait_for(lambda: opened.followups, what="the heads-up")
+        (heads_up,) = [m for m in opened.followups if m.ephemeral]
+        assert "**Intégrer des liens** (les plateaux et salons d'attente sont des intégrations)" in heads_up.content
+        assert "Nouveau ici ? Comment jouer :" in heads_up.content  # a first game: the note comes in the same message

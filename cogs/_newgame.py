@@ -1,0 +1,156 @@
+"""/newgame's options, built from the games' registry (each game's variants are its own data, so a new variant or
+game needs no change here), and the checks of what a player chose."""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+
+from cogs.daily import DEALS
+from cogs.threads import THREAD_OPTION
+from engine import GAMES
+from engine.ai import PLAYERS as AI_PLAYERS
+from engine.game import GameInfo, Variant
+from i18n import Text, _, _n, joined, listing
+from table.answer import UserError
+from table.clock import TURN_TIMES, turn_time_words
+
+if TYPE_CHECKING:
+    from bot import Bot
+
+DEFAULT_GAME = "the_game"
+MAX_BOTS = 6
+
+
+def no_computer_players(info: GameInfo) -> Text:
+    return _("{game} has no computer players yet: invite people to fill the seats.", game=info.title)
+
+
+def all_variants() -> dict[str, tuple[Variant, list[GameInfo]]]:
+    """Every variant of every registered game by option name, with the games that have it."""
+    found: dict[str, tuple[Variant, list[GameInfo]]] = {}
+    for game in GAMES.values():
+        for variant in game.info.variants:
+            found.setdefault(variant.name, (variant, []))[1].append(game.info)
+    return found
+
+
+VARIANTS = all_variants()
+
+
+def checked_choices(kind: str, chosen: dict[str, Any], bots: int, turn_time: str | None, deal: str) -> GameInfo:
+    """The game chosen, once every choice of /newgame fits it; a refusal that says which does not otherwise."""
+    game = GAMES.get(kind)
+    if game is None:
+        raise UserError(_("Choose a game from the list."))
+    info = game.info
+    if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= MAX_BOTS:
+        raise UserError(_("bots is a number of computer players, from 0 to {most}.", most=MAX_BOTS))
+    if turn_time is not None and turn_time not in TURN_TIMES:
+        raise UserError(
+            _(
+                "Choose a turn time from the list: {choices}.",
+                choices=joined([turn_time_words(seconds) for seconds in TURN_TIMES.values()], ", "),
+            )
+        )
+    if deal not in DEALS:
+        raise UserError(_("Choose the deal from the list: random or daily."))
+    if bots and info.kind not in AI_PLAYERS:
+        raise UserError(no_computer_players(info))
+    if bots and bots + 1 > info.max_players:
+        raise UserError(
+            _n(
+                "{game} is for at most {most} players: you and {count} bot.",
+                "{game} is for at most {most} players: you and {count} bots.",
+                info.max_players - 1,
+                game=info.title,
+                most=info.max_players,
+            )
+        )
+    for name, value in chosen.items():
+        if value is not None and not isinstance(value, bool):
+            raise UserError(_("The option {option} is either true or false.", option=name.replace("_", " ")))
+    misfits = [name for name, value in chosen.items() if value is not None and info.variant(name) is None]
+    if misfits:
+        labels = [v.label for v in info.variants]
+        option = VARIANTS[misfits[0]][0].label
+        if not labels:
+            refusal = _("The option {option} doesn't fit {game}: it has no options.", option=option, game=info.title)
+        elif len(labels) == 1:
+            refusal = _(
+                "The option {option} doesn't fit {game}: its only option is {only}.",
+                option=option,
+                game=info.title,
+                only=labels[0],
+            )
+        else:
+            refusal = _(
+                "The option {option} doesn't fit {game}: its options are {options}.",
+                option=option,
+                game=info.title,
+                options=listing(labels),
+            )
+        raise UserError(refusal)
+    return info
+
+
+async def _newgame(
+    self: Any,  # the Lobby cog (discord.py binds the command to it)
+    interaction: discord.Interaction[Bot],
+    game: str = DEFAULT_GAME,
+    bots: int = 0,
+    turn_time: str | None = None,
+    deal: str = "random",
+    thread: bool = False,
+    **variants: Any,
+) -> None:
+    await self.newgame(interaction, game, variants, bots, turn_time, deal, thread)
+
+
+# /newgame takes one optional boolean per variant of any registered game: its parameters are built from the
+# registry, so a new variant or game needs no change here.
+_newgame.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    [
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+        inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=DEFAULT_GAME),
+        inspect.Parameter(
+            "bots", inspect.Parameter.KEYWORD_ONLY, annotation=app_commands.Range[int, 0, MAX_BOTS], default=0
+        ),
+        inspect.Parameter("turn_time", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
+        inspect.Parameter("deal", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="random"),
+        inspect.Parameter("thread", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=False),
+        *(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=bool | None, default=None)
+            for name in VARIANTS
+        ),
+    ]
+)
+_newgame.__annotations__ = {}
+_newgame.__qualname__ = "Lobby.newgame_command"  # discord.py binds a command defined in a class to its cog
+newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
+    name="newgame", description="Open a game in this channel and join it as the host."
+)(
+    app_commands.guild_only()(
+        app_commands.describe(
+            game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
+            bots="Computer players to seat at the table (default none)",
+            turn_time="Time for each turn before the autopilot plays it (default: 3 minutes, No Thanks! 1 minute)",
+            deal="A random shuffle, or today's daily deal: the same cards on every server (compare with /daily)",
+            thread=THREAD_OPTION,
+            **{
+                name: f"{' / '.join(info.title for info in infos)}: {variant.description}"[:100]
+                for name, (variant, infos) in VARIANTS.items()
+            },
+        )(
+            app_commands.choices(
+                game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()],
+                turn_time=[app_commands.Choice(name=words, value=words) for words in TURN_TIMES],
+                deal=[app_commands.Choice(name=words, value=name) for name, words in DEALS.items()],
+            )(cast(Any, _newgame))
+        )
+    )
+)
