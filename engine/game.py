@@ -40,6 +40,7 @@ class GameInfo:
     max_players: int
     variants: tuple[Variant, ...] = ()
     rules_version: int = 1  # raised whenever a rule change could replay an old log differently
+    replays_versions: frozenset[int] = frozenset()  # older versions whose logs it still replays under their own rules
     capabilities: frozenset[str] = frozenset()
 
     def variant(self, name: str) -> Variant | None:
@@ -98,7 +99,7 @@ class Game(Generic[StateT, ActionT]):
 
 def check_setup(info: GameInfo, setup: Setup) -> None:
     """Refuse a setup the rules module cannot replay: another rules version, or variants it does not know."""
-    if setup.rules_version != info.rules_version:
+    if setup.rules_version != info.rules_version and setup.rules_version not in info.replays_versions:
         raise CorruptState(
             f"This game was started under rules version {setup.rules_version} of {info.title}, and this bot plays "
             f"version {info.rules_version}."

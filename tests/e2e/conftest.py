@@ -107,5 +107,7 @@ def saved_game(world: World, channel: Channel | None = None) -> tuple[sqlite3.Ro
     if row["status"] == "lobby" or row["started_at"] is None:
         return row, None
     game = GAMES[row["kind"]]
-    setup = Setup(tuple(json.loads(row["players"])), row["seed"], frozenset(json.loads(row["variants"])))
+    setup = Setup(
+        tuple(json.loads(row["players"])), row["seed"], frozenset(json.loads(row["variants"])), row["rules_version"]
+    )
     return row, replay(game, setup, decode_moves(game, [(p, json.loads(a)) for p, a in logged]))
