@@ -2,16 +2,25 @@
 
 Run from a checkout::
 
-    python benchmarks/ai.py --game the_game --players 1-5 --games 10000 --seed 1 [--variant expert]
-    python benchmarks/ai.py --game no_thanks --players 3-7 --games 10000 --seed 1
+    python benchmarks/ai.py --game the_game --players 1-5 --games 10000 --seed 1 --signals live [--variant expert]
+    python benchmarks/ai.py --game no_thanks --players 3-7 --games 10000 --seed 1 [--opponents self]
 
-It prints one line per player count, for instance
+It prints what the seed picks, then one line per player count, for instance
 ``the_game 2 players: 10000 games, won 37.1% (95% CI 36.2-38.0), mean cards left 6.7, decision p99 3.1 ms``.
 
-The Game: every seat is the AI. After every move each seat raises or clears its signals, then the seat to move acts;
-seat 0 lays the first card. "won" is the share of games with no card left; the interval is Wilson's.
+The seed picks the deals: game i of a run is dealt with seed ``seed * 1000003 + i``, whatever the player count. The
+computer players get random generators of their own, seeded apart from the deal (a string seed goes through SHA-512),
+so nothing they draw can rebuild the shuffled deck.
 
-No Thanks!: one seat under test is the AI, every other seat a threshold player: it takes the face-up card when the
+The Game: every seat is the AI; seat 0 lays the first card. ``--signals`` says when seats show signals:
+- ``none``: never; every seat plays from its own hand and the laid cards alone.
+- ``turn``: each seat updates its signals once, at the end of its own turn (after drawing).
+- ``live``: what the bot does at a real table (``engine.ai.the_game.signals``): after every move, each computer seat
+  raises or clears its signals, then the seat to move acts; so the mover re-plans after each of its own cards.
+"won" is the share of games with no card left; the interval is Wilson's.
+
+No Thanks!: one seat under test is the AI, every other seat a threshold player (or, with ``--opponents self``, the AI
+too: a sanity check where each seat should win its fair share): it takes the face-up card when the
 chips on it reach ``THRESHOLD`` of its value, when the card joins a run of its own (is next to one of its cards), or
 when it has no chip left. The seat under test moves round the table from game to game (game i: seat i mod N), and the
 engine picks who starts from the seed. "won" is the share of games the seat under test wins (ties broken by the
@@ -43,6 +52,18 @@ from engine.game import Setup
 THRESHOLD = 0.4  # the share of its value in chips at which a threshold player takes a No Thanks! card
 CHUNK = 50  # games per worker task
 PLAYER_COUNTS = {"the_game": (1, 2, 3, 4, 5), "no_thanks": (3, 4, 5, 6, 7)}
+SIGNALS = ("none", "turn", "live")
+DEAL_STRIDE = 1_000_003
+
+
+def deal_seed(run_seed: int, number: int) -> int:
+    """The seed that deals game ``number`` of a run: it depends on the run's seed and the game's number only."""
+    return run_seed * DEAL_STRIDE + number
+
+
+def ai_rng(deal: int) -> random.Random:
+    """The computer players' own generator for the game dealt with ``deal``, seeded apart from the deck's."""
+    return random.Random(f"computer players of deal {deal}")
 
 
 @dataclass
@@ -66,18 +87,26 @@ def _timed_act(player: Any, observation: Any, rng: random.Random, tally: Tally) 
     return action
 
 
-def play_the_game(players: int, seed: int, variants: frozenset[str], tally: Tally) -> None:
+def play_the_game(players: int, seed: int, variants: frozenset[str], tally: Tally, signals: str = "live") -> None:
     ai = PLAYERS["the_game"]
     seats = tuple(range(1, players + 1))
-    state = the_game.GAME.new_game(Setup(seats, seed, variants))
-    rng = random.Random(seed)
+    state = the_game.GAME.new_game(Setup(seats, seed, variants, the_game.INFO.rules_version))
+    rng = ai_rng(seed)
+
+    def show(state: the_game.State, seat: int) -> the_game.State:
+        for signal in ai.signals(the_game.observation(state, seat)):
+            state = the_game.apply(state, seat, signal)
+        return state
+
     while not the_game.is_over(state):
-        for seat in seats:
-            for signal in ai.signals(the_game.observation(state, seat)):
-                state = the_game.apply(state, seat, signal)
+        if signals == "live":
+            for seat in seats:
+                state = show(state, seat)
         mover = the_game.current_player(state) or seats[0]
         action = _timed_act(ai, the_game.observation(state, mover), rng, tally)
         state = the_game.apply(state, mover, action)
+        if signals == "turn" and isinstance(action, the_game.EndTurn) and not the_game.is_over(state):
+            state = show(state, mover)
     tally.games += 1
     tally.won += the_game.won(state)
     tally.cards_left += the_game.score(state)
@@ -98,16 +127,16 @@ def threshold_player(state: no_thanks.State, player: int) -> no_thanks.Action:
     return no_thanks.NoThanks()
 
 
-def play_no_thanks(players: int, seed: int, variants: frozenset[str], tally: Tally) -> None:
+def play_no_thanks(players: int, seed: int, variants: frozenset[str], tally: Tally, opponents: str) -> None:
     ai = PLAYERS["no_thanks"]
     seats = tuple(range(1, players + 1))
     tested = seats[seed % players]
-    state = no_thanks.GAME.new_game(Setup(seats, seed, variants))
-    rng = random.Random(seed)
+    state = no_thanks.GAME.new_game(Setup(seats, seed, variants, no_thanks.INFO.rules_version))
+    rng = ai_rng(seed)
     while not no_thanks.is_over(state):
         mover = no_thanks.current_player(state)
         assert mover is not None
-        if mover == tested:
+        if mover == tested or opponents == "self":
             action = _timed_act(ai, no_thanks.observation(state, mover), rng, tally)
         else:
             action = threshold_player(state, mover)
@@ -116,11 +145,14 @@ def play_no_thanks(players: int, seed: int, variants: frozenset[str], tally: Tal
     tally.won += no_thanks.winner(state)[0] == tested
 
 
-def play_games(game: str, players: int, variants: frozenset[str], seeds: Iterable[int]) -> Tally:
+def play_games(game: str, players: int, variants: frozenset[str], mode: str, seeds: Iterable[int]) -> Tally:
+    """``mode``: when The Game's seats signal (see ``SIGNALS``), or who No Thanks!'s other seats are."""
     tally = Tally()
-    play = play_the_game if game == "the_game" else play_no_thanks
     for seed in seeds:
-        play(players, seed, variants, tally)
+        if game == "the_game":
+            play_the_game(players, seed, variants, tally, mode)
+        else:
+            play_no_thanks(players, seed, variants, tally, mode)
     return tally
 
 
@@ -162,17 +194,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--variant", action="append", default=[], help="expert, smaller_hands or open_chips")
+    parser.add_argument("--signals", choices=SIGNALS, default="live", help="The Game: when seats signal")
+    parser.add_argument("--opponents", choices=("threshold", "self"), default="threshold", help="No Thanks!")
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per CPU)")
     args = parser.parse_args()
     counts = [count for group in args.players for count in group] if args.players else PLAYER_COUNTS[args.game]
     variants = frozenset(args.variant)
+    mode = args.signals if args.game == "the_game" else args.opponents
+    last = deal_seed(args.seed, args.games - 1)
+    what = f"signals {mode}" if args.game == "the_game" else f"opponents {mode}"
+    print(f"# seed {args.seed} picks the deals (seeds {deal_seed(args.seed, 0)}..{last}); {what}", flush=True)
     with ProcessPoolExecutor(args.jobs) as pool:
         for players in counts:
-            # Each game's seed depends on the run's seed and the game's number, never on the player count.
-            seeds = [args.seed * 1_000_003 + number for number in range(args.games)]
+            seeds = [deal_seed(args.seed, number) for number in range(args.games)]
             chunks = [seeds[i : i + CHUNK] for i in range(0, len(seeds), CHUNK)]
             tally = Tally()
-            for part in pool.map(functools.partial(play_games, args.game, players, variants), chunks):
+            for part in pool.map(functools.partial(play_games, args.game, players, variants, mode), chunks):
                 tally.add(part)
             print(report(args.game, players, tally), flush=True)
 

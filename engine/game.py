@@ -42,6 +42,7 @@ class GameInfo:
     max_players: int
     variants: tuple[Variant, ...] = ()
     rules_version: int = 1  # raised whenever a rule change could replay an old log differently
+    replays_versions: frozenset[int] = frozenset()  # older versions whose logs it still replays under their own rules
     capabilities: frozenset[str] = frozenset()
     cooperative: bool = False  # the players win or lose together (statistics count teams, not places)
     turn_seconds: int = 180  # the turn clock's default pace: how long a turn of this game takes a person
@@ -117,7 +118,7 @@ class Game(Generic[StateT, ActionT]):
 
 def check_setup(info: GameInfo, setup: Setup) -> None:
     """Refuse a setup the rules module cannot replay: another rules version, or variants it does not know."""
-    if setup.rules_version != info.rules_version:
+    if setup.rules_version != info.rules_version and setup.rules_version not in info.replays_versions:
         raise CorruptState(
             _(
                 "This game was started under rules version {saved} of {game}, and this bot plays version {current}.",

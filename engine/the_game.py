@@ -9,6 +9,9 @@ Rulings where the rulebook is silent (see also the comments where they are appli
 - A player who leaves has their hand shuffled into the draw pile; hand sizes stay as dealt.
 - Empty hands are skipped even if a leave refilled the draw pile: a player only draws at the end of their own turn.
 - A turn's minimum never exceeds the cards the mover holds at its start (only possible after a leave).
+- A "backwards trick" signal is about the pile as it was when raised: it goes when that pile's top changes, or when its
+  card is laid elsewhere, and its owner may raise it again. (Rules version 1 kept it while its owner held the card ten
+  back from the *new* top, which told the table that hidden card; logs of version 1 still replay under that rule.)
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ INFO = GameInfo(
         Variant("expert", _p("variant", "expert"), "Lay at least three cards a turn while the draw pile lasts"),
         Variant("smaller_hands", _p("variant", "smaller hands"), "One card fewer in every hand"),
     ),
-    rules_version=1,
+    rules_version=2,
+    replays_versions=frozenset({1}),
     # The rules forbid revealing numbers, so the table's chat is kept free of them while the game runs.
     capabilities=frozenset({NO_NUMBERS_IN_CHAT}),
     cooperative=True,
@@ -116,6 +120,7 @@ class State:
     turns: int  # turns in which at least one card was laid
     signals: tuple[Mark, ...] = ()  # oldest first
     closest: tuple[int, int, int] | None = None  # fewest playable cards a turn began with: (cards, turn, player)
+    rules_version: int = INFO.rules_version  # 1: trick signals follow their owner's hidden hand (see the docstring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -390,7 +395,14 @@ def summary(state: State) -> Summary:
 # --- changing a state -----------------------------------------------------------------------------------------------
 
 
-def new_game(players: Sequence[int], *, seed: int, expert: bool = False, smaller_hands: bool = False) -> State:
+def new_game(
+    players: Sequence[int],
+    *,
+    seed: int,
+    expert: bool = False,
+    smaller_hands: bool = False,
+    rules_version: int = INFO.rules_version,
+) -> State:
     seats = seating(INFO, players)
     deck = list(CARDS)
     random.Random(seed).shuffle(deck)
@@ -413,6 +425,7 @@ def new_game(players: Sequence[int], *, seed: int, expert: bool = False, smaller
         status="playing",
         move_count=0,
         turns=0,
+        rules_version=rules_version,
     )
 
 
@@ -438,7 +451,7 @@ def apply(state: State, player: int, action: Action) -> State:
         new = _end_turn(state, seat)
     else:
         raise IllegalAction(_("That is not a move in The Game."))
-    return _settle_signals(new, state.players[seat], action) if state.signals else new
+    return _settle_signals(state, new, state.players[seat], action) if state.signals else new
 
 
 # --- signals --------------------------------------------------------------------------------------------------------
@@ -480,12 +493,12 @@ def _signal(state: State, seat: int, action: Signal) -> State:
     return replace(state, signals=(*kept, mark), move_count=state.move_count + 1)
 
 
-def _settle_signals(state: State, player: int, action: Action) -> State:
-    """Take down the signals a move made untrue or useless.
+def _settle_signals(before: State, state: State, player: int, action: Action) -> State:
+    """Take down the signals a move made untrue or useless, from what the whole table saw happen.
 
     The mover's signal on the pile they laid on has done its job; a leaver's signals go with them; "nearly stuck"
-    ends with its owner's turn (they drew fresh cards); a trick signal ends when its owner no longer holds the card
-    that makes it; everything ends with the game.
+    ends with its owner's turn (they drew fresh cards); a trick signal ends when its pile's top changes or its card
+    is laid elsewhere; everything ends with the game.
     """
     if state.status != "playing":
         return replace(state, signals=())
@@ -499,7 +512,13 @@ def _settle_signals(state: State, player: int, action: Action) -> State:
             if isinstance(action, EndTurn) and mark.kind == "nearly_stuck":
                 return False
         if mark.kind == "trick" and mark.pile is not None:
-            return _trick_card(state, mark.pile) in state.hands[state.players.index(mark.player)]
+            if state.rules_version == 1:
+                return _trick_card(state, mark.pile) in state.hands[state.players.index(mark.player)]
+            # Only public events: the card the mark promises is still in its owner's hand exactly until it is laid
+            # (anywhere) or its pile moves on, so nobody learns more than the mark itself said.
+            return not isinstance(action, Play) or (
+                action.pile != mark.pile and action.card != _trick_card(before, mark.pile)
+            )
         return True
 
     kept = tuple(mark for mark in state.signals if stays(mark))
@@ -684,6 +703,7 @@ def _new_game(setup: Setup) -> State:
         seed=setup.seed,
         expert="expert" in setup.variants,
         smaller_hands="smaller_hands" in setup.variants,
+        rules_version=setup.rules_version,
     )
 
 

@@ -389,7 +389,9 @@ def saved_game(world: SavedGames, channel: Channel | None = None) -> tuple[sqlit
     if row["status"] == "lobby" or row["started_at"] is None:
         return row, None
     game = GAMES[row["kind"]]
-    setup = Setup(tuple(json.loads(row["players"])), row["seed"], frozenset(json.loads(row["variants"])))
+    setup = Setup(
+        tuple(json.loads(row["players"])), row["seed"], frozenset(json.loads(row["variants"])), row["rules_version"]
+    )
     return row, replay(game, setup, decode_moves(game, [(p, json.loads(a)) for p, a in logged]))
 
 

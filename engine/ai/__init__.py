@@ -8,7 +8,12 @@ same action, before and after a restart.
   nobody has laid yet; called again after each of its own plays until it returns ``EndTurn``). Always legal; raises
   ValueError when the seat is not the one to move. The Game's decisions take a few milliseconds at most.
 - ``signals(observation)``: the signal actions (raise or clear) the seat wants now; [] when the table already shows
-  them, so calling it after every move never flip-flops. No Thanks! has none.
+  them, so calling it after every move never flip-flops. No Thanks! has none. The table calls it for every computer
+  seat after every move (anybody's), applies the answers, then lets the seat to move act: the same moments as
+  ``benchmarks/ai.py --signals live``.
+
+The Game also offers ``the_game.hint(observation)``: what the computer player would do in a person's seat, with one
+line of why, from that seat's view alone (for a Hint button).
 - ``fallback(legal_actions, observation=None)``: a safe legal action without planning, for when ``act`` failed. The
   Game: end the turn when allowed, else the play that takes the least room (needs the observation, else the first
   play); No Thanks!: "no thanks" when the seat has a chip, else take. Never Leave while anything else is legal.

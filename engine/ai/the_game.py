@@ -34,12 +34,17 @@ _HIGHEST = 101  # the prefix sums run over 0..101 so that the row cards 1 and 10
 _NO_PILE = 1000.0  # the room a card would take on a pile it does not fit
 
 # What the plan weighs, in cards still to come. Tuned on seeded all-AI games (benchmarks/ai.py).
-DEAD_CARD = 2.0  # a card still to come that no pile takes any more, on top of the room it took
+# Skipping a card still to come costs more the fewer piles still take it (index: how many piles take it now): a card
+# that loses its last pile is lost, one that loses one pile of four still has three.
+ROOM_BY_PILES = (0.0, 6.0, 2.5, 1.0, 0.6)
+DEAD_CARD = 2.0  # a card still to come that no pile takes any more, on top of the room it took (talking table)
+DEAD_CARD_QUIET = 5.0  # likewise at a quiet table
 DEAD_IN_HAND = 12.0  # a card of our own hand that no pile takes any more
 HAND_GAP = 0.1  # for each card left in the hand, the room it will cost to lay it later
 TRICK_IN_HAND = -1.5  # a card left in the hand that fits a pile as a backwards trick
 PAIR_IN_HAND = 1.0  # two cards ten apart in the hand: a backwards trick for later
-EXTRA_CARD = 0.9  # the value of laying one card more than the minimum
+EXTRA_CARD = 0.9  # the value of laying one card more than the minimum, when the other seats signal
+EXTRA_CARD_QUIET = 0.3  # likewise when they don't: their silence says nothing about where their cards go
 EXTRA_CARD_SOLO = 0.0  # likewise in a solo game, where no other hand waits for the room a card keeps open
 EXTRA_CARD_LAST = 3.0  # likewise once the draw pile is empty: every card must be laid in the end
 # Laying a card (other than a backwards trick) on a pile where another seat asks for something.
@@ -48,7 +53,8 @@ SMALL_STEPS_GAP = 0.5  # "small steps" also weighs half the room the step takes 
 # When this seat raises a signal on a pile: the room (cards still to come it skips) its card needs at most.
 DONT_LAY_ROOM = 1.0
 SMALL_STEPS_ROOM = 3.0
-EXTRA_ROOM = 2.0  # a card beyond the minimum is considered only if it takes at most this much room
+EXTRA_ROOM = 2.0  # a card beyond the minimum is considered only if it takes at most this much room (talking)
+EXTRA_ROOM_QUIET = 0.5  # likewise at a quiet table
 MAX_EXTRA = 2  # cards beyond the minimum that one plan may hold (the rest are planned at the next call)
 
 
@@ -59,9 +65,12 @@ class _Board:
     tops: tuple[int, int, int, int]
     hand: tuple[int, ...]
     prefix: tuple[float, ...]  # prefix[k]: cards still to come among 2..k (the hand and the laid cards excluded)
+    room: tuple[float, ...]  # likewise, each weighed by how few piles take it now (``ROOM_BY_PILES``)
     asked: tuple[tuple[str, ...], ...]  # per pile: the signals other seats raise there
     needed: int  # cards still to lay this turn before it may end
     extra: float  # the value of laying a card beyond the minimum
+    extra_room: float  # the most room a card beyond the minimum may take
+    dead_card: float  # the cost of a card to come that no pile takes any more
 
     def between(self, low: int, high: int) -> float:
         """Cards still to come strictly between ``low`` and ``high``."""
@@ -78,22 +87,37 @@ def _board(observation: Observation) -> _Board:
         known.update(pile.cards)
     chance = [0.0 if card in known or card < _FIRST or card > _LAST else 1.0 for card in range(_HIGHEST + 1)]
     prefix = [0.0] * (_HIGHEST + 1)
-    total = 0.0
+    room = [0.0] * (_HIGHEST + 1)
+    total = weighed = 0.0
     for card in range(_HIGHEST + 1):
         total += chance[card]
         prefix[card] = total
+        if chance[card]:
+            piles = (card > a) + (card > b) + (card < c) + (card < d)
+            weighed += ROOM_BY_PILES[piles]
+        room[card] = weighed
     asked = tuple(
         tuple(mark.kind for mark in view.signals if mark.pile == name and mark.player != observation.player)
         for name in PILES
     )
-    extra = EXTRA_CARD_LAST if not view.draw_pile else EXTRA_CARD_SOLO if len(view.seats) == 1 else EXTRA_CARD
+    # Where other seats signal, a pile without a signal is one nobody needs soon; at a quiet table (or alone) nothing
+    # is known of the others' cards, so only nearly free cards are laid beyond the minimum.
+    talking = any(mark.player != observation.player for mark in view.signals)
+    extra = EXTRA_CARD if talking else EXTRA_CARD_QUIET
+    if len(view.seats) == 1:
+        extra = EXTRA_CARD_SOLO
+    if not view.draw_pile:
+        extra = EXTRA_CARD_LAST
     return _Board(
         tops=tops,
         hand=hand,
         prefix=tuple(prefix),
+        room=tuple(room),
         asked=asked,
         needed=max(0, view.minimum - view.laid),
         extra=extra,
+        extra_room=EXTRA_ROOM if talking else EXTRA_ROOM_QUIET,
+        dead_card=DEAD_CARD if talking else DEAD_CARD_QUIET,
     )
 
 
@@ -118,7 +142,7 @@ def _position(board: _Board, tops: Sequence[int], hand: Sequence[int]) -> float:
     high, low = min(a, b), max(c, d)
     if low <= high:
         # No pile takes these any more; only a backwards trick could save them.
-        cost += DEAD_CARD * (prefix[high] - prefix[low - 1])
+        cost += board.dead_card * (prefix[high] - prefix[low - 1])
     for card in hand:
         # The room a card takes on a pile is prefix[card - 1] - prefix[top] (ascending) or
         # prefix[top - 1] - prefix[card] (descending); a backwards trick is the best a card can do.
@@ -157,9 +181,10 @@ def _plan(board: _Board, longest: int) -> _Best:
         best.cost = _position(board, board.tops, board.hand)
     tops = list(board.tops)
 
-    prefix = board.prefix
+    prefix = board.room
     needed = board.needed
     extra = board.extra
+    extra_room = board.extra_room
     # Laying a card (other than a backwards trick) on a pile where other seats ask for something.
     asked_cost = [sum(SIGNAL_COST.get(kind, 0.0) for kind in asked) for asked in board.asked]
     small_steps = ["small_steps" in asked for asked in board.asked]
@@ -188,7 +213,7 @@ def _plan(board: _Board, longest: int) -> _Best:
                 else:
                     continue
                 if laid >= needed:
-                    if step > EXTRA_ROOM:
+                    if step > extra_room:
                         continue  # only nearly free cards are worth laying beyond the minimum
                     step -= extra
                 rest = hand[:index] + hand[index + 1 :]
@@ -213,14 +238,19 @@ def act(observation: Observation, rng: random.Random) -> Action:
     seat that is not to move: there is nothing it may do but signal.
     """
     del rng  # the plan is deterministic; the parameter is part of every AI player's contract
+    return _decide(observation)[0]
+
+
+def _decide(observation: Observation) -> tuple[Action, str]:
+    """``act``'s action, and why in one word: "plan" (the plan's card), "extra", "enough" or "lost"."""
     if observation.view.over or observation.view.current_player not in (None, observation.player):
         raise ValueError("It is not this seat's turn.")
     board = _board(observation)
     best = _plan(board, board.needed + MAX_EXTRA if board.needed else MAX_EXTRA)
     if best.first is not None:
-        return best.first
+        return best.first, "plan" if board.needed else "extra"
     if board.needed == 0:
-        return EndTurn()
+        return EndTurn(), "enough"
     # No sequence lays the minimum, so the game is lost whatever we do (the engine ends it when nothing fits).
     plays = [
         Play(card, pile.name)
@@ -228,7 +258,59 @@ def act(observation: Observation, rng: random.Random) -> Action:
         for card in observation.hand
         if _fits(index, pile.top, card)
     ]
-    return _smallest_step(plays, observation) if plays else EndTurn()
+    return (_smallest_step(plays, observation) if plays else EndTurn()), "lost"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What the computer player would do in a seat's place, and one line of why, from that seat's view alone."""
+
+    action: Action
+    why: str
+
+
+def _cards(count: float) -> str:
+    count = round(count)
+    return "no card" if count == 0 else "1 card" if count == 1 else f"{count} cards"
+
+
+def hint(observation: Observation) -> Hint | None:
+    """The computer player's choice for this seat now (None once the game is over or the seat left).
+
+    On the seat's turn (or before the first card): its card or the end of the turn. Otherwise: the signal it would
+    raise or clear, or None when the table already shows what it would.
+    """
+    view = observation.view
+    if view.over or any(seat.player == observation.player and seat.left for seat in view.seats):
+        return None
+    if view.current_player not in (None, observation.player):
+        wanted = signals(observation)
+        if not wanted:
+            return None
+        signal = wanted[0]
+        if signal.kind == "clear":
+            return Hint(signal, f"Your signal on {signal.pile} no longer says anything true about your cards.")
+        words = {"trick": "you hold its backwards trick", "dont_lay": "your card fits it with hardly a gap"}
+        return Hint(signal, f"Signal on {signal.pile}: {words.get(signal.kind, 'your card fits it closely')}.")
+    action, reason = _decide(observation)
+    if isinstance(action, EndTurn):
+        if reason == "lost":
+            return Hint(action, "No card of yours fits any pile.")
+        return Hint(action, "You laid what you must, and every other card would take room the team still needs.")
+    assert isinstance(action, Play)
+    board = _board(observation)
+    index = PILES.index(action.pile)
+    top = board.tops[index]
+    room = _room_taken(board, index, top, action.card)
+    if reason == "lost":
+        why = "No order of your cards lays the minimum; this card moves its pile the least."
+    elif action.card == top + (-BACKWARDS_STEP if _UP[index] else BACKWARDS_STEP):
+        why = f"The backwards trick: {action.pile} goes back ten, {_cards(-room)} still to come fit it again."
+    elif reason == "extra":
+        why = f"Nearly free: it skips {_cards(room)} still to come, and every card laid now is one less to place later."
+    else:
+        why = f"Of the cards you must lay, this wastes least: it skips {_cards(room)} still to come."
+    return Hint(action, why)
 
 
 def _smallest_step(plays: Sequence[Play], observation: Observation) -> Play:
@@ -272,7 +354,13 @@ def wanted_signals(observation: Observation) -> dict[str, str]:
 
 
 def signals(observation: Observation) -> list[Signal]:
-    """The signals to raise or clear now so that the table shows what this seat wants; [] when it already does."""
+    """The signals to raise or clear now so that the table shows what this seat wants; [] when it already does.
+
+    The one policy of when a computer player talks, used by the bot's table and by ``benchmarks/ai.py --signals live``:
+    call it for every computer seat after every move of the game (anybody's card, end of turn or leave), apply what it
+    returns in order, then let the seat to move act. Other seats' signals never change its answer, so a signal by
+    somebody else needs no call. Pure: the answer depends on the observation alone.
+    """
     view = observation.view
     if view.over or any(seat.player == observation.player and seat.left for seat in view.seats):
         return []

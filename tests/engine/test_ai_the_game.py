@@ -97,10 +97,17 @@ def test_it_counts_the_laid_cards_exactly() -> None:
 
 
 def test_it_keeps_a_pair_ten_apart_together() -> None:
-    # 30 alone on A skips one unseen card, as 88 on D does, but it would strand 40; 40 then 30 lays both for one.
-    state = make_state([(30, 40, 86, 88), (3, 4)], tops={"A": 28, "B": 60, "C": 25, "D": 90})
-    assert decide(state) == Play(40, "A")
-    assert decide(tg.apply(state, P1, Play(40, "A"))) == Play(30, "A")
+    # 30 alone on A skips one unseen card, as 88 on D does, but it would strand 40 (only a long jump down D would take
+    # it): the pair goes together (40 then 30) or stays for later, never 30 alone.
+    start = make_state([(30, 40, 86, 88), (3, 4)], tops={"A": 28, "B": 60, "C": 25, "D": 90})
+    state = start
+    while (action := decide(state)) != EndTurn():
+        state = tg.apply(state, P1, action)
+    kept = set(tg.hand(state, P1))
+    assert len(kept) == 2
+    assert {30, 40} <= kept or not {30, 40} & kept
+    # With 40 laid, 30 is the backwards trick that gives A back every card between.
+    assert decide(tg.apply(start, P1, Play(40, "A"))) == Play(30, "A")
 
 
 def test_it_lays_the_first_card_of_the_game() -> None:
@@ -195,3 +202,58 @@ def test_it_refuses_to_act_for_a_seat_that_is_not_to_move() -> None:
     state = make_state([(20, 80), (3, 4)], tops={"A": 50, "B": 60, "C": 40, "D": 30})
     with pytest.raises(ValueError, match="not this seat's turn"):
         ai.act(tg.observation(state, P2), RNG)
+
+
+# --- the hint: the computer player's choice for a person's seat ------------------------------------------------------
+
+
+def test_the_hint_is_the_computer_players_move_and_names_the_backwards_trick() -> None:
+    state = make_state([(45, 80, 90), (3, 4)], tops={"A": 55, "B": 30, "C": 70, "D": 60})
+    given = ai.hint(tg.observation(state, P1))
+    assert given is not None
+    assert given.action == decide(state) == Play(45, "A")
+    assert given.why.startswith("The backwards trick: A goes back ten")
+
+
+def test_the_hint_says_how_much_room_a_card_wastes() -> None:
+    # A shows 10 and nothing below 20 is still to come but 12: laying 11 skips no card, 14 would skip 12.
+    state = make_state([(11, 14), (12, 99)], tops={"A": 10, "B": 10, "C": 3, "D": 3}, draw_pile=range(20, 40))
+    given = ai.hint(tg.observation(state, P1))
+    assert given == ai.Hint(
+        Play(11, "A"), "Of the cards you must lay, this wastes least: it skips no card still to come."
+    )
+
+
+def test_the_hint_ends_the_turn_once_more_cards_would_cost_room() -> None:
+    state = make_state([(20, 80), (3, 4)], tops={"A": 50, "B": 60, "C": 40, "D": 30}, laid=2)
+    given = ai.hint(tg.observation(state, P1))
+    assert given is not None
+    assert given.action == EndTurn() == decide(state)
+    assert "room the team still needs" in given.why
+
+
+def test_the_hint_out_of_turn_is_a_signal_and_nothing_once_shown() -> None:
+    state = make_state(
+        [(3, 4), (30, 61, 88)], tops={"A": 40, "B": 60, "C": 20, "D": 10}, draw_pile=tuple(range(70, 80))
+    )
+    given = ai.hint(tg.observation(state, P2))
+    assert given == ai.Hint(Signal("trick", "A"), "Signal on A: you hold its backwards trick.")
+    for signal in ai.signals(tg.observation(state, P2)):
+        state = tg.apply(state, P2, signal)
+    assert ai.hint(tg.observation(state, P2)) is None
+
+
+def test_no_hint_once_the_game_is_over_or_the_seat_left() -> None:
+    state = make_state([(20, 80), (3, 4)], tops={"A": 50, "B": 60, "C": 40, "D": 30})
+    assert ai.hint(tg.observation(replace(state, status="lost", turn=None), P1)) is None
+    assert ai.hint(tg.observation(tg.apply(state, P2, Leave()), P2)) is None
+
+
+def test_the_hint_sees_only_its_seat() -> None:
+    """Two states that differ only in the other hand and the draw pile give the same hint."""
+    state = make_state([(20, 33, 80), (3, 4, 60)], tops={"A": 30, "B": 60, "C": 40, "D": 70})
+    swap = {5: 3, 6: 4, 61: 60}
+    other = replace(
+        state, hands=(state.hands[0], tuple(swap)), draw_pile=tuple(swap.get(card, card) for card in state.draw_pile)
+    )
+    assert ai.hint(tg.observation(state, P1)) == ai.hint(tg.observation(other, P1)) is not None

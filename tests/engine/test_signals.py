@@ -3,14 +3,19 @@ refusals, one table each, on hand-built states."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
 
 from engine import the_game as tg
 from engine.errors import GameError, GameOver, IllegalAction, NotAPlayer
+from engine.game import Setup
 from engine.the_game import EndTurn, Leave, Mark, Play, Signal, State
 from tests.engine.test_the_game import P1, P2, P3, make_state
+from tests.engine.test_the_game_properties import choose
 
 STRANGER = 999
 
@@ -189,12 +194,14 @@ ONE_CARD_TO_LOSE = make_state(
         (TABLE, "P1 trick A", [(P1, Play(35, "A"))], ""),
         (TABLE, "P1 dont_lay A, P3 small_steps B", [(P1, Play(61, "B"))], "P1 dont_lay A, P3 small_steps B"),
         (P2_MOVES, "P1 dont_lay A", [(P2, Play(50, "A"))], "P1 dont_lay A"),
-        # a trick signal lasts while its owner holds the card for the pile's current top
+        # a trick signal lasts while the pile's top stays and its card is not laid elsewhere
         (TABLE, "P1 trick A, P1 trick D", [(P1, Play(61, "B"))], "P1 trick A, P1 trick D"),
         (TABLE, "P1 trick A, P1 trick D", [(P1, Play(35, "C"))], "P1 trick D"),  # 35 laid elsewhere
         (P2_MOVES, "P1 trick A, P1 trick D, P2 trick C", [(P2, Play(50, "A"))], "P1 trick D"),
         (P2_MOVES, "P1 trick D", [(P2, Play(62, "D"))], ""),  # D shows 62: the trick is 72 now
-        (P1_HOLDS_TWO_TRICKS, "P1 trick A", [(P2, Play(50, "A"))], "P1 trick A"),  # 40 for 50 now
+        # ... and never longer: P1 also holds 40, the trick for A's new 50, but nobody else may learn that
+        (P1_HOLDS_TWO_TRICKS, "P1 trick A", [(P2, Play(50, "A"))], ""),
+        (P1_HOLDS_TWO_TRICKS, "P1 trick A", [(P2, Play(62, "B"))], "P1 trick A"),  # another pile moved
         # "nearly stuck" ends with its owner's turn, not with a card or with anybody else's turn
         (TABLE, "P1 nearly_stuck", [(P1, Play(55, "A"))], "P1 nearly_stuck"),
         (
@@ -218,6 +225,16 @@ def test_what_takes_a_signal_down(state: State, before: str, moves: list[tuple[i
         state = tg.apply(state, player, action)
     assert state.signals == signs(after)
     assert tg.public_view(state).signals == state.signals
+
+
+def test_rules_version_1_kept_a_trick_signal_by_the_hidden_hand() -> None:
+    # Old logs replay as they were played: the mark stayed while its owner held the card ten back from the new top.
+    old = replace(up(P1_HOLDS_TWO_TRICKS, "P1 trick A"), rules_version=1)
+    assert tg.apply(old, P2, Play(50, "A")).signals == signs("P1 trick A")
+    assert tg.apply(replace(old, hands=((35, 80), *old.hands[1:])), P2, Play(50, "A")).signals == ()
+    assert tg.new_game([P1], seed=1, rules_version=1).rules_version == 1
+    assert tg.GAME.new_game(Setup((P1,), seed=1, rules_version=1)).rules_version == 1
+    assert tg.GAME.new_game(Setup((P1,), seed=1, rules_version=2)).rules_version == 2
 
 
 def test_a_leave_by_somebody_else_takes_nothing_down() -> None:
@@ -244,3 +261,95 @@ def test_signals_in_a_real_game() -> None:
     for player in state.players:  # the whole table sees every signal
         assert tg.observation(state, player).view.signals == state.signals == (Mark(P3, "small_steps", "A"),)
     assert state.move_count == 4
+
+
+# --- signals tell nothing that nobody could see ----------------------------------------------------------------------
+
+
+def signalled_game(
+    players: int, seed: int, chooser: int, rules_version: int
+) -> tuple[State, list[tuple[int, tg.Action]], set[int]]:
+    """A whole game of careful random moves where every seat raises every trick signal it can after each move (and
+    other signals at random); returns the deal, the log, and the cards a trick signal announced when raised."""
+    deal = tg.new_game([P1, P2, P3, 404, 505][:players], seed=seed, rules_version=rules_version)
+    rng = random.Random(chooser)
+    state, log, announced = deal, [], set()
+    while not tg.is_over(state):
+        for player in state.players:
+            for pile in tg.PILES:
+                held = tg._trick_card(state, pile) in tg.hand(state, player)
+                kind = "trick" if held else rng.choice(("dont_lay", "small_steps", "nearly_stuck"))
+                if kind == "trick":
+                    announced.add(tg._trick_card(state, pile))
+                signal = Signal(kind, None if kind in tg.PLAYER_SIGNALS else pile)
+                if Mark(player, signal.kind, signal.pile) not in state.signals and rng.random() < 0.6:
+                    log.append((player, signal))
+                    state = tg.apply(state, player, signal)
+        player, action = choose(state, rng, leave_rate=0.0, careful=0.8)
+        log.append((player, action))
+        state = tg.apply(state, player, action)
+    return deal, log, announced
+
+
+def hidden_from(deal: State, log: list[tuple[int, tg.Action]], announced: set[int], seat: int) -> set[int]:
+    """The cards ``seat`` never sees in this game: never in its hand, never laid, never announced by a trick signal."""
+    seen = set(announced)
+    state = deal
+    for player, action in log:
+        seen.update(state.hands[seat])
+        if isinstance(action, Play):
+            seen.add(action.card)
+        state = tg.apply(state, player, action)
+    return set(tg.CARDS) - seen - set(state.hands[seat])
+
+
+def reshuffled(deal: State, hidden: set[int], rng: random.Random) -> State:
+    """``deal`` with the ``hidden`` cards shuffled among the places they occupy (other hands, draw pile)."""
+    cards = sorted(hidden)
+    moved = dict(zip(cards, rng.sample(cards, len(cards)), strict=True))
+    hands = tuple(tuple(sorted(moved.get(card, card) for card in cards)) for cards in deal.hands)
+    return replace(deal, hands=hands, draw_pile=tuple(moved.get(card, card) for card in deal.draw_pile))
+
+
+def signals_over(deal: State, log: list[tuple[int, tg.Action]]) -> list[tuple[Mark, ...]]:
+    """The signals on the board after each move, for as long as the game runs (a loss is found from hidden cards)."""
+    shown = []
+    state = deal
+    for player, action in log:
+        state = tg.apply(state, player, action)
+        if tg.is_over(state):
+            break
+        shown.append(state.signals)
+    return shown
+
+
+@settings(derandomize=True, deadline=None, max_examples=60)
+@given(
+    players=st.integers(2, 5),
+    seed=st.integers(0, 2**32),
+    chooser=st.integers(0, 2**32),
+    seat=st.integers(0, 4),
+)
+def test_deals_that_differ_only_in_hidden_cards_show_the_same_signals(
+    players: int, seed: int, chooser: int, seat: int
+) -> None:
+    deal, log, announced = signalled_game(players, seed, chooser, tg.INFO.rules_version)
+    hidden = hidden_from(deal, log, announced, seat % players)
+    other = reshuffled(deal, hidden, random.Random(chooser))
+    first, second = signals_over(deal, log), signals_over(other, log)
+    event(f"hidden cards: {'none' if not hidden else 'some'}")
+    length = min(len(first), len(second))
+    assert first[:length] == second[:length]
+
+
+def test_the_property_catches_the_leak_of_rules_version_1() -> None:
+    """The same check on version 1's rule finds a pair of deals that show different signals: the test has teeth."""
+    for seed in range(40):
+        deal, log, announced = signalled_game(3, seed, seed, rules_version=1)
+        for seat in range(3):
+            hidden = hidden_from(deal, log, announced, seat)
+            first, second = signals_over(deal, log), signals_over(reshuffled(deal, hidden, random.Random(seed)), log)
+            length = min(len(first), len(second))
+            if first[:length] != second[:length]:
+                return
+    pytest.fail("no leak found in version 1")

@@ -66,7 +66,8 @@ def test_game_info() -> None:
     assert [variant.name for variant in tg.INFO.variants] == ["expert", "smaller_hands"]
     assert tg.INFO.variant("expert") == tg.INFO.variants[0]
     assert tg.INFO.variant("open_chips") is None
-    assert tg.INFO.rules_version == 1
+    assert tg.INFO.rules_version == 2
+    assert tg.INFO.replays_versions == {1}  # logs of version 1 replay under its trick-signal rule
     assert tg.INFO.capabilities == {NO_NUMBERS_IN_CHAT}
     assert tg.GAME.info is tg.INFO
     assert GAMES["the_game"] is tg.GAME
@@ -801,9 +802,9 @@ STRANGER = 999
         (replace(SETUP, variants=frozenset({"smaller_hands"})), NINE, broken(4, "You don't hold that card.")),
         (replace(SETUP, players=(P1, P2, P4)), NINE, broken(7, "You're not playing in this game.")),
         (
-            replace(SETUP, rules_version=2),
+            replace(SETUP, rules_version=3),
             NINE,
-            "This game was started under rules version 2 of The Game, and this bot plays version 1.",
+            "This game was started under rules version 3 of The Game, and this bot plays version 2.",
         ),
         (
             replace(SETUP, variants=frozenset({"expert", "open_chips"})),
