@@ -60,12 +60,12 @@ def shows_turn(panel: Message, state: the_game.State, player: int) -> bool:
 
 
 def live_panels(world: World, member: Member) -> list[Message]:
-    """The member's panels in the channel that still have a live card button."""
+    """The member's panels in the channel that still have a live button."""
     return [
         m
         for m in world.fake.ephemeral_messages(member)
         if m.channel_id == world.channel.id
-        and any(str(b.get("custom_id", "")).split(":")[2:3] == ["card"] and not b.get("disabled") for b in m.buttons)
+        and any(str(b.get("custom_id", "")).startswith("tg:") and not b.get("disabled") for b in m.buttons)
     ]
 
 
@@ -259,6 +259,7 @@ async def test_a_pile_somebody_asked_to_keep_and_a_big_jump_take_one_confirming_
         assert saved_state(world) == state
         # ben asks the table to keep D; ana's smallest card on D then asks first, with ben's signal on its button.
         await fake.invoke("signal", user=ben, channel=world.channel, options={"kind": "dont_lay", "pile": "D"})
+        state = saved_state(world)
         small = min(hand)
         assert 100 - small > 10
         await click_panel(world, panel, ana, "page", "main")
