@@ -195,9 +195,10 @@ class Table:
             await self.fake.wait_for(self.shows_current, timeout=3, what="the board and the DMs to catch up")
 
     def shows_current(self) -> bool:
-        """The newest board and everybody's DMs show the engine's position."""
+        """The newest board and everybody's DMs show the engine's position, and older boards lost their buttons (the
+        bot edits the old board after answering with the new one)."""
         try:
-            self.check_board(self.newest_board(), live=False)
+            self.check_board(self.newest_board())
             self.check_private()
         except AssertionError:
             return False
