@@ -26,7 +26,7 @@ from typing import Any
 import discord
 
 from i18n import _, render
-from table.boards import BoardHandle
+from table.boards import INTERACTION_TOKEN_SECONDS, BoardHandle
 from table.events import Moved
 from table.games import Games, Live
 from table.presenter import Presenter
@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 
 # The one line an older panel keeps once a newer one is open.
 REPLACED = _("This panel is closed: your newest one is below.")
+# What a panel says once its token is about to die: past that it could show an old position as the current one.
+ASLEEP = _("This panel went to sleep: press My hand or use /hand for a fresh one.")
 
 # How a panel is composed: (live game, presenter, player, page, locale) -> the message (content and buttons).
 Compose = Callable[[Live[Any], Presenter[Any, Any], int, str | None, str], dict[str, Any]]
@@ -46,9 +48,11 @@ class PanelHandle:
     and the move count of the position it shows."""
 
     token: BoardHandle
+    channel_id: int
     page: str | None
     locale: str
     shown: int
+    sleep: asyncio.TimerHandle | None = None
 
 
 class Panels:
@@ -59,6 +63,9 @@ class Panels:
         self._live: dict[tuple[int, int], PanelHandle] = {}  # (game id, player) -> the live panel
         self._locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
         self._catching_up: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._falling_asleep: set[asyncio.Task[None]] = set()
+        # A panel nobody clicked for this long sleeps (its token, the only way to edit it, lasts 15 minutes).
+        self.awake_seconds: float = INTERACTION_TOKEN_SECONDS
 
     def lock(self, channel_id: int, player: int) -> asyncio.Lock:
         """A player's panels in a channel change one at a time: an answer to their click and a background update
@@ -88,13 +95,35 @@ class Panels:
             return
         key = (live.record.id, player)
         older = self._live.get(key)
-        self._live[key] = PanelHandle(BoardHandle.of(interaction, message_id), page, locale, shown)
+        handle = self._live[key] = PanelHandle(
+            BoardHandle.of(interaction, message_id), live.record.channel_id, page, locale, shown
+        )
+        handle.sleep = asyncio.get_running_loop().call_later(self.awake_seconds, self._fall_asleep, key, handle)
+        if older is not None and older.sleep is not None:
+            older.sleep.cancel()
         if older is not None and older.token.message_id != message_id and older.token.fresh():
             try:
                 await older.token.edit(self.client, content=render(REPLACED, older.locale), view=None)
             except discord.HTTPException:
                 # Dismissed by its owner, or its token died early: nothing left to shrink.
                 log.debug("Could not shrink an older panel of game %s", live.record.id, exc_info=True)
+
+    def _fall_asleep(self, key: tuple[int, int], handle: PanelHandle) -> None:
+        task = asyncio.ensure_future(self._sleep(key, handle))
+        self._falling_asleep.add(task)
+        task.add_done_callback(self._falling_asleep.discard)
+
+    async def _sleep(self, key: tuple[int, int], handle: PanelHandle) -> None:
+        """The panel's token is about to die: rather than go on showing a position that will grow old, it says it
+        sleeps, without buttons."""
+        async with self.lock(handle.channel_id, key[1]):
+            if self._live.get(key) is not handle:
+                return  # clicked since: a fresh token took over
+            del self._live[key]
+            try:
+                await handle.token.edit(self.client, content=render(ASLEEP, handle.locale), view=None)
+            except discord.HTTPException:
+                log.debug("Could not put a panel of game %s to sleep", key[0], exc_info=True)
 
     # ---- following the table ----------------------------------------------------------------------------------
 
@@ -142,6 +171,9 @@ class Panels:
             del self._live[key]
 
     def close(self) -> None:
-        for task in self._catching_up.values():
+        for handle in self._live.values():
+            if handle.sleep is not None:
+                handle.sleep.cancel()
+        for task in [*self._catching_up.values(), *self._falling_asleep]:
             task.cancel()
         self._catching_up.clear()

@@ -272,3 +272,18 @@ async def test_a_pile_somebody_asked_to_keep_and_a_big_jump_take_one_confirming_
         await click_panel(world, panel, ana, "lay", small, "D")
         assert panel.content.startswith(f"<@{ana.id}> laid {small} on D")
         assert the_game.top(saved_state(world), "D") == small
+
+
+async def test_a_panel_whose_token_is_about_to_die_says_it_sleeps(world: World) -> None:
+    members = world.players[:3]
+    fake = world.fake
+    ana = members[0]
+    async with world.bot(seed=10) as bot:
+        await open_game(world, members)
+        # Past the token's life the panel could no longer follow the table: it goes to sleep instead of growing old.
+        bot.tables.panels.awake_seconds = 0.5
+        panel = (await fake.click(newest_board(world), label="My hand", user=ana)).original
+        assert panel is not None
+        await fake.wait_for(lambda: panel.content.startswith("This panel went to sleep"), what="the panel to sleep")
+        assert panel.buttons == []
+        assert live_panels(world, ana) == []
