@@ -76,9 +76,6 @@ class Panels:
             lock = self._locks[key] = asyncio.Lock()
         return lock
 
-    def showing(self, game_id: int, player: int) -> PanelHandle | None:
-        return self._live.get((game_id, player))
-
     async def opened(
         self,
         interaction: discord.Interaction[Any],
