@@ -167,6 +167,82 @@ def panel_button(game: int, verb: str, a: object = "", b: object = "", **options
     return discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}", **options)
 
 
+# Laying a card jumps the pile by at most this much without a question: a bigger jump gives away more room than a
+# backwards trick could ever win back (ten). A backwards trick wins room, so it is never questioned.
+BIG_JUMP = 10
+CARD_PAGE = re.compile(r"card([0-9]+)")  # the panel's page choosing a pile for a card
+LAY_PAGE = re.compile(r"lay([0-9]+)([A-D])")  # the panel's page asking before a risky card
+
+
+def misclick_risks(view: the_game.PublicView, player: int, card: int, pile: str) -> list[Text]:
+    """Why laying ``card`` on ``pile`` takes one confirming click: somebody else asked to keep the pile, or the card
+    jumps more than ``BIG_JUMP``. Empty for an illegal card (the rules refuse it) and for a backwards trick."""
+    top = next(p.top for p in view.piles if p.name == pile)
+    if not the_game.is_legal(pile, top, card) or the_game.is_backwards_trick(pile, top, card):
+        return []
+    risks: list[Text] = [
+        _("🛑 {player} asked not to lay on {pile}.", player=mention(mark.player), pile=pile)
+        for mark in view.signals
+        if mark.pile == pile and mark.kind == "dont_lay" and mark.player != player
+    ]
+    if abs(card - top) > BIG_JUMP:
+        risks.append(
+            _n(
+                "That jumps {count} ({top} → {card}).",
+                "That jumps {count} ({top} → {card}).",
+                abs(card - top),
+                top=top,
+                card=card,
+            )
+        )
+    return risks
+
+
+def pile_button(
+    game: int,
+    view: the_game.PublicView,
+    player: int,
+    card: int,
+    pile: the_game.PileView,
+    my_turn: bool,
+    label: Any,
+) -> discord.ui.Button[Any]:
+    """A pile for the chosen card: the jump it would make (``A ↑ 35 → 38 (+3)``) and the signals on it; red when
+    laying there asks first (``misclick_risks``), green for a backwards trick, disabled out of turn."""
+    legal = the_game.is_legal(pile.name, pile.top, card)
+    trick = legal and the_game.is_backwards_trick(pile.name, pile.top, card)
+    arrow = "↑" if pile.ascending else "↓"
+    if trick:
+        text = _p("button", "{pile} {arrow} {top} · backwards trick!", pile=pile.name, arrow=arrow, top=pile.top)
+    elif legal:
+        text = _p(
+            "button",
+            "{pile} {arrow} {top} → {card} ({jump})",
+            pile=pile.name,
+            arrow=arrow,
+            top=pile.top,
+            card=card,
+            jump=f"{card - pile.top:+d}",
+        )
+    else:
+        text = _p("button", "{pile} {arrow} {top}", pile=pile.name, arrow=arrow, top=pile.top)
+    icons = " ".join(SIGNAL_WORDS[mark.kind][0] for mark in view.signals if mark.pile == pile.name)
+    risky = bool(misclick_risks(view, player, card, pile.name))
+    style = (
+        discord.ButtonStyle.success if trick else discord.ButtonStyle.danger if risky else discord.ButtonStyle.primary
+    )
+    return panel_button(
+        game,
+        "pile",
+        card,
+        pile.name,
+        label=f"{label(text)} {icons}" if icons else label(text),
+        style=style,
+        disabled=not (legal and my_turn),
+        row=0,
+    )
+
+
 class Presenter:
     """How The Game reads to people; see ``table.presenter.Presenter``."""
 
@@ -384,24 +460,29 @@ class Presenter:
         buttons: list[discord.ui.Button[Any]] = []
         game = record.id
         back = label(_p("button", "Back"))
-        if page is not None and page.startswith("card") and page[4:].isdigit() and int(page[4:]) in cards:
-            card = int(page[4:])
-            parts.append(_("Where does {card} go?", card=card))
+        my_turn = not view.over and view.current_player in (None, player)
+        asked = LAY_PAGE.fullmatch(page or "")
+        risks = [] if asked is None or not my_turn else misclick_risks(view, player, int(asked[1]), asked[2])
+        if asked is not None and not risks:
+            page = f"card{asked[1]}"  # the question no longer stands (or the turn passed): back to the piles
+        chosen = CARD_PAGE.fullmatch(page or "")
+        if asked is not None and risks and int(asked[1]) in cards:
+            card, pile_name = int(asked[1]), asked[2]
+            parts.append(_("Lay {card} on {pile} anyway?", card=card, pile=pile_name))
+            parts.extend(risks)
+            anyway = label(_p("button", "Lay it anyway"))
+            buttons.append(
+                panel_button(game, "lay", card, pile_name, label=anyway, style=discord.ButtonStyle.danger, row=0)
+            )
+            buttons.append(panel_button(game, "card", card, label=back, style=discord.ButtonStyle.secondary, row=0))
+        elif chosen is not None and int(chosen[1]) in cards:
+            card = int(chosen[1])
+            if my_turn:
+                parts.append(_("Where does {card} go?", card=card))
+            else:
+                parts.append(_("Where could {card} go? You can lay it when your turn comes.", card=card))
             for pile in view.piles:
-                legal = the_game.is_legal(pile.name, pile.top, card)
-                trick = legal and the_game.is_backwards_trick(pile.name, pile.top, card)
-                arrow = "↑" if pile.ascending else "↓"
-                text = (
-                    _p("button", "{pile} {arrow} {top} · backwards trick!", pile=pile.name, arrow=arrow, top=pile.top)
-                    if trick
-                    else _p("button", "{pile} {arrow} {top}", pile=pile.name, arrow=arrow, top=pile.top)
-                )
-                style = discord.ButtonStyle.success if trick else discord.ButtonStyle.primary
-                buttons.append(
-                    panel_button(
-                        game, "pile", card, pile.name, label=label(text), style=style, disabled=not legal, row=0
-                    )
-                )
+                buttons.append(pile_button(game, view, player, card, pile, my_turn, label))
             buttons.append(panel_button(game, "page", "main", label=back, style=discord.ButtonStyle.secondary, row=1))
         elif page == "signals":
             parts.append(_("Signals tell the table what you need, without numbers. Click one again to take it down."))
@@ -485,10 +566,11 @@ PRESENTER = Presenter()
 
 class PanelButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tg:(?P<game>[0-9]+):(?P<verb>card|pile|end|page|sig):(?P<a>[a-z_0-9]*):(?P<b>[A-D]?)",
+    template=r"tg:(?P<game>[0-9]+):(?P<verb>card|pile|lay|end|page|sig):(?P<a>[a-z_0-9]*):(?P<b>[A-D]?)",
 ):
     """A button of the private hand panel. Its custom id names the game, so a panel of an earlier game is refused;
-    choosing a card or a page only redraws the panel, a pile, "End turn" or a signal acts."""
+    choosing a card or a page only redraws the panel, a pile, "End turn" or a signal acts. A pile that is risky at
+    the moment of the click (``misclick_risks``) first asks; "Lay it anyway" (``lay``) then lays without asking."""
 
     def __init__(self, game: int, verb: str, a: str, b: str) -> None:
         super().__init__(discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}"))
@@ -515,7 +597,10 @@ class PanelButton(
             await tables.show_panel(interaction, kind, game=self.game, page=page)
             return
         action: the_game.Action
-        if self.verb == "pile":
+        if self.verb == "pile" and await self.risky(interaction):
+            await tables.show_panel(interaction, kind, game=self.game, page=f"lay{self.a}{self.b}")
+            return
+        if self.verb in ("pile", "lay"):
             action = Play(int(self.a), self.b)
         elif self.verb == "end":
             action = EndTurn()
@@ -530,6 +615,16 @@ class PanelButton(
             action = the_game.Signal(kind_clicked, pile)
         # A signal click keeps the signals page open: the next signal is one more click.
         await tables.act(interaction, action, kind=kind, game=self.game, page="signals" if self.verb == "sig" else None)
+
+    async def risky(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether this pile click asks first: judged on the table as it is now, not as the panel was drawn. A
+        click the rules would refuse is not asked about: it goes on to its refusal."""
+        live, _presenter = await interaction.client.tables.running(interaction.channel_id or 0, the_game.INFO.kind)
+        view = the_game.public_view(live.state)
+        player = interaction.user.id
+        if live.record.id != self.game or view.current_player not in (None, player) or view.over:
+            return False
+        return bool(misclick_risks(view, player, int(self.a), self.b))
 
 
 class TheGameBoard(ErrorHandlingView):

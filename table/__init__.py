@@ -8,6 +8,7 @@ Parts with one job each (README, *Architecture*):
 - ``courier``: durable DMs (what each player's DM last showed is stored, so a restart delivers the rest).
 - ``seats``: every move no person made (computer players, the autopilot), through the same commit as people's moves.
 - ``clock``: turn deadlines and reminders; reacts to ``Moved``; ``votes``: the table's votes on an away player.
+- ``panels``: the private hand panels, one live per player and game, kept current as the table moves (``Moved``).
 - ``answer``: the one way an interaction is answered, whatever state it is in (fresh, deferred, answered, expired).
 - ``flow``: the facade the cogs call (``Table``), wiring the parts together.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from contextlib import AsyncExitStack
 from typing import Any
 
 import discord
@@ -18,13 +19,14 @@ import discord
 import metrics
 from i18n import Localized, Text, _, lines, render
 from storage import GameRecord, Storage
-from table.answer import UserError, committed, detached, in_time, send, update
+from table.answer import UserError, clicked_message, committed, detached, in_time, send, update
 from table.boards import Boards, final_view
 from table.clock import TurnClock
 from table.courier import Courier
 from table.events import Events
 from table.games import STALE_PANEL, Games, Live, Played, title
 from table.language import Languages
+from table.panels import Panels
 from table.presenter import Presenter
 from table.seats import Seats
 from table.votes import Votes, vote_buttons
@@ -32,6 +34,14 @@ from table.votes import Votes, vote_buttons
 log = logging.getLogger(__name__)
 
 MOVE_MADE = _("Your move was made")
+
+
+async def original_id(interaction: discord.Interaction[Any]) -> int | None:
+    """The id of the message that answered ``interaction`` (one request on its token, free of rate limits)."""
+    try:
+        return (await interaction.original_response()).id
+    except discord.HTTPException:
+        return None
 
 
 class Table:
@@ -46,10 +56,12 @@ class Table:
         self.courier = Courier(client, storage, self.games, self.languages)
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
+        self.panels = Panels(client, self.games, self.panel)
         self.clock.play_for = self.seats.play_for
         self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
         self.events.subscribe("turn clock", self.clock.on_moved)
+        self.events.subscribe("hand panels", self.panels.on_moved)
         self.events.subscribe("seat driver", self.seats.on_moved)
         self.events.subscribe("courier", self.courier.on_moved)
 
@@ -122,15 +134,34 @@ class Table:
         channel_id = interaction.channel_id
         assert channel_id is not None
         locale = self.languages.for_reader(interaction)
-        async with in_time(interaction):
-            played = await self.games.play(channel_id, interaction.user.id, action, kind=kind, board=board, game=game)
-        live, presenter, player = played.live, played.presenter, played.player
-        async with committed(interaction, MOVE_MADE):
-            await self.boards.answer(
-                interaction,
-                played,
-                lambda ack: self.panel(live, presenter, player, page if ack else None, locale, ack=ack),
-            )
+        clicked = clicked_message(interaction)
+        on_panel = clicked is not None and clicked.flags.ephemeral
+        async with AsyncExitStack() as holding:
+            async with in_time(interaction):
+                # The mover's panel is answered here: its background update waits, then finds it current.
+                await holding.enter_async_context(self.panels.lock(channel_id, interaction.user.id))
+                played = await self.games.play(
+                    channel_id, interaction.user.id, action, kind=kind, board=board, game=game
+                )
+            live, presenter, player = played.live, played.presenter, played.player
+            shown: list[tuple[str | None, int]] = []  # the panel the answer carries: its page and position
+
+            def private(ack: bool) -> dict[str, Any]:
+                shown_page = page if ack else None
+                message = self.panel(live, presenter, player, shown_page, locale, ack=ack)
+                if on_panel or not interaction.response.is_done():
+                    shown.append((shown_page, presenter.game.move_count(live.state)))
+                else:
+                    # A followup whose id the answer does not keep could never be kept current: no buttons on it.
+                    message.pop("view", None)
+                return message
+
+            async with committed(interaction, MOVE_MADE):
+                await self.boards.answer(interaction, played, private)
+                if shown:
+                    shown_page, position = shown[-1]
+                    message_id = clicked.id if on_panel and clicked is not None else await original_id(interaction)
+                    await self.panels.opened(interaction, live, player, message_id, shown_page, locale, position)
         if interaction.type is discord.InteractionType.component:
             metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)
         self.courier.deliver_later(live, interaction)
@@ -146,16 +177,23 @@ class Table:
         """The user's private panel (their hand or chips, with buttons): redrawn in place when a panel's own button
         asked for it, else sent ephemerally."""
         locale = self.languages.for_reader(interaction)
-        live, presenter = await self.games.running(interaction.channel_id or 0, kind)
-        if interaction.user.id not in live.record.players:
-            raise UserError(_("You're not playing in this game."))
-        if game is not None and game != live.record.id:
-            raise UserError(STALE_PANEL)
-        message = self.panel(live, presenter, interaction.user.id, page, locale)
-        if game is not None and interaction.type is discord.InteractionType.component:
-            await update(interaction, **message)
-        else:
-            await send(interaction, ephemeral=True, **message)
+        channel_id = interaction.channel_id or 0
+        async with self.panels.lock(channel_id, interaction.user.id):
+            live, presenter = await self.games.running(channel_id, kind)
+            player = interaction.user.id
+            if player not in live.record.players:
+                raise UserError(_("You're not playing in this game."))
+            if game is not None and game != live.record.id:
+                raise UserError(STALE_PANEL)
+            position = presenter.game.move_count(live.state)
+            message = self.panel(live, presenter, player, page, locale)
+            clicked = clicked_message(interaction)
+            if game is not None and clicked is not None:
+                await update(interaction, **message)
+                message_id: int | None = clicked.id
+            else:
+                message_id = await send(interaction, ephemeral=True, **message)
+            await self.panels.opened(interaction, live, player, message_id, page, locale, position)
 
     @staticmethod
     def panel(
@@ -216,6 +254,7 @@ class Table:
         buttons."""
         ended = await self.games.abandon(record)
         self.boards.forget(record.id)
+        self.panels.forget(record.id)
         await self.clock.stop_game(record.id)
         try:
             await self.boards.edit(ended, {"view": None})
@@ -258,6 +297,7 @@ class Table:
         """Let DMs under way finish (briefly) before the database closes."""
         self.seats.close()
         self.clock.stop()
+        self.panels.close()
         if self._resuming is not None:
             self._resuming.cancel()
         await self.courier.close()

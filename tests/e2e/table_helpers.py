@@ -241,3 +241,49 @@ async def click_panel(world: World, panel: Message, user: Member, verb: str, a: 
     assert response.type == 7, (response.type, response.content)
     assert response.message is panel
     return panel
+
+
+def pile_label(pile: the_game.PileView, card: int, signals: tuple[the_game.Mark, ...] = ()) -> str:
+    """The label of ``pile``'s button once ``card`` is chosen: the jump it makes, or the backwards trick, then the
+    signals on that pile."""
+    arrow = "↑" if pile.ascending else "↓"
+    if not the_game.is_legal(pile.name, pile.top, card):
+        label = f"{pile.name} {arrow} {pile.top}"
+    elif the_game.is_backwards_trick(pile.name, pile.top, card):
+        label = f"{pile.name} {arrow} {pile.top} · backwards trick!"
+    else:
+        label = f"{pile.name} {arrow} {pile.top} → {card} ({card - pile.top:+d})"
+    icons = {"dont_lay": "🛑", "trick": "🔁", "small_steps": "🐢"}
+    marks = [icons[m.kind] for m in signals if m.pile == pile.name]
+    return " ".join([label, *marks])
+
+
+def asks_first(state: the_game.State, player: int, card: int, pile: str) -> bool:
+    """Whether laying ``card`` on ``pile`` takes a confirming click: somebody else's "don't lay" there, or a jump of
+    more than ten that is no backwards trick."""
+    top = the_game.top(state, pile)
+    if the_game.is_backwards_trick(pile, top, card):
+        return False
+    keep = any(m.pile == pile and m.kind == "dont_lay" and m.player != player for m in state.signals)
+    return keep or abs(card - top) > 10
+
+
+async def lay_by_panel(world: World, panel: Message, user: Member, card: int, pile: str) -> int:
+    """Lay ``card`` on ``pile`` from the open panel: the card, the pile, and "Lay it anyway" when the panel asks.
+    Checks each pile button's label, and returns the clicks it took."""
+    state = saved_state(world)
+    view = the_game.public_view(state)
+    await click_panel(world, panel, user, "card", card)
+    assert f"Where does {card} go?" in panel.content, panel.content
+    for shown in view.piles:
+        button = panel_button(panel, "pile", card, shown.name)
+        assert button["label"] == pile_label(shown, card, view.signals)
+        assert bool(button.get("disabled")) == (not the_game.is_legal(shown.name, shown.top, card))
+    await click_panel(world, panel, user, "pile", card, pile)
+    if not asks_first(state, user.id, card, pile):
+        return 2
+    assert f"Lay {card} on {pile} anyway?" in panel.content, panel.content
+    assert live_buttons(panel) == ["Lay it anyway", "Back"]
+    assert saved_state(world) == state  # nothing laid yet
+    await click_panel(world, panel, user, "lay", card, pile)
+    return 3

@@ -195,9 +195,10 @@ class Table:
             await self.fake.wait_for(self.shows_current, timeout=3, what="the board and the DMs to catch up")
 
     def shows_current(self) -> bool:
-        """The newest board and everybody's DMs show the engine's position."""
+        """The newest board and everybody's DMs show the engine's position, and older boards lost their buttons (the
+        bot edits the old board after answering with the new one)."""
         try:
-            self.check_board(self.newest_board(), live=False)
+            self.check_board(self.newest_board())
             self.check_private()
         except AssertionError:
             return False
@@ -248,6 +249,15 @@ class Table:
         private(record)
         assert record.original is not None
         assert record.original.visible_to == member.id
+        return record.original
+
+    async def stale_panel(self, member: Member) -> Message:
+        """``member``'s panel, left open past its token's 15 minutes: the bot can no longer bring it up to date, so
+        it goes on showing the position it was opened at."""
+        record = await self.fake.click(self.newest_board(), label=PANEL, user=member)
+        private(record)
+        self.fake.expire_interaction(record)
+        assert record.original is not None
         return record.original
 
     async def act(self, member: Member, verb: str, *, via: str = "command", board: Message | None = None) -> Message:
@@ -709,14 +719,14 @@ async def test_a_stale_board_is_refused(world: World) -> None:
         table = await open_game(world, bot, 3)
         first_board = table.newest_board()
         passer = table.to_move()
-        passer_panel = await table.panel(passer)
+        passer_panel = await table.stale_panel(passer)
         await table.act(passer, "pass", via="button", board=first_board)
         # The board was brought up to date in place; the panel the passer opened before still shows the old card.
         assert table.newest_board() is first_board
         mover = table.to_move()
         for verb in ("take", "pass"):
             await table.refused(table.attempt(passer, verb, via="panel", board=passer_panel), "out of date")
-        mover_panel = await table.panel(mover)
+        mover_panel = await table.stale_panel(mover)
         board = table.newest_board()
         await table.act(mover, "take", via="button", board=board)
         # The taker moves again, but not from the board they just used (it lost its buttons) nor an older panel.
@@ -817,7 +827,7 @@ async def test_a_restart_mid_game_carries_on_exactly(world: World) -> None:
         for turn in range(15):
             await table.play_turn(turn)
         older_board = table.newest_board()
-        older_panel = await table.panel(table.to_move())
+        older_panel = await table.stale_panel(table.to_move())
         await table.act(table.to_move(), "take")
         board = table.newest_board()
         assert not older_board.buttons

@@ -1,0 +1,176 @@
+"""The private panels: at most one live hand panel per player and game, kept showing the table as it is.
+
+A panel is an ephemeral message: only the interaction that posted it (or a click on it) can edit it, through that
+interaction's token, for 15 minutes and at no rate-limit cost. So the newest token of each player's newest panel is
+kept (``PanelHandle``), and:
+
+- when a player opens a new panel (``/hand``, "My hand"), the older one shrinks to one line without buttons;
+- when the table moves (a ``Moved`` event), every live panel of the game is brought up to date in the background,
+  each panel's edits in order and always from the newest position, so the player whose turn begins sees "Your turn"
+  on the panel they have open;
+- the mover's own panel is answered by their click: a per-player lock makes the background update wait for that
+  answer, and it then finds the panel current and leaves it alone.
+
+Only the owner's token edits a panel, and it is composed for its owner alone: nobody else's hand can leak into it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from i18n import _, render
+from table.boards import INTERACTION_TOKEN_SECONDS, BoardHandle
+from table.events import Moved
+from table.games import Games, Live
+from table.presenter import Presenter
+
+log = logging.getLogger(__name__)
+
+# The one line an older panel keeps once a newer one is open.
+REPLACED = _("This panel is closed: your newest one is below.")
+# What a panel says once its token is about to die: past that it could show an old position as the current one.
+ASLEEP = _("This panel went to sleep: press My hand or use /hand for a fresh one.")
+
+# How a panel is composed: (live game, presenter, player, page, locale) -> the message (content and buttons).
+Compose = Callable[[Live[Any], Presenter[Any, Any], int, str | None, str], dict[str, Any]]
+
+
+@dataclass(slots=True)
+class PanelHandle:
+    """A player's live panel: how to edit it (the newest token that can), the page it is on, its reader's language,
+    and the move count of the position it shows."""
+
+    token: BoardHandle
+    channel_id: int
+    page: str | None
+    locale: str
+    shown: int
+    sleep: asyncio.TimerHandle | None = None
+
+
+class Panels:
+    def __init__(self, client: discord.Client, games: Games, compose: Compose) -> None:
+        self.client = client
+        self.games = games
+        self.compose = compose
+        self._live: dict[tuple[int, int], PanelHandle] = {}  # (game id, player) -> the live panel
+        self._locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
+        self._catching_up: dict[tuple[int, int], asyncio.Task[None]] = {}
+        self._falling_asleep: set[asyncio.Task[None]] = set()
+        # A panel nobody clicked for this long sleeps (its token, the only way to edit it, lasts 15 minutes).
+        self.awake_seconds: float = INTERACTION_TOKEN_SECONDS
+
+    def lock(self, channel_id: int, player: int) -> asyncio.Lock:
+        """A player's panels in a channel change one at a time: an answer to their click and a background update
+        never cross (keyed by channel, since a click knows its channel before its game)."""
+        key = (channel_id, player)
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        return lock
+
+    async def opened(
+        self,
+        interaction: discord.Interaction[Any],
+        live: Live[Any],
+        player: int,
+        message_id: int | None,
+        page: str | None,
+        locale: str,
+        shown: int,
+    ) -> None:
+        """``message_id`` (answering ``interaction``) is now ``player``'s live panel; an older one shrinks to a line.
+        The caller holds the player's lock."""
+        if not message_id:
+            return
+        key = (live.record.id, player)
+        older = self._live.get(key)
+        handle = self._live[key] = PanelHandle(
+            BoardHandle.of(interaction, message_id), live.record.channel_id, page, locale, shown
+        )
+        handle.sleep = asyncio.get_running_loop().call_later(self.awake_seconds, self._fall_asleep, key, handle)
+        if older is not None and older.sleep is not None:
+            older.sleep.cancel()
+        if older is not None and older.token.message_id != message_id and older.token.fresh():
+            try:
+                await older.token.edit(self.client, content=render(REPLACED, older.locale), view=None)
+            except discord.HTTPException:
+                # Dismissed by its owner, or its token died early: nothing left to shrink.
+                log.debug("Could not shrink an older panel of game %s", live.record.id, exc_info=True)
+
+    def _fall_asleep(self, key: tuple[int, int], handle: PanelHandle) -> None:
+        task = asyncio.ensure_future(self._sleep(key, handle))
+        self._falling_asleep.add(task)
+        task.add_done_callback(self._falling_asleep.discard)
+
+    async def _sleep(self, key: tuple[int, int], handle: PanelHandle) -> None:
+        """The panel's token is about to die: rather than go on showing a position that will grow old, it says it
+        sleeps, without buttons."""
+        async with self.lock(handle.channel_id, key[1]):
+            if self._live.get(key) is not handle:
+                return  # clicked since: a fresh token took over
+            del self._live[key]
+            try:
+                await handle.token.edit(self.client, content=render(ASLEEP, handle.locale), view=None)
+            except discord.HTTPException:
+                log.debug("Could not put a panel of game %s to sleep", key[0], exc_info=True)
+
+    # ---- following the table ----------------------------------------------------------------------------------
+
+    async def on_moved(self, event: Moved) -> None:
+        """Bring every live panel of the game up to date, in the background (the mover's waits for their answer)."""
+        game_id = event.live.record.id
+        for key in [key for key in self._live if key[0] == game_id]:
+            running = self._catching_up.get(key)
+            if running is None or running.done():
+                self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live.record.channel_id))
+
+    async def _catch_up(self, key: tuple[int, int], channel_id: int) -> None:
+        """Edit one panel until it shows the newest position: each edit is composed from the position of its time,
+        so moves made meanwhile are caught by the next round, and a panel is never left behind the table."""
+        game_id, player = key
+        while True:
+            async with self.lock(channel_id, player):
+                handle = self._live.get(key)
+                live = self.games.cached(game_id)
+                if handle is None or live is None:
+                    return
+                presenter = self.games.presenter(live.record)
+                now = presenter.game.move_count(live.state)
+                over = presenter.game.is_over(live.state)
+                if handle.shown >= now:
+                    return
+                if not handle.token.fresh():
+                    self._live.pop(key, None)  # its token is dead: the panel can no longer be edited
+                    return
+                message = self.compose(live, presenter, player, handle.page, handle.locale)
+                try:
+                    await handle.token.edit(self.client, **message)
+                except discord.HTTPException:
+                    log.debug("Could not bring a panel of game %s up to date", game_id, exc_info=True)
+                    self._live.pop(key, None)  # dismissed, or the token died: the next panel opened takes over
+                    return
+                handle.shown = now
+                if over:
+                    self._live.pop(key, None)  # its last word: the game is over
+                    return
+
+    def forget(self, game_id: int) -> None:
+        """An abandoned game's panels are kept current no more (their buttons are refused as the game's)."""
+        for key in [key for key in self._live if key[0] == game_id]:
+            del self._live[key]
+
+    def close(self) -> None:
+        for handle in self._live.values():
+            if handle.sleep is not None:
+                handle.sleep.cancel()
+        for task in [*self._catching_up.values(), *self._falling_asleep]:
+            task.cancel()
+        self._catching_up.clear()
