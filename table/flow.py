@@ -181,8 +181,8 @@ class Table:
         live = await self.games.live(record)
         presenter = self.games.presenter(record)
         self.languages.seen(interaction)
-        message = self.boards.public(live.record, presenter, live.state, live.last)
-        await self.boards.post(interaction, live, message)
+        message = self.boards.public(live.record, presenter, live.state, live.board_text or live.last)
+        await self.boards.post(interaction, live, message, presenter)
 
     async def show_result(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The final board of the channel's last game, for a while after it ended."""

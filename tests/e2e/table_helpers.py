@@ -88,6 +88,10 @@ class Meter:
     def lines(self, *, raw: bool = False) -> int:
         return sum(lines_of(first_version(m), raw=raw) for m in self.new_messages())
 
+    def rows(self, *, raw: bool = False) -> int:
+        """The lines of the new messages as they stand now (a superseded board has shrunk to its line of the log)."""
+        return sum(lines_of(m, raw=raw) for m in self.new_messages())
+
     def pings(self) -> Counter[int]:
         return Counter(user.id for m in self.new_messages() for user in m.pinged)
 
