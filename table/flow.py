@@ -25,6 +25,7 @@ from table.courier import Courier
 from table.events import Events
 from table.games import STALE_PANEL, Games, Live, Played, title
 from table.language import Languages
+from table.nudges import Nudges
 from table.presenter import Presenter
 from table.seats import Seats
 from table.votes import Votes, vote_buttons
@@ -46,12 +47,14 @@ class Table:
         self.courier = Courier(client, storage, self.games, self.languages)
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
+        self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
         self.clock.play_for = self.seats.play_for
         self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
         self.events.subscribe("turn clock", self.clock.on_moved)
         self.events.subscribe("seat driver", self.seats.on_moved)
         self.events.subscribe("courier", self.courier.on_moved)
+        self.events.subscribe("nudges", self.nudges.on_moved)
 
     # ---- what the cogs ask -----------------------------------------------------------------------------------
 
@@ -257,6 +260,7 @@ class Table:
     async def close(self) -> None:
         """Let DMs under way finish (briefly) before the database closes."""
         self.seats.close()
+        self.nudges.close()
         self.clock.stop()
         if self._resuming is not None:
             self._resuming.cancel()

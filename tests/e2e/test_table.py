@@ -145,8 +145,8 @@ async def slash_game(world: World) -> Figures:
             # After a draw, the player's one DM shows the hand as it is (a card laid is answered privately instead).
             if play is None:
                 # The DM goes out in the background after the answer: wait for it, not just for a quiet moment.
-                hand = list(the_game.hand(state, mover))
-                await fake.wait_for(lambda: latest_hand(fake, by_id[mover]) == hand, what="the DM of the new hand")
+                drawer, hand = by_id[mover], list(the_game.hand(state, mover))
+                await fake.wait_for(lambda: latest_hand(fake, drawer) == hand, what="the DM of the new hand")  # noqa: B023
         figures = the_game_figures(meter, state)
         check_pings(meter, members, turns_begun)
         final = newest_board(world)
@@ -179,11 +179,13 @@ async def test_the_channel_reads_as_a_log(world: World) -> None:
     messages = public_messages(world.fake, world.channel)
     *old, final = messages
     for message in old:
-        if message.author.id != world.fake.bot.id or message.embeds and message.embeds[0]["title"].endswith("lobby"):
+        if message.author.id != world.fake.bot.id or (message.embeds and message.embeds[0]["title"].endswith("lobby")):
             continue
-        assert not message.embeds and not message.buttons, message
+        assert not message.embeds, message
+        assert not message.buttons, message
         assert len(message.content.splitlines()) <= 2, message.content
-        assert "to move" not in message.content and "⏰" not in message.content, message.content
+        assert "to move" not in message.content, message.content
+        assert "⏰" not in message.content, message.content
     # Every card laid, pile by pile in the order laid, read back from the shrunk boards alone (the end screen opens
     # with what the last of them says).
     laid: dict[str, list[int]] = {pile: [] for pile in the_game.PILES}
