@@ -131,9 +131,15 @@ def assert_only_newest_board_is_live(world: World, board: Message) -> None:
 # ---- checking the boards against the saved game ---------------------------------------------------------------------
 
 
+def is_nudge(world: World, message: Message) -> bool:
+    """The short message that pings the player to move when no new board does (``table.nudges``)."""
+    return message.author.id == world.fake.bot.id and not message.embeds and message.content.startswith("🔔 ")
+
+
 def newest_board(world: World, title: str = "The Game") -> Message:
-    """The newest public message of the bot in the channel, which must be a board of ``title``."""
-    newest = public_messages(world.fake, world.channel)[-1]
+    """The newest public message of the bot in the channel, which must be a board of ``title`` (a nudge below it,
+    the short ping of the player to move, left out)."""
+    newest = [m for m in public_messages(world.fake, world.channel) if not is_nudge(world, m)][-1]
     assert newest.author.id == world.fake.bot.id, newest
     assert newest.embeds, newest
     assert newest.embeds[0]["title"] == title, newest

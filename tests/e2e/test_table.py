@@ -8,6 +8,7 @@ lines per turn, pings per player, new DMs per player, clicks per turn, live butt
 from __future__ import annotations
 
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -414,10 +415,16 @@ async def test_a_whole_no_thanks_game_by_board_buttons(world: World) -> None:
             new = public_messages(fake, world.channel)[boards:]
             if take:
                 taken += 1
-                # The clicked board keeps what happened but loses its buttons; one new board below.
+                # The clicked board shrinks to its line of the log (the card taken, and who said no thanks to it);
+                # one new board below, which opens with the same line.
                 assert answer(rec).type == 7
                 assert len(new) == 1
                 assert not board.buttons
+                assert not board.embeds
+                *began, line = board.content.splitlines()
+                assert len(began) == (taken == 1)  # the first board also says which game began, with whom
+                assert f"<@{mover}> took " in line
+                assert new[0].content.splitlines()[0] == line
                 for message in new:
                     cycle_pings.update(u.id for u in message.pinged)
                 worst_cycle = max(worst_cycle, *cycle_pings.values(), 0)
@@ -444,6 +451,66 @@ async def test_a_whole_no_thanks_game_by_board_buttons(world: World) -> None:
     assert all(count <= 3 for count in dms.values())
     # The whole game: one DM per player, edited in place (the start's DM is before the meter).
     assert all(len(fake.dms(m)) <= 3 for m in members)
+
+
+async def test_no_thanks_tells_the_player_to_move_once_a_turn_within_seconds(world: World) -> None:
+    """A turn passed by a chip brings no new board: a short message pings the player to move if they have not acted
+    after a few seconds (the real delay, measured once), and is deleted when they act. A turn begun by one's own
+    take pings nobody (they just acted); nobody is pinged twice for one turn."""
+    members = world.players[:3]
+    fake = world.fake
+    by_id = {m.id: m for m in members}
+    async with world.bot(seed=3) as bot:
+        await open_game(world, members, "no_thanks")
+        meter = Meter(world, members)
+        state: no_thanks.State = saved_state(world)
+        turns_begun: Counter[int] = Counter()
+        timed = False
+        actor: int | None = None
+        seen = {m.id for m in fake.channel_messages(world.channel, include_deleted=True)}
+        began = time.monotonic()
+        while not no_thanks.is_over(state):
+            mover = no_thanks.current_player(state)
+            assert mover is not None
+            if mover != actor:
+                turns_begun[mover] += 1
+
+                def nudge(mover: int = mover, seen: set[int] = seen) -> Message | None:
+                    return next(
+                        (
+                            m
+                            for m in fake.channel_messages(world.channel)
+                            if m.id not in seen and [u.id for u in m.pinged] == [mover]
+                        ),
+                        None,
+                    )
+
+                pinged = await fake.wait_for(nudge, 10, what="the player to move to be pinged")
+                if not timed:
+                    # The real delay once: learnt within 10 s; then faster, so the whole game stays quick.
+                    assert time.monotonic() - began <= 10
+                    timed = True
+                    bot.tables.nudges.seconds = 0.05
+                assert pinged.content == f"🔔 <@{mover}>, it's your turn."
+            else:
+                pinged = None
+            board = await no_thanks_board(world)
+            take = takes(state, mover)
+            # What the next turn brings is new from here on.
+            seen = {m.id for m in fake.channel_messages(world.channel, include_deleted=True)}
+            began = time.monotonic()
+            await fake.click(board, label="Take" if take else "No thanks!", user=by_id[mover])
+            actor = mover if take else None
+            await fake.wait_idle()
+            if pinged is not None:
+                await fake.wait_for(lambda pinged=pinged: pinged.deleted, what="the nudge to go")
+            state = saved_state(world)
+        posted = [m for m in fake.channel_messages(world.channel, include_deleted=True) if m.id not in meter.seen]
+        pings = Counter(u.id for m in posted for u in m.pinged)  # the nudges' too, though they are gone now
+        boards = meter.new_messages()
+    print(f"\nNo Thanks! nudges: turns begun {sum(turns_begun.values())}, pings {sum(pings.values())}")
+    assert pings == turns_begun  # once per turn begun by somebody else's move, and never more
+    assert len(boards) == 24  # one board per card taken; every nudge is gone
 
 
 async def test_no_thanks_panel_has_take_and_no_thanks_with_the_chips(world: World) -> None:
