@@ -256,19 +256,20 @@ class Presenter:
         )
 
     def summary(self, steps: Sequence[Step]) -> Localized | None:
-        """One line of the log per card: who said no thanks (how often), who took it with how many chips."""
+        """One line of the log per card: who said no thanks to it, who took it with how many chips. Without how
+        often each said it: with secret chips, a count per player is left to those who follow the game."""
         said: list[Localized] = []
-        passes: dict[int, int] = {}  # in the order they first passed
+        passed: list[int] = []  # in the order they first said no thanks
 
         def close() -> None:
-            if passes:
-                names = [mention(p) if n == 1 else f"{mention(p)} ×{n}" for p, n in passes.items()]
-                said.append(_("No thanks! from {players}.", players=joined(names, ", ")))
-                passes.clear()
+            if passed:
+                said.append(_("No thanks! from {players}.", players=joined([mention(p) for p in passed], ", ")))
+                passed.clear()
 
         for step in steps:
             if isinstance(step.action, NoThanks):
-                passes[step.player] = passes.get(step.player, 0) + 1
+                if step.player not in passed:
+                    passed.append(step.player)
                 continue
             close()
             if isinstance(step.action, Take):
