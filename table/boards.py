@@ -172,7 +172,8 @@ class Boards:
     ) -> tuple[dict[str, Any], bool, dict[str, Any] | None]:
         """The board a move leaves, and whether it goes up as a new message: when the table moved on, the game
         ended, there is no board yet, or chat has pushed it out of sight. A board that moved on opens with what the
-        turn did (``Presenter.summary``); one edited in place opens with what the turn before did, then the move.
+        turn did (``Presenter.summary``); one edited in place opens with what the turn before did, then the move;
+        the end screen opens with the move that ended the game, then the whole result.
         For a new message, also what the board it supersedes shrinks to (``shrunk``)."""
         live, presenter, before, after, player, action = played
         record, game = live.record, presenter.game
@@ -183,13 +184,12 @@ class Boards:
         over = game.is_over(after)
         moved_on = presenter.new_board(before, after, player, action)
         text: Localized
-        if over or moved_on:
+        if over:
+            # The end keeps the move that ended it on top; the superseded board holds the turn's line.
+            text = lines(announcement, "", presenter.game_over_text(after))
+        elif moved_on:
             recap = presenter.summary(live.turn_of(game.move_count(after))) or announcement
-            text = (
-                lines(recap, "", presenter.game_over_text(after))
-                if over
-                else lines(recap, your_turn(game.current_player(after)))
-            )
+            text = lines(recap, your_turn(game.current_player(after)))
         else:
             text = lines(presenter.summary(live.previous) if live.previous else None, announcement)
         fresh = (

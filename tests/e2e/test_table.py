@@ -178,7 +178,7 @@ async def test_the_channel_reads_as_a_log(world: World) -> None:
     assert figures.rows / figures.turns <= 6
     state = saved_state(world)
     messages = public_messages(world.fake, world.channel)
-    *old, final = messages
+    old = messages[:-1]  # all but the end screen
     for message in old:
         if message.author.id != world.fake.bot.id or (message.embeds and message.embeds[0]["title"].endswith("lobby")):
             continue
@@ -187,13 +187,11 @@ async def test_the_channel_reads_as_a_log(world: World) -> None:
         assert len(message.content.splitlines()) <= 2, message.content
         assert "to move" not in message.content, message.content
         assert "⏰" not in message.content, message.content
-    # Every card laid, pile by pile in the order laid, read back from the shrunk boards alone (the end screen opens
-    # with what the last of them says).
+    # Every card laid, pile by pile in the order laid, read back from the shrunk boards alone.
     laid: dict[str, list[int]] = {pile: [] for pile in the_game.PILES}
     for message in old:
         for card, pile in re.findall(r"(\d+) on ([ABCD])\b", message.content):
             laid[pile].append(int(card))
-    assert final.content.splitlines()[0] == old[-1].content.splitlines()[-1]
     assert [tuple(cards) for cards in laid.values()] == list(state.piles)
 
 
@@ -416,7 +414,7 @@ async def test_a_whole_no_thanks_game_by_board_buttons(world: World) -> None:
             if take:
                 taken += 1
                 # The clicked board shrinks to its line of the log (the card taken, and who said no thanks to it);
-                # one new board below, which opens with the same line.
+                # one new board below, which opens with that line.
                 assert answer(rec).type == 7
                 assert len(new) == 1
                 assert not board.buttons
@@ -424,7 +422,7 @@ async def test_a_whole_no_thanks_game_by_board_buttons(world: World) -> None:
                 *began, line = board.content.splitlines()
                 assert len(began) == (taken == 1)  # the first board also says which game began, with whom
                 assert f"<@{mover}> took " in line
-                assert new[0].content.splitlines()[0] == line
+                assert line.endswith(new[0].content.splitlines()[0])  # the end screen opens with the take alone
                 for message in new:
                     cycle_pings.update(u.id for u in message.pinged)
                 worst_cycle = max(worst_cycle, *cycle_pings.values(), 0)
