@@ -188,7 +188,9 @@ class Boards:
             # The end keeps the move that ended it on top; the superseded board holds the turn's line.
             text = lines(announcement, "", presenter.game_over_text(after))
         elif moved_on:
-            recap = presenter.summary(live.turn_of(game.move_count(after))) or announcement
+            summary = presenter.summary(live.turn_of(game.move_count(after)))
+            # A turn nobody clicked for says so ("Played for @ana: ...").
+            recap = announcement if summary is None else summary if framing is None else framing(summary)
             text = lines(recap, your_turn(game.current_player(after)))
         else:
             text = lines(presenter.summary(live.previous) if live.previous else None, announcement)

@@ -41,6 +41,20 @@ from tests.players import (
     tops_of,
 )
 
+# A count of one with a plural noun ("1 cards"): every count in the games' texts goes through ``_n``.
+WRONG_PLURAL = re.compile(r"(?<![\d.])1 (cards|chips|points|turns)\b")
+
+
+def wrong_plurals(world: World) -> list[str]:
+    """Every text the channel and the DMs showed (each version of each message) with a wrong plural."""
+    fake = world.fake
+    messages = [*fake.channel_messages(world.channel, include_deleted=True)]
+    messages += [m for member in world.players for m in fake.dms(member)]
+    texts = [v.content or "" for m in messages for v in m.history]
+    texts += [str(e) for m in messages for v in m.history for e in v.embeds]
+    return [t for t in texts if WRONG_PLURAL.search(t)]
+
+
 # 3 players, greedy strategy: 31 turns, 4 backwards tricks, lost with 33 cards left (like the issue's 31-turn game).
 THE_GAME_SEED = 10
 
@@ -193,6 +207,7 @@ async def test_the_channel_reads_as_a_log(world: World) -> None:
         for card, pile in re.findall(r"(\d+) on ([ABCD])\b", message.content):
             laid[pile].append(int(card))
     assert [tuple(cards) for cards in laid.values()] == list(state.piles)
+    assert wrong_plurals(world) == []
 
 
 async def play_by_panel(world: World, members: list[Member], figures: Figures, turns_begun: Counter[int]) -> None:
@@ -508,6 +523,7 @@ async def test_no_thanks_tells_the_player_to_move_once_a_turn_within_seconds(wor
         boards = meter.new_messages()
     print(f"\nNo Thanks! nudges: turns begun {sum(turns_begun.values())}, pings {sum(pings.values())}")
     assert pings == turns_begun  # once per turn begun by somebody else's move, and never more
+    assert wrong_plurals(world) == []
     assert len(boards) == 24  # one board per card taken; every nudge is gone
 
 
