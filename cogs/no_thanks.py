@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,10 +19,11 @@ from discord.ext import commands
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from engine import no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
-from i18n import Localized, Text, _, _n, _p, lines, render
+from i18n import Localized, Text, _, _n, _p, joined, lines, render
 from storage import GameRecord
 from table.answer import detached
 from table.people import mention
+from table.presenter import Step
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -252,6 +254,40 @@ class Presenter:
             player=name,
             next=mention(upcoming),
         )
+
+    def summary(self, steps: Sequence[Step]) -> Localized | None:
+        """One line of the log per card: who said no thanks to it, who took it with how many chips. Without how
+        often each said it: with secret chips, a count per player is left to those who follow the game."""
+        said: list[Localized] = []
+        passed: list[int] = []  # in the order they first said no thanks
+
+        def close() -> None:
+            if passed:
+                said.append(_("No thanks! from {players}.", players=joined([mention(p) for p in passed], ", ")))
+                passed.clear()
+
+        for step in steps:
+            if isinstance(step.action, NoThanks):
+                if step.player not in passed:
+                    passed.append(step.player)
+                continue
+            close()
+            if isinstance(step.action, Take):
+                said.append(
+                    _n(
+                        "{player} took {card} with {count} chip.",
+                        "{player} took {card} with {count} chips.",
+                        no_thanks.chips_on_card(step.before),
+                        player=mention(step.player),
+                        card=no_thanks.face_up_card(step.before),
+                    )
+                )
+            else:
+                said.append(
+                    _("{player} left the game; their cards and chips left with them.", player=mention(step.player))
+                )
+        close()
+        return joined(said, " ") if said else None
 
     def game_over_text(self, state: State) -> Localized:
         if state.status == "abandoned":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -22,6 +23,7 @@ from storage import GameRecord
 from table.answer import UserError, detached
 from table.people import mention
 from table.picture import the_game_end_picture
+from table.presenter import Step
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -358,6 +360,85 @@ class Presenter:
                 next=mention(upcoming),
             )
         return _("{player} left the game; their cards went back into the draw pile.", player=name)
+
+    def summary(self, steps: Sequence[Step]) -> Localized | None:
+        """One line of the log: who laid which cards on which piles (backwards tricks marked) and drew how many,
+        who left, and the signals raised meanwhile."""
+        said: list[Localized] = []
+        signals: list[Localized] = []
+        laid: list[Text] = []
+        layer: int | None = None
+
+        def close(drawn: int | None = None) -> None:
+            # A run of one player's cards, with the end of their turn when it follows.
+            if layer is None or not laid:
+                return
+            cards = joined(laid, ", ")
+            if drawn is None:
+                said.append(_("{player} laid {cards}.", player=mention(layer), cards=cards))
+            elif drawn:
+                said.append(
+                    _n(
+                        "{player} laid {cards} and drew {count} card.",
+                        "{player} laid {cards} and drew {count} cards.",
+                        drawn,
+                        player=mention(layer),
+                        cards=cards,
+                    )
+                )
+            else:
+                said.append(_("{player} laid {cards} and ended the turn.", player=mention(layer), cards=cards))
+            laid.clear()
+
+        for step in steps:
+            action, name = step.action, mention(step.player)
+            if isinstance(action, Play):
+                if layer != step.player:
+                    close()
+                layer = step.player
+                trick = the_game.is_backwards_trick(action.pile, the_game.top(step.before, action.pile), action.card)
+                laid.append(
+                    _("{card} on {pile} (backwards trick)", card=action.card, pile=action.pile)
+                    if trick
+                    else _("{card} on {pile}", card=action.card, pile=action.pile)
+                )
+            elif isinstance(action, EndTurn):
+                drawn = len(the_game.hand(step.after, step.player)) - len(the_game.hand(step.before, step.player))
+                if layer == step.player and laid:
+                    close(drawn)
+                elif drawn:
+                    close()
+                    said.append(
+                        _n(
+                            "{player} ended the turn and drew {count} card.",
+                            "{player} ended the turn and drew {count} cards.",
+                            drawn,
+                            player=name,
+                        )
+                    )
+                else:
+                    close()
+                    said.append(_("{player} ended the turn.", player=name))
+            elif isinstance(action, Leave):
+                close()
+                said.append(_("{player} left the game; their cards went back into the draw pile.", player=name))
+            elif isinstance(action, the_game.Signal) and action.kind != the_game.CLEAR:
+                symbol, words = SIGNAL_WORDS[action.kind]
+                signals.append(
+                    _(
+                        "{symbol} {player} on {pile} ({signal})",
+                        symbol=symbol,
+                        player=name,
+                        pile=action.pile,
+                        signal=words,
+                    )
+                    if action.pile
+                    else _("{symbol} {player} ({signal})", symbol=symbol, player=name, signal=words)
+                )
+        close()
+        if signals:
+            said.append(_("Signals: {signals}.", signals=joined(signals, ", ")))
+        return joined(said, " ") if said else None
 
     def game_over_text(self, state: State) -> Localized:
         if state.status == "abandoned":

@@ -21,12 +21,12 @@ from typing import Any
 import discord
 
 from engine.game import decode_moves
-from i18n import Localized, _, _p, lines, render
+from i18n import Localized, Text, _, _p, joined, lines, render
 from storage import GameRecord
 from table.answer import NO_PINGS, clicked_message, detached, send, update
-from table.games import Games, Live, Played, setup_of
+from table.games import Games, Live, Played, setup_of, title
 from table.language import Languages
-from table.people import is_ai
+from table.people import is_ai, mention
 from table.picture import Picture
 from table.presenter import Presenter
 
@@ -39,6 +39,9 @@ REPOST_AFTER_MESSAGES = 8
 # A person who acted this recently, with only computer players moving since, is looking at the table: their next
 # turn is shown without a ping.
 AT_THE_KEYBOARD_SECONDS = 10.0
+
+# What a superseded board says when nothing happened while it was on show (a repost by /board).
+MOVED_BELOW = _("The board moved below.")
 
 # What the clock adds to a board: the deadline line, and the vote buttons once the mover has missed a turn.
 DeadlineLine = Callable[[GameRecord, int | None], Localized | None]
@@ -88,6 +91,19 @@ def with_picture(board: dict[str, Any], picture: Picture) -> dict[str, Any]:
     embed = board["embed"].copy()
     embed.set_image(url=f"attachment://{picture.name}")
     return {"embed": embed, "attachments": [discord.File(io.BytesIO(picture.png), filename=picture.name)]}
+
+
+def your_turn(player: int | None) -> Text | None:
+    return None if player is None else _("{player}, your turn.", player=mention(player))
+
+
+def began(record: GameRecord) -> Text:
+    """The first board's line in the log, once it has shrunk: which game began, and with whom."""
+    return _(
+        "{game} began with {players}.",
+        game=title(record.kind),
+        players=joined([mention(p) for p in record.players], ", "),
+    )
 
 
 def pings_on(record: GameRecord) -> bool:
@@ -151,24 +167,51 @@ class Boards:
             message["view"] = detached(view)
         return message
 
-    def after(self, played: Played, framing: Framing | None = None) -> tuple[dict[str, Any], bool]:
-        """The board a move leaves, with what happened (and the end), and whether it goes up as a new message: when
-        the table moved on, the game ended, there is no board yet, or chat has pushed it out of sight."""
+    def after(
+        self, played: Played, framing: Framing | None = None
+    ) -> tuple[dict[str, Any], bool, dict[str, Any] | None]:
+        """The board a move leaves, and whether it goes up as a new message: when the table moved on, the game
+        ended, there is no board yet, or chat has pushed it out of sight. A board that moved on opens with what the
+        turn did (``Presenter.summary``); one edited in place opens with what the turn before did, then the move;
+        the end screen opens with the move that ended the game, then the whole result.
+        For a new message, also what the board it supersedes shrinks to (``shrunk``)."""
         live, presenter, before, after, player, action = played
-        record = live.record
+        record, game = live.record, presenter.game
         announcement = presenter.announce(before, after, player, action)
         if framing is not None:
             announcement = framing(announcement)
         live.last = announcement
-        over = presenter.game.is_over(after)
-        text: Localized = lines(announcement, "", presenter.game_over_text(after)) if over else announcement
+        over = game.is_over(after)
+        moved_on = presenter.new_board(before, after, player, action)
+        text: Localized
+        if over:
+            # The end keeps the move that ended it on top; the superseded board holds the turn's line.
+            text = lines(announcement, "", presenter.game_over_text(after))
+        elif moved_on:
+            summary = presenter.summary(live.turn_of(game.move_count(after)))
+            # A turn nobody clicked for says so ("Played for @ana: ...").
+            recap = announcement if summary is None else summary if framing is None else framing(summary)
+            text = lines(recap, your_turn(game.current_player(after)))
+        else:
+            text = lines(presenter.summary(live.previous) if live.previous else None, announcement)
         fresh = (
             over
             or record.message_id is None
-            or presenter.new_board(before, after, player, action)
+            or moved_on
             or self._chat_since.get(record.channel_id, 0) >= REPOST_AFTER_MESSAGES
         )
-        return self.public(record, presenter, after, text), fresh
+        live.board_text = text
+        shrunk = self.supersede(live, presenter, game.move_count(after)) if fresh else None
+        return self.public(record, presenter, after, text), fresh, shrunk
+
+    def supersede(self, live: Live[Any], presenter: Presenter[Any, Any], upto: int) -> dict[str, Any]:
+        """The board on show gives way to a new one at move ``upto``: the edit that shrinks it to a line or two of
+        the log, saying what happened while it was on show (no embed, no buttons, no deadline, nobody to move)."""
+        steps = live.since(live.board_from, upto)
+        summary = presenter.summary(steps) if steps else None
+        text = lines(began(live.record) if live.board_from == 0 else None, summary or MOVED_BELOW)
+        live.board_from = upto
+        return {"content": render(text, self.languages.of_record(live.record)), "embed": None, "view": None}
 
     def at_the_keyboard(self, game_id: int, player: int) -> bool:
         return self.games.last_to_act(game_id, player, AT_THE_KEYBOARD_SECONDS)
@@ -199,7 +242,7 @@ class Boards:
         composes it) and the board edited in place, or a new board posted when the table moved on."""
         live, presenter, before, after, player, action = played
         record = live.record
-        board, fresh = self.after(played)
+        board, fresh, shrunk = self.after(played)
         on_board = self.is_board_click(interaction, record)
         on_panel = clicked_message(interaction) is not None and not on_board
         if not fresh:
@@ -215,8 +258,8 @@ class Boards:
         async with self.turn(record.id):
             old = live.record.message_id
             if on_board:
-                # The clicked board keeps what happened but loses its buttons; the new board goes below.
-                await update(interaction, content=board.get("content"), embed=board["embed"], view=None)
+                # The clicked board shrinks to its line of the log; the new board goes below.
+                await update(interaction, **(shrunk or {"view": None}))
                 old = None
             elif on_panel:
                 await update(interaction, **private(True))
@@ -225,21 +268,21 @@ class Boards:
             alone = not (on_board or on_panel) and not presenter.game.is_over(after)
             if alone and presenter.show_after(before, after, player, action):
                 await send(interaction, ephemeral=True, **private(False))
-            await self.moved(live, handle.message_id, old, handle)
+            await self.moved(live, handle.message_id, old, handle, shrunk)
         await self.show_picture(played, board, handle.message_id)
 
     async def publish(self, played: Played, framing: Framing | None = None) -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
         place, or posted anew when the table moved on (one rate-limited request either way)."""
         live = played.live
-        board, fresh = self.after(played, framing)
+        board, fresh, shrunk = self.after(played, framing)
         if not fresh:
             await self.show_in_place(played, board)
             return
         async with self.turn(live.record.id):
             channel = self.client.get_partial_messageable(live.record.channel_id)
             message = await channel.send(allowed_mentions=pings(played, self.at_the_keyboard), **board)
-            await self.moved(live, message.id, live.record.message_id)
+            await self.moved(live, message.id, live.record.message_id, None, shrunk)
         await self.show_picture(played, board, message.id)
 
     async def show_picture(self, played: Played, board: dict[str, Any], message_id: int | None) -> None:
@@ -284,25 +327,41 @@ class Boards:
             )
         return picture
 
-    async def post(self, interaction: discord.Interaction[Any], live: Live[Any], message: dict[str, Any]) -> None:
-        """Post the board as the interaction's answer (a deal, /board); the old one loses its buttons. Start pressed
-        on the lobby turns the lobby message itself into the board."""
+    async def post(
+        self,
+        interaction: discord.Interaction[Any],
+        live: Live[Any],
+        message: dict[str, Any],
+        presenter: Presenter[Any, Any] | None = None,
+    ) -> None:
+        """Post the board as the interaction's answer (a deal, /board). The old message loses its buttons: the
+        lobby keeps the rest, an old board of the game (``presenter`` given) shrinks to its line of the log. Start
+        pressed on the lobby turns the lobby message itself into the board."""
         message.setdefault("allowed_mentions", NO_PINGS)
         clicked = clicked_message(interaction)
         async with self.turn(live.record.id):
             old = live.record.message_id
+            shrunk = (
+                None if presenter is None else self.supersede(live, presenter, presenter.game.move_count(live.state))
+            )
             if clicked is not None and clicked.id == old and not interaction.response.is_done():
                 message.pop("allowed_mentions")
                 await update(interaction, **message)
                 handle = BoardHandle.of(interaction, clicked.id)
             else:
                 handle = BoardHandle.of(interaction, await send(interaction, **message) or 0)
-            await self.moved(live, handle.message_id, old, handle)
+            await self.moved(live, handle.message_id, old, handle, shrunk)
 
     async def moved(
-        self, live: Live[Any], new_id: int | None, old_id: int | None, handle: BoardHandle | None = None
+        self,
+        live: Live[Any],
+        new_id: int | None,
+        old_id: int | None,
+        handle: BoardHandle | None = None,
+        shrunk: dict[str, Any] | None = None,
     ) -> None:
-        """The board now lives in message ``new_id``: remember it, and take the buttons off the old one."""
+        """The board now lives in message ``new_id``: remember it, and shrink the old one (``shrunk``), or at least
+        take its buttons off."""
         record = live.record
         if not new_id:
             return
@@ -310,7 +369,7 @@ class Boards:
         self._chat_since[record.channel_id] = 0
         await self.games.storage.set_message(record.id, new_id)
         if old_id is not None and old_id != new_id:
-            await self.edit(record, {"view": None}, old_id)
+            await self.edit(record, shrunk or {"view": None}, old_id)
         if handle is not None:
             self._handles[record.id] = handle
         else:

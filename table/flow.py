@@ -26,6 +26,7 @@ from table.courier import Courier
 from table.events import Events
 from table.games import STALE_PANEL, Games, Live, Played, title
 from table.language import Languages
+from table.nudges import Nudges
 from table.panels import Panels
 from table.presenter import Presenter
 from table.seats import Seats
@@ -57,6 +58,7 @@ class Table:
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
         self.panels = Panels(client, self.games, self.panel)
+        self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
         self.clock.play_for = self.seats.play_for
         self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
@@ -64,6 +66,7 @@ class Table:
         self.events.subscribe("hand panels", self.panels.on_moved)
         self.events.subscribe("seat driver", self.seats.on_moved)
         self.events.subscribe("courier", self.courier.on_moved)
+        self.events.subscribe("nudges", self.nudges.on_moved)
 
     # ---- what the cogs ask -----------------------------------------------------------------------------------
 
@@ -219,8 +222,8 @@ class Table:
         live = await self.games.live(record)
         presenter = self.games.presenter(record)
         self.languages.seen(interaction)
-        message = self.boards.public(live.record, presenter, live.state, live.last)
-        await self.boards.post(interaction, live, message)
+        message = self.boards.public(live.record, presenter, live.state, live.board_text or live.last)
+        await self.boards.post(interaction, live, message, presenter)
 
     async def show_result(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """The final board of the channel's last game, for a while after it ended."""
@@ -296,6 +299,7 @@ class Table:
     async def close(self) -> None:
         """Let DMs under way finish (briefly) before the database closes."""
         self.seats.close()
+        self.nudges.close()
         self.clock.stop()
         self.panels.close()
         if self._resuming is not None:

@@ -26,7 +26,7 @@ from storage import Ending, GameRecord, Storage, now
 from table.answer import UserError
 from table.events import Events, Moved
 from table.people import is_ai
-from table.presenter import Presenter
+from table.presenter import Presenter, Step
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,8 @@ NO_GAME = _("There's no game in this channel: open one with /newgame.")
 STALE_PANEL = _("This panel belongs to an earlier game: open a fresh one with /hand.")
 # Running games kept in memory; a game past this many is replayed again from its log when next used.
 LIVE_GAMES = 5000
+# A turn's moves kept in memory at most (The Game: a few cards, the end and signals; No Thanks!: a card's round).
+TURN_STEPS = 200
 
 
 class GameUnavailable(UserError):
@@ -53,6 +55,33 @@ class Live(Generic[StateT]):
     # no DM asks the database nothing.
     dm_sent: dict[int, Localized] = field(default_factory=dict)
     last: Localized | None = None  # what happened last, for the private panels
+    # What the table did lately, for the channel's log (``Presenter.summary``): the moves of the turn under way and
+    # of the turn before (a turn ends when the presenter's ``new_board`` says the table moved on). After a restart
+    # they are rebuilt from the move log.
+    turn: list[Step] = field(default_factory=list)
+    previous: list[Step] = field(default_factory=list)
+    # The move count when the board on show went up: a superseded board shrinks to the moves since (after a
+    # restart, the start of the turn under way). ``board_text`` is what it opened with, for a repost.
+    board_from: int = 0
+    board_text: Localized | None = None
+
+    def remember(self, step: Step, moved_on: bool) -> None:
+        """Keep ``step`` with the turn under way; a move that moved the table on closes the turn."""
+        self.turn.append(step)
+        del self.turn[:-TURN_STEPS]
+        if moved_on:
+            self.previous, self.turn = self.turn, []
+
+    def turn_of(self, number: int) -> list[Step]:
+        """The remembered moves of the turn that move ``number`` belongs to, up to it."""
+        for turn in (self.turn, self.previous):
+            if any(step.number == number for step in turn):
+                return [step for step in turn if step.number <= number]
+        return []
+
+    def since(self, start: int, end: int) -> list[Step]:
+        """The remembered moves after move ``start`` up to move ``end``."""
+        return [step for step in (*self.previous, *self.turn) if start < step.number <= end]
 
 
 class Played(NamedTuple):
@@ -193,6 +222,8 @@ class Games:
             self._advance(live, presenter, moves)
         except CorruptState as error:
             raise self.unavailable(record, error.text) from error
+        # The board on show went up when the turn under way began (unless chat or /board moved it since).
+        live.board_from = live.turn[0].number - 1 if live.turn else game.move_count(live.state)
         return live
 
     async def _catch_up(self, live: Live[Any], presenter: Presenter[Any, Any], known: int) -> None:
@@ -215,7 +246,13 @@ class Games:
                     _("Move {number} of the saved game breaks the rules: {error}", number=number, error=reason)
                 ) from error
             self._note_dms(live, presenter, after, move.player, move.action)
+            self._remember(live, presenter, after, move.player, move.action)
             live.state = after
+
+    @staticmethod
+    def _remember(live: Live[Any], presenter: Presenter[Any, Any], after: Any, player: int, action: Any) -> None:
+        step = Step(presenter.game.move_count(after), player, action, live.state, after)
+        live.remember(step, presenter.new_board(live.state, after, player, action))
 
     @staticmethod
     def _note_dms(live: Live[Any], presenter: Presenter[Any, Any], after: Any, player: int, action: Any) -> None:
@@ -315,6 +352,7 @@ class Games:
             self._live.pop(live.record.id, None)  # re-read from the log on the next round
             return False
         self._note_dms(live, presenter, after, player, action)
+        self._remember(live, presenter, after, player, action)
         live.state = after
         if ending is not None:
             log.info("%s in channel %s ended: %s", live.record.kind, live.record.channel_id, ending.status)

@@ -18,7 +18,7 @@ another language those lines are translated too, since people read them: a Germa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 import discord
 
@@ -29,6 +29,17 @@ from table.picture import Picture
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
+
+
+class Step(NamedTuple):
+    """One committed move with the positions around it: what a summary of play is made of. ``number`` is the
+    move's place in the log (1 for the first move)."""
+
+    number: int
+    player: int
+    action: Any
+    before: Any
+    after: Any
 
 
 class Presenter(Protocol[StateT, ActionT]):
@@ -52,6 +63,13 @@ class Presenter(Protocol[StateT, ActionT]):
     def start_text(self, state: StateT) -> Localized: ...
     def announce(self, before: StateT, after: StateT, player: int, action: ActionT) -> Localized: ...
     def game_over_text(self, state: StateT) -> Localized: ...
+    def summary(self, steps: Sequence[Step]) -> Localized | None:
+        """What ``steps`` did, in a line or two for the channel's log: usually one turn (The Game: the cards laid
+        and on which piles, backwards tricks, the draw, signals raised; No Thanks!: who said no thanks, who took
+        the card with how many chips). It says nothing of who moves next: a superseded board shrinks to it, and the
+        new board opens with it. None when the steps did nothing worth a line."""
+        ...
+
     def dm_due(self, before: StateT, after: StateT, player: int, action: ActionT) -> list[int]:
         """Players whose DM must now show their private view again."""
         ...

@@ -88,6 +88,10 @@ class Meter:
     def lines(self, *, raw: bool = False) -> int:
         return sum(lines_of(first_version(m), raw=raw) for m in self.new_messages())
 
+    def rows(self, *, raw: bool = False) -> int:
+        """The lines of the new messages as they stand now (a superseded board has shrunk to its line of the log)."""
+        return sum(lines_of(m, raw=raw) for m in self.new_messages())
+
     def pings(self) -> Counter[int]:
         return Counter(user.id for m in self.new_messages() for user in m.pinged)
 
@@ -127,9 +131,15 @@ def assert_only_newest_board_is_live(world: World, board: Message) -> None:
 # ---- checking the boards against the saved game ---------------------------------------------------------------------
 
 
+def is_nudge(world: World, message: Message) -> bool:
+    """The short message that pings the player to move when no new board does (``table.nudges``)."""
+    return message.author.id == world.fake.bot.id and not message.embeds and message.content.startswith("🔔 ")
+
+
 def newest_board(world: World, title: str = "The Game") -> Message:
-    """The newest public message of the bot in the channel, which must be a board of ``title``."""
-    newest = public_messages(world.fake, world.channel)[-1]
+    """The newest public message of the bot in the channel, which must be a board of ``title`` (a nudge below it,
+    the short ping of the player to move, left out)."""
+    newest = [m for m in public_messages(world.fake, world.channel) if not is_nudge(world, m)][-1]
     assert newest.author.id == world.fake.bot.id, newest
     assert newest.embeds, newest
     assert newest.embeds[0]["title"] == title, newest

@@ -54,7 +54,7 @@ async def test_a_slowed_end_of_turn_is_deferred_and_still_posts_the_new_board_an
         assert rec.original is not None
         assert not rec.original.loading
         assert not rec.original.ephemeral
-        assert "ended the turn" in rec.original.content
+        assert " and drew " in rec.original.content  # the new turn's board opens with what the turn did
         following = the_game.current_player(saved_state(world))
         assert following is not None
         assert following != member.id
@@ -155,7 +155,7 @@ async def test_an_expired_token_after_a_commit_loses_nothing_and_board_catches_u
         assert row(world)["logged"] == logged + 1  # the move is committed all the same
         shown_board = await world.fake.invoke("board", user=ana, channel=world.channel)
         assert shown_board.response is not None
-        assert "ended the turn" in shown_board.response.content  # /board brings the table up to date
+        assert " and drew " in shown_board.response.content  # /board brings the table up to date
 
 
 async def test_a_damaged_game_is_logged_once(world: World, caplog: pytest.LogCaptureFixture) -> None:

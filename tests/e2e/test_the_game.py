@@ -283,8 +283,16 @@ class Table:
         after = self.replica()
         content = answer(rec).content
         drawn = len(the_game.hand(after, member.id)) - len(the_game.hand(before, member.id))
-        said = f"{member.mention} ended the turn and drew {drawn}." if drawn else f"{member.mention} ended the turn."
-        assert content.startswith(said), content
+        upcoming = the_game.current_player(after)
+        if the_game.is_over(after) or upcoming == member.id:  # the end screen, or the same player's next turn
+            said = (
+                f"{member.mention} ended the turn and drew {drawn}." if drawn else f"{member.mention} ended the turn."
+            )
+            assert content.startswith(said), content
+        else:  # a new turn's board opens with what the turn before did
+            first = content.splitlines()[0]
+            assert first.startswith(f"{member.mention} "), content
+            assert (f"drew {drawn} card{'' if drawn == 1 else 's'}." if drawn else "ended the turn.") in first, content
         upcoming = the_game.current_player(after)
         if upcoming is not None and upcoming != member.id and not the_game.is_over(after):
             assert f"<@{upcoming}>, your turn." in content

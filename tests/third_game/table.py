@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,6 +14,7 @@ from cogs._ui import in_text_channel
 from storage import GameRecord
 from table.answer import detached
 from table.people import mention
+from table.presenter import Step
 from tests.third_game import rules
 from tests.third_game.rules import Add, State
 
@@ -53,6 +55,9 @@ class Presenter:
         if isinstance(action, Add):
             return f"{mention(player)} added {action.step}: the total is {after.total}."
         return f"{mention(player)} left the race."
+
+    def summary(self, steps: Sequence[Step]) -> str | None:
+        return " ".join(self.announce(s.before, s.after, s.player, s.action) for s in steps) or None
 
     def game_over_text(self, state: State) -> str:
         if state.winner is None:
