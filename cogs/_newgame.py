@@ -97,60 +97,62 @@ def checked_choices(kind: str, chosen: dict[str, Any], bots: int, turn_time: str
     return info
 
 
-async def _newgame(
-    self: Any,  # the Lobby cog (discord.py binds the command to it)
-    interaction: discord.Interaction[Bot],
-    game: str = DEFAULT_GAME,
-    bots: int = 0,
-    turn_time: str | None = None,
-    deal: str = "random",
-    thread: bool = False,
-    **variants: Any,
-) -> None:
-    await self.newgame(interaction, game, variants, bots, turn_time, deal, thread)
+def newgame_command() -> app_commands.Command[Any, Any, None]:
+    """/newgame, built from the registry as it is now: the lobby's cog module calls this each time it loads, so a game
+    (or variant) registered before the bot starts is offered like the others."""
+    variants = all_variants()
 
+    async def _newgame(
+        self: Any,  # the Lobby cog (discord.py binds the command to it)
+        interaction: discord.Interaction[Bot],
+        game: str = DEFAULT_GAME,
+        bots: int = 0,
+        turn_time: str | None = None,
+        deal: str = "random",
+        thread: bool = False,
+        **chosen: Any,
+    ) -> None:
+        await self.newgame(interaction, game, chosen, bots, turn_time, deal, thread)
 
-# /newgame takes one optional boolean per variant of any registered game: its parameters are built from the
-# registry, so a new variant or game needs no change here.
-_newgame.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-    [
-        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
-        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
-        inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=DEFAULT_GAME),
-        inspect.Parameter(
-            "bots", inspect.Parameter.KEYWORD_ONLY, annotation=app_commands.Range[int, 0, MAX_BOTS], default=0
-        ),
-        inspect.Parameter("turn_time", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
-        inspect.Parameter("deal", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="random"),
-        inspect.Parameter("thread", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=False),
-        *(
-            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=bool | None, default=None)
-            for name in VARIANTS
-        ),
-    ]
-)
-_newgame.__annotations__ = {}
-_newgame.__qualname__ = "Lobby.newgame_command"  # discord.py binds a command defined in a class to its cog
-newgame_command: app_commands.Command[Any, Any, None] = app_commands.command(
-    name="newgame", description="Open a game in this channel and join it as the host."
-)(
-    app_commands.guild_only()(
-        app_commands.describe(
-            game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
-            bots="Computer players to seat at the table (default none)",
-            turn_time="Time for each turn before the autopilot plays it (default: 3 minutes, No Thanks! 1 minute)",
-            deal="A random shuffle, or today's daily deal: the same cards on every server (compare with /daily)",
-            thread=THREAD_OPTION,
-            **{
-                name: f"{' / '.join(info.title for info in infos)}: {variant.description}"[:100]
-                for name, (variant, infos) in VARIANTS.items()
-            },
-        )(
-            app_commands.choices(
-                game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()],
-                turn_time=[app_commands.Choice(name=words, value=words) for words in TURN_TIMES],
-                deal=[app_commands.Choice(name=words, value=name) for name, words in DEALS.items()],
-            )(cast(Any, _newgame))
+    # /newgame takes one optional boolean per variant of any registered game: its parameters are built from the
+    # registry, so a new variant or game needs no change here.
+    _newgame.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+            inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+            inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY, annotation=str, default=DEFAULT_GAME),
+            inspect.Parameter(
+                "bots", inspect.Parameter.KEYWORD_ONLY, annotation=app_commands.Range[int, 0, MAX_BOTS], default=0
+            ),
+            inspect.Parameter("turn_time", inspect.Parameter.KEYWORD_ONLY, annotation=str | None, default=None),
+            inspect.Parameter("deal", inspect.Parameter.KEYWORD_ONLY, annotation=str, default="random"),
+            inspect.Parameter("thread", inspect.Parameter.KEYWORD_ONLY, annotation=bool, default=False),
+            *(
+                inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=bool | None, default=None)
+                for name in variants
+            ),
+        ]
+    )
+    _newgame.__annotations__ = {}
+    _newgame.__qualname__ = "Lobby.newgame_command"  # discord.py binds a command defined in a class to its cog
+    return app_commands.command(name="newgame", description="Open a game in this channel and join it as the host.")(
+        app_commands.guild_only()(
+            app_commands.describe(
+                game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
+                bots="Computer players to seat at the table (default none)",
+                turn_time="Time for each turn before the autopilot plays it (default: 3 minutes, No Thanks! 1 minute)",
+                deal="A random shuffle, or today's daily deal: the same cards on every server (compare with /daily)",
+                thread=THREAD_OPTION,
+                **{
+                    name: f"{' / '.join(info.title for info in infos)}: {variant.description}"[:100]
+                    for name, (variant, infos) in variants.items()
+                },
+            )(
+                app_commands.choices(
+                    game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()],
+                    turn_time=[app_commands.Choice(name=words, value=words) for words in TURN_TIMES],
+                    deal=[app_commands.Choice(name=words, value=name) for name, words in DEALS.items()],
+                )(cast(Any, _newgame))
+            )
         )
     )
-)

@@ -137,7 +137,7 @@ class Lobby(commands.Cog):
         self.bot = bot
         self.today: Callable[[], date] = utc_today  # the daily deal's date; tests set their own
 
-    newgame_command = newgame_command
+    newgame_command = newgame_command()
 
     async def cog_load(self) -> None:
         self.bot.add_view(LobbyView(self))

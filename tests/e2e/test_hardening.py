@@ -292,7 +292,7 @@ async def test_4_a_slow_dm_does_not_delay_the_next_players_answer(world: World, 
             fake.rate_limit("PATCH", route, retry_after=4.0)
         ended = await act(world, drawer, EndTurn())
         assert ended.response is not None
-        assert "ended the turn" in ended.response.content
+        assert "your turn" in ended.response.content  # the new turn's board, opening with what the turn did
         nxt = mover(world)
         assert nxt is not drawer
         answered = await lay(world)
@@ -486,7 +486,7 @@ async def test_6_a_kill_between_the_answer_and_the_dm_is_made_good_at_restart(tm
         ended = await act(world, drawer, EndTurn())
         await fake.wait_for(lambda: held.hits, what="the DM to be under way")
         assert ended.response is not None
-        assert "ended the turn" in ended.response.content
+        assert "your turn" in ended.response.content  # the new turn's board, opening with what the turn did
         assert not real_hands_shown(world, [drawer])
         kill(process)
         assert await process.proc.wait() != 0  # type: ignore[union-attr]
