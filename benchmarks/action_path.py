@@ -22,7 +22,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
 
-from cogs import the_game as the_game_cog  # noqa: E402
+from cogs import the_game_presenter as the_game_cog  # noqa: E402
 from engine import the_game  # noqa: E402
 from engine.game import Setup  # noqa: E402
 from storage import NewGame  # noqa: E402

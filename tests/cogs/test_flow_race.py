@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cogs import no_thanks as no_thanks_cog
-from cogs import the_game as the_game_cog
+from cogs import the_game_presenter as the_game_cog
 from engine import no_thanks, the_game
 from engine.errors import GameError
 from storage import NewGame

@@ -2,7 +2,7 @@
 
 from dataclasses import replace
 
-from cogs.the_game import hand_line, render_board
+from cogs.the_game_board import hand_line, render_board
 from engine import the_game
 from i18n import render
 

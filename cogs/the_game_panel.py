@@ -1,0 +1,289 @@
+"""The Game's private hand panel: the button under the board that opens it, the panel's pages (cards, piles,
+signals, a question before a risky card) and what its buttons do."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from cogs._ui import ErrorHandlingView, reply_error
+from cogs.the_game_board import SIGNAL_SHORT, SIGNAL_WORDS, hand_line
+from engine import the_game
+from engine.the_game import EndTurn, Play, State
+from i18n import Localized, Text, _, _n, _p, lines, render
+from storage import GameRecord
+from table.answer import detached
+from table.people import mention
+
+if TYPE_CHECKING:
+    from bot import Bot
+
+
+def panel_button(game: int, verb: str, a: object = "", b: object = "", **options: Any) -> discord.ui.Button[Any]:
+    return discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}", **options)
+
+
+# Laying a card jumps the pile by at most this much without a question: a bigger jump gives away more room than a
+# backwards trick could ever win back (ten). A backwards trick wins room, so it is never questioned.
+BIG_JUMP = 10
+CARD_PAGE = re.compile(r"card([0-9]+)")  # the panel's page choosing a pile for a card
+LAY_PAGE = re.compile(r"lay([0-9]+)([A-D])")  # the panel's page asking before a risky card
+
+
+def misclick_risks(view: the_game.PublicView, player: int, card: int, pile: str) -> list[Text]:
+    """Why laying ``card`` on ``pile`` takes one confirming click: somebody else asked to keep the pile, or the card
+    jumps more than ``BIG_JUMP``. Empty for an illegal card (the rules refuse it) and for a backwards trick."""
+    top = next(p.top for p in view.piles if p.name == pile)
+    if not the_game.is_legal(pile, top, card) or the_game.is_backwards_trick(pile, top, card):
+        return []
+    risks: list[Text] = [
+        _("🛑 {player} asked not to lay on {pile}.", player=mention(mark.player), pile=pile)
+        for mark in view.signals
+        if mark.pile == pile and mark.kind == "dont_lay" and mark.player != player
+    ]
+    if abs(card - top) > BIG_JUMP:
+        risks.append(
+            _n(
+                "That jumps {count} ({top} → {card}).",
+                "That jumps {count} ({top} → {card}).",
+                abs(card - top),
+                top=top,
+                card=card,
+            )
+        )
+    return risks
+
+
+def pile_button(
+    game: int,
+    view: the_game.PublicView,
+    player: int,
+    card: int,
+    pile: the_game.PileView,
+    my_turn: bool,
+    label: Any,
+) -> discord.ui.Button[Any]:
+    """A pile for the chosen card: the jump it would make (``A ↑ 35 → 38 (+3)``) and the signals on it; red when
+    laying there asks first (``misclick_risks``), green for a backwards trick, disabled out of turn."""
+    legal = the_game.is_legal(pile.name, pile.top, card)
+    trick = legal and the_game.is_backwards_trick(pile.name, pile.top, card)
+    arrow = "↑" if pile.ascending else "↓"
+    if trick:
+        text = _p("button", "{pile} {arrow} {top} · backwards trick!", pile=pile.name, arrow=arrow, top=pile.top)
+    elif legal:
+        text = _p(
+            "button",
+            "{pile} {arrow} {top} → {card} ({jump})",
+            pile=pile.name,
+            arrow=arrow,
+            top=pile.top,
+            card=card,
+            jump=f"{card - pile.top:+d}",
+        )
+    else:
+        text = _p("button", "{pile} {arrow} {top}", pile=pile.name, arrow=arrow, top=pile.top)
+    icons = " ".join(SIGNAL_WORDS[mark.kind][0] for mark in view.signals if mark.pile == pile.name)
+    risky = bool(misclick_risks(view, player, card, pile.name))
+    style = (
+        discord.ButtonStyle.success if trick else discord.ButtonStyle.danger if risky else discord.ButtonStyle.primary
+    )
+    return panel_button(
+        game,
+        "pile",
+        card,
+        pile.name,
+        label=f"{label(text)} {icons}" if icons else label(text),
+        style=style,
+        disabled=not (legal and my_turn),
+        row=0,
+    )
+
+
+def hand_panel(record: GameRecord, state: State, player: int, page: str | None, locale: str) -> dict[str, Any]:
+    """The hand panel: a button per card; a card opens the pile buttons; the signals have a page of their own."""
+    view = the_game.public_view(state)
+    cards = the_game.hand(state, player)
+    parts: list[Localized | str] = [
+        hand_line(cards),
+        _(
+            "{piles} · draw pile {count}",
+            piles=" · ".join(f"{p.name} {p.top}" for p in view.piles),
+            count=view.draw_pile,
+        ),
+    ]
+    if view.over:
+        parts.append(_("The game is over."))
+    elif view.current_player is None:
+        parts.append(_("Anyone may lay the first card: choose one."))
+    elif view.current_player == player:
+        parts.append(_("Your turn: {laid} laid, at least {minimum}.", laid=view.laid, minimum=view.minimum))
+    else:
+        parts.append(_("{player} is playing.", player=mention(view.current_player)))
+
+    def label(text: Text) -> str:
+        return render(text, locale)
+
+    buttons: list[discord.ui.Button[Any]] = []
+    game = record.id
+    back = label(_p("button", "Back"))
+    my_turn = not view.over and view.current_player in (None, player)
+    asked = LAY_PAGE.fullmatch(page or "")
+    risks = [] if asked is None or not my_turn else misclick_risks(view, player, int(asked[1]), asked[2])
+    if asked is not None and not risks:
+        page = f"card{asked[1]}"  # the question no longer stands (or the turn passed): back to the piles
+    chosen = CARD_PAGE.fullmatch(page or "")
+    if asked is not None and risks and int(asked[1]) in cards:
+        card, pile_name = int(asked[1]), asked[2]
+        parts.append(_("Lay {card} on {pile} anyway?", card=card, pile=pile_name))
+        parts.extend(risks)
+        anyway = label(_p("button", "Lay it anyway"))
+        buttons.append(
+            panel_button(game, "lay", card, pile_name, label=anyway, style=discord.ButtonStyle.danger, row=0)
+        )
+        buttons.append(panel_button(game, "card", card, label=back, style=discord.ButtonStyle.secondary, row=0))
+    elif chosen is not None and int(chosen[1]) in cards:
+        card = int(chosen[1])
+        if my_turn:
+            parts.append(_("Where does {card} go?", card=card))
+        else:
+            parts.append(_("Where could {card} go? You can lay it when your turn comes.", card=card))
+        for pile in view.piles:
+            buttons.append(pile_button(game, view, player, card, pile, my_turn, label))
+        buttons.append(panel_button(game, "page", "main", label=back, style=discord.ButtonStyle.secondary, row=1))
+    elif page == "signals":
+        parts.append(_("Signals tell the table what you need, without numbers. Click one again to take it down."))
+        active = {(m.kind, m.pile) for m in view.signals if m.player == player}
+        for row, kind in enumerate(the_game.PILE_SIGNALS):
+            for name in the_game.PILES:
+                on = (kind, name) in active
+                text = _p("button", "{pile}: {signal}", pile=name, signal=SIGNAL_SHORT[kind])
+                style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
+                buttons.append(panel_button(game, "sig", kind, name, label=label(text), style=style, row=row))
+        on = ("nearly_stuck", None) in active
+        style = discord.ButtonStyle.success if on else discord.ButtonStyle.secondary
+        buttons.append(
+            panel_button(game, "sig", "nearly_stuck", label=label(_p("button", "I'm nearly stuck")), style=style, row=3)
+        )
+        buttons.append(
+            panel_button(
+                game, "sig", "clear", label=label(_p("button", "Clear my signals")), disabled=not active, row=3
+            )
+        )
+        buttons.append(panel_button(game, "page", "main", label=back, style=discord.ButtonStyle.secondary, row=3))
+    else:
+        tops = [(p.name, p.top) for p in view.piles]
+        for index, card in enumerate(cards):
+            fits = any(the_game.is_legal(name, top, card) for name, top in tops)
+            buttons.append(
+                panel_button(
+                    game,
+                    "card",
+                    card,
+                    label=str(card),
+                    style=discord.ButtonStyle.primary,
+                    # Enabled out of turn too: a panel left open is ready the moment the turn comes.
+                    disabled=view.over or not fits,
+                    row=index // 5,
+                )
+            )
+        can_end = view.current_player == player and view.laid >= view.minimum and not view.over
+        buttons.append(
+            panel_button(
+                game,
+                "end",
+                label=label(_p("button", "End turn")),
+                style=discord.ButtonStyle.success,
+                disabled=not can_end,
+                row=2,
+            )
+        )
+        buttons.append(
+            panel_button(game, "page", "signals", label=label(_p("button", "Signals…")), disabled=view.over, row=2)
+        )
+        buttons.append(
+            panel_button(
+                game,
+                "page",
+                "main",
+                label=label(_p("button", "Refresh")),
+                style=discord.ButtonStyle.secondary,
+                row=2,
+            )
+        )
+    panel_view = discord.ui.View(timeout=None)
+    for button in buttons:
+        panel_view.add_item(button)
+    return {"content": render(lines(*parts), locale), "view": detached(panel_view)}
+
+
+class PanelButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"tg:(?P<game>[0-9]+):(?P<verb>card|pile|lay|end|page|sig):(?P<a>[a-z_0-9]*):(?P<b>[A-D]?)",
+):
+    """A button of the private hand panel. Its custom id names the game, so a panel of an earlier game is refused;
+    choosing a card or a page only redraws the panel, a pile, "End turn" or a signal acts. A pile that is risky at
+    the moment of the click (``misclick_risks``) first asks; "Lay it anyway" (``lay``) then lays without asking."""
+
+    def __init__(self, game: int, verb: str, a: str, b: str) -> None:
+        super().__init__(discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}"))
+        self.game, self.verb, self.a, self.b = game, verb, a, b
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PanelButton:
+        return cls(int(match["game"]), match["verb"], match["a"], match["b"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        # discord.py only logs errors raised by dynamic items, so they join the one error path here.
+        try:
+            await self.act(interaction)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        tables = interaction.client.tables
+        kind = the_game.INFO.kind
+        if self.verb in ("card", "page"):
+            page = f"card{self.a}" if self.verb == "card" else (None if self.a == "main" else self.a)
+            await tables.show_panel(interaction, kind, game=self.game, page=page)
+            return
+        action: the_game.Action
+        if self.verb == "pile" and await self.risky(interaction):
+            await tables.show_panel(interaction, kind, game=self.game, page=f"lay{self.a}{self.b}")
+            return
+        if self.verb in ("pile", "lay"):
+            action = Play(int(self.a), self.b)
+        elif self.verb == "end":
+            action = EndTurn()
+        else:
+            live, _presenter = await tables.running(interaction.channel_id or 0, kind)
+            mine = {(m.kind, m.pile) for m in live.state.signals if m.player == interaction.user.id}
+            pile = self.b or None
+            # A signal that is up comes down with the same click.
+            kind_clicked = the_game.CLEAR if (self.a, pile) in mine else self.a
+            if self.a == the_game.CLEAR:
+                pile = None
+            action = the_game.Signal(kind_clicked, pile)
+        # A signal click keeps the signals page open: the next signal is one more click.
+        await tables.act(interaction, action, kind=kind, game=self.game, page="signals" if self.verb == "sig" else None)
+
+    async def risky(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether this pile click asks first: judged on the table as it is now, not as the panel was drawn. A
+        click the rules would refuse is not asked about: it goes on to its refusal."""
+        live, _presenter = await interaction.client.tables.running(interaction.channel_id or 0, the_game.INFO.kind)
+        view = the_game.public_view(live.state)
+        player = interaction.user.id
+        if live.record.id != self.game or view.current_player not in (None, player) or view.over:
+            return False
+        return bool(misclick_risks(view, player, int(self.a), self.b))
+
+
+class TheGameBoard(ErrorHandlingView):
+    """The button under every board: a private look at one's own hand."""
+
+    @discord.ui.button(label="My hand", style=discord.ButtonStyle.primary, custom_id="the_game:hand")
+    async def hand_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+        await interaction.client.tables.show_panel(interaction, the_game.INFO.kind)

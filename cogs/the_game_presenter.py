@@ -1,0 +1,322 @@
+"""How The Game reads to people (its presenter): the board and the panel it shows, and the texts of a move, a
+turn's log line, the start and the end."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from cogs.the_game_board import SIGNAL_WORDS, hand_line, render_board, variant_text
+from cogs.the_game_panel import TheGameBoard, hand_panel
+from engine import the_game
+from engine.the_game import EndTurn, Leave, Play, State
+from i18n import Localized, Text, _, _n, _p, joined, lines, render
+from storage import GameRecord
+from table.people import mention
+from table.picture import the_game_end_picture
+from table.presenter import Step
+
+EXCELLENT = 10  # the rulebook's "excellent result": fewer than this many cards left
+
+RULES = _(
+    "**The Game**: a cooperative game. Together, lay all 98 cards (2 to 99) on four piles.\n"
+    "- Piles **A** and **B** go up from 1: a card must be **higher** than the top card. Piles **C** and **D** go "
+    "down from 100: a card must be **lower**.\n"
+    "- **Backwards trick**: a card exactly ten lower on an up pile, or exactly ten higher on a down pile, is always "
+    "legal.\n"
+    "- On your turn lay at least **two** cards (**three** in expert) with `/play`, then `/endturn` to draw back up. "
+    "Once the draw pile is empty, one card is enough. You may lay more, up to your whole hand.\n"
+    "- Until the first card is laid, anyone may start: whoever lays it takes the first turn.\n"
+    "- **Never reveal numbers**: no digits or number words in the chat (the bot removes them). Hints are fine: "
+    '"don\'t lay on A", "no big jump on C".\n'
+    "- The game ends when the player to move cannot lay their minimum. Score: the cards not laid. 0 beats the game; "
+    "fewer than 10 is excellent.\n"
+    "- Variants: *expert* (minimum three), *smaller hands* (one card fewer each)."
+)
+
+
+class Presenter:
+    """How The Game reads to people; see ``table.presenter.Presenter``."""
+
+    game = the_game.GAME
+    rules_text = RULES
+    closed_dms_hint = _(
+        "Open your DMs for this server (Privacy Settings > Direct Messages) to get your hand, or use /hand."
+    )
+
+    end_picture = staticmethod(the_game_end_picture)  # the course of the game, on its end screen
+
+    def board(self, state: State, locale: str) -> discord.Embed:
+        return render_board(state, locale)
+
+    def board_view(self, record: GameRecord, state: State, locale: str) -> discord.ui.View:
+        view = TheGameBoard()
+        view.hand_button.label = render(_p("button", "My hand"), locale)
+        return view
+
+    def headline(self, state: State) -> Text | None:
+        return None
+
+    def private_text(self, state: State, player: int) -> Text:
+        return hand_line(the_game.hand(state, player))
+
+    def revealed_text(self, state: State, player: int) -> Text:
+        cards = the_game.hand(state, player)
+        if not cards:
+            return _("hand: (no cards)")
+        return _("hand: {cards}", cards=", ".join(str(card) for card in cards))
+
+    def start_text(self, state: State) -> Text:
+        minimum = the_game.public_view(state).minimum
+        return _n(
+            "The Game begins ({variant}) with {players}! Your hands are in your DMs (or use /hand). Anyone may lay "
+            "the first card with /play; lay at least {count} card each turn, then /endturn. No numbers in the chat "
+            "from now on.",
+            "The Game begins ({variant}) with {players}! Your hands are in your DMs (or use /hand). Anyone may lay "
+            "the first card with /play; lay at least {count} cards each turn, then /endturn. No numbers in the chat "
+            "from now on.",
+            minimum,
+            variant=variant_text(state),
+            players=", ".join(mention(p) for p in state.players),
+        )
+
+    def announce(self, before: State, after: State, player: int, action: Any) -> Text:
+        name = mention(player)
+        if isinstance(action, the_game.Signal):
+            if action.kind == the_game.CLEAR:
+                if action.pile:
+                    return _("{player} took down their signals on {pile}.", player=name, pile=action.pile)
+                return _("{player} took down their signals.", player=name)
+            symbol, words = SIGNAL_WORDS[action.kind]
+            if action.pile:
+                return _(
+                    "{symbol} {player} signals on {pile}: {signal}.",
+                    symbol=symbol,
+                    player=name,
+                    pile=action.pile,
+                    signal=words,
+                )
+            return _("{symbol} {player} signals: {signal}.", symbol=symbol, player=name, signal=words)
+        if isinstance(action, Play):
+            trick = the_game.is_backwards_trick(action.pile, the_game.top(before, action.pile), action.card)
+            view = the_game.public_view(after)
+            owed = view.minimum - view.laid
+            if not view.over and view.current_player == player and owed > 0:
+                if trick:
+                    return _n(
+                        "{player} laid {card} on {pile}: backwards trick! {count} more to go this turn.",
+                        "{player} laid {card} on {pile}: backwards trick! {count} more to go this turn.",
+                        owed,
+                        player=name,
+                        card=action.card,
+                        pile=action.pile,
+                    )
+                return _n(
+                    "{player} laid {card} on {pile}. {count} more to go this turn.",
+                    "{player} laid {card} on {pile}. {count} more to go this turn.",
+                    owed,
+                    player=name,
+                    card=action.card,
+                    pile=action.pile,
+                )
+            if trick:
+                return _(
+                    "{player} laid {card} on {pile}: backwards trick!", player=name, card=action.card, pile=action.pile
+                )
+            return _("{player} laid {card} on {pile}.", player=name, card=action.card, pile=action.pile)
+        upcoming = the_game.current_player(after)
+        if isinstance(action, Leave) and upcoming == the_game.current_player(before):
+            upcoming = None  # somebody else left: the turn did not change
+        elif the_game.is_over(after):
+            upcoming = None
+        if isinstance(action, EndTurn):
+            drawn = len(the_game.hand(after, player)) - len(the_game.hand(before, player))
+            if drawn and upcoming is not None:
+                return _(
+                    "{player} ended the turn and drew {drawn}. {next}, your turn.",
+                    player=name,
+                    drawn=drawn,
+                    next=mention(upcoming),
+                )
+            if drawn:
+                return _("{player} ended the turn and drew {drawn}.", player=name, drawn=drawn)
+            if upcoming is not None:
+                return _("{player} ended the turn. {next}, your turn.", player=name, next=mention(upcoming))
+            return _("{player} ended the turn.", player=name)
+        if upcoming is not None:
+            return _(
+                "{player} left the game; their cards went back into the draw pile. {next}, your turn.",
+                player=name,
+                next=mention(upcoming),
+            )
+        return _("{player} left the game; their cards went back into the draw pile.", player=name)
+
+    def summary(self, steps: Sequence[Step]) -> Localized | None:
+        """One line of the log: who laid which cards on which piles (backwards tricks marked) and drew how many,
+        who left, and the signals raised meanwhile."""
+        said: list[Localized] = []
+        signals: list[Localized] = []
+        laid: list[Text] = []
+        layer: int | None = None
+
+        def close(drawn: int | None = None) -> None:
+            # A run of one player's cards, with the end of their turn when it follows.
+            if layer is None or not laid:
+                return
+            cards = joined(laid, ", ")
+            if drawn is None:
+                said.append(_("{player} laid {cards}.", player=mention(layer), cards=cards))
+            elif drawn:
+                said.append(
+                    _n(
+                        "{player} laid {cards} and drew {count} card.",
+                        "{player} laid {cards} and drew {count} cards.",
+                        drawn,
+                        player=mention(layer),
+                        cards=cards,
+                    )
+                )
+            else:
+                said.append(_("{player} laid {cards} and ended the turn.", player=mention(layer), cards=cards))
+            laid.clear()
+
+        for step in steps:
+            action, name = step.action, mention(step.player)
+            if isinstance(action, Play):
+                if layer != step.player:
+                    close()
+                layer = step.player
+                trick = the_game.is_backwards_trick(action.pile, the_game.top(step.before, action.pile), action.card)
+                laid.append(
+                    _("{card} on {pile} (backwards trick)", card=action.card, pile=action.pile)
+                    if trick
+                    else _("{card} on {pile}", card=action.card, pile=action.pile)
+                )
+            elif isinstance(action, EndTurn):
+                drawn = len(the_game.hand(step.after, step.player)) - len(the_game.hand(step.before, step.player))
+                if layer == step.player and laid:
+                    close(drawn)
+                elif drawn:
+                    close()
+                    said.append(
+                        _n(
+                            "{player} ended the turn and drew {count} card.",
+                            "{player} ended the turn and drew {count} cards.",
+                            drawn,
+                            player=name,
+                        )
+                    )
+                else:
+                    close()
+                    said.append(_("{player} ended the turn.", player=name))
+            elif isinstance(action, Leave):
+                close()
+                said.append(_("{player} left the game; their cards went back into the draw pile.", player=name))
+            elif isinstance(action, the_game.Signal) and action.kind != the_game.CLEAR:
+                symbol, words = SIGNAL_WORDS[action.kind]
+                signals.append(
+                    _(
+                        "{symbol} {player} on {pile} ({signal})",
+                        symbol=symbol,
+                        player=name,
+                        pile=action.pile,
+                        signal=words,
+                    )
+                    if action.pile
+                    else _("{symbol} {player} ({signal})", symbol=symbol, player=name, signal=words)
+                )
+        close()
+        if signals:
+            said.append(_("Signals: {signals}.", signals=joined(signals, ", ")))
+        return joined(said, " ") if said else None
+
+    def game_over_text(self, state: State) -> Localized:
+        if state.status == "abandoned":
+            return _("**Game over**: everybody left, so the game is abandoned and records no score.")
+        summary = the_game.summary(state)
+        left = the_game.score(state)
+        if left == 0:
+            verdict = _("You won: every card is laid, you beat The Game!")
+        elif left < EXCELLENT:
+            verdict = _("An excellent result (fewer than ten)!")
+        else:
+            verdict = _("The piles are blocked; better luck next time.")
+        piles = ", ".join(f"{name} {length}" for name, length in zip(the_game.PILES, summary.pile_lengths, strict=True))
+        parts: list[Localized] = [
+            _n(
+                "**Game over**: {count} card not laid. {verdict}",
+                "**Game over**: {count} cards not laid. {verdict}",
+                left,
+                verdict=verdict,
+            )
+        ]
+        if state.status == "lost" and state.turn is not None:
+            parts.append(
+                _n(
+                    "{player} was stuck: no {count} more card fit.",
+                    "{player} was stuck: no {count} more cards fit.",
+                    state.minimum - state.laid,
+                    player=mention(state.players[state.turn]),
+                )
+            )
+        # Now that it is over, the hands may be shown.
+        for player, cards, gone in zip(state.players, state.hands, state.left, strict=True):
+            if cards and not gone:
+                parts.append(
+                    _("{player} still held {cards}.", player=mention(player), cards=", ".join(map(str, cards)))
+                )
+        if state.draw_pile:
+            parts.append(
+                _n(
+                    "{count} card stayed in the draw pile.",
+                    "{count} cards stayed in the draw pile.",
+                    len(state.draw_pile),
+                )
+            )
+        if state.closest is not None:
+            playable, turn, player = state.closest
+            parts.append(
+                _n(
+                    "Turns: {turns}. Backwards tricks: {tricks}. Cards per pile: {piles}. Closest call: turn {turn}, "
+                    "when {player} could lay only {count} card.",
+                    "Turns: {turns}. Backwards tricks: {tricks}. Cards per pile: {piles}. Closest call: turn {turn}, "
+                    "when {player} could lay only {count} cards.",
+                    playable,
+                    turns=summary.turns,
+                    tricks=summary.backwards_tricks,
+                    piles=piles,
+                    turn=turn,
+                    player=mention(player),
+                )
+            )
+        else:
+            parts.append(
+                _(
+                    "Turns: {turns}. Backwards tricks: {tricks}. Cards per pile: {piles}.",
+                    turns=summary.turns,
+                    tricks=summary.backwards_tricks,
+                    piles=piles,
+                )
+            )
+        return lines(*parts)
+
+    def new_board(self, before: State, after: State, player: int, action: Any) -> bool:
+        # A new turn is the one moment worth a new message (and the one ping); cards and signals edit the board.
+        return isinstance(action, EndTurn | Leave) and the_game.current_player(after) != the_game.current_player(before)
+
+    def panel(self, record: GameRecord, state: State, player: int, page: str | None, locale: str) -> dict[str, Any]:
+        return hand_panel(record, state, player, page, locale)
+
+    def dm_due(self, before: State, after: State, player: int, action: Any) -> list[int]:
+        # Even when the game ends right after the draw: the newest DM always shows the hand as it is.
+        drew = isinstance(action, EndTurn) and the_game.hand(after, player) != the_game.hand(before, player)
+        return [player] if drew else []
+
+    def show_after(self, before: State, after: State, player: int, action: Any) -> bool:
+        # After every card, the last one too: the mover always sees what is left in their hand.
+        return isinstance(action, Play)
+
+
+PRESENTER = Presenter()
