@@ -134,8 +134,11 @@ async def open_replay(interaction: discord.Interaction[Any], game: int) -> None:
 
 
 def history_line(game: EndedGame, closed: bool = False) -> Text | Localized:
-    """One ended game; ``closed``: today's daily deal, marked as such (its replay opens tomorrow)."""
-    line = game_line(game)
+    """One ended game; marked 💡 when somebody took a Hint, and 🔒 (``closed``) when it is today's daily deal (its
+    replay opens tomorrow)."""
+    line: Text | Localized = game_line(game)
+    if game.record.hinted:
+        line = _("{line} 💡", line=line)
     return _("{line} 🔒", line=line) if closed else line
 
 
@@ -254,6 +257,8 @@ class History(commands.Cog):
             footer: list[Localized] = [
                 _("🤖 with computer players or autopilot turns. Choose a game below to watch its replay.")
             ]
+            if any(g.record.hinted for g in games):
+                footer.append(_("💡 hints used: left out of the leaderboards."))
             if hidden:
                 footer.append(_("🔒 {closed}", closed=TODAYS_DEAL_CLOSED))
             embed.set_footer(text=render(lines(*footer), locale))

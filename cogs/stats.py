@@ -2,7 +2,9 @@
 
 Everything reads the database's ``results`` (one row per person per ended game, written by the database when the
 game ends); nothing here writes. Games with computer players or autopilot turns are counted apart from people-only
-games and say so. The leaderboard's pages turn in place, through dynamic buttons whose custom ids carry the query.
+games and say so. A game where somebody took a Hint counts in its players' own /stats (they played it) but not on
+the leaderboards (``storage.stats``). The leaderboard's pages turn in place, through dynamic buttons whose custom
+ids carry the query.
 """
 
 from __future__ import annotations
@@ -413,7 +415,7 @@ class Stats(commands.Cog):
                 pages=pages,
             )
         )
-        embed.set_footer(text=render(footer, locale))
+        embed.set_footer(text=render(lines(footer, _("Games played with a hint are left out.")), locale))
         view = discord.ui.View(timeout=None)
         view.add_item(LeaderboardButton(kind, seats, variant, mixed, max(0, page - 1), label="◀", disabled=page == 0))
         view.add_item(LeaderboardButton(kind, seats, variant, mixed, page + 1, label="▶", disabled=page + 1 >= pages))

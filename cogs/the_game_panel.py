@@ -1,5 +1,5 @@
 """The Game's private hand panel: the button under the board that opens it, the panel's pages (cards, piles,
-signals, a question before a risky card) and what its buttons do."""
+signals, a question before a risky card) and what its buttons do, Hint's answer included."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._ui import ErrorHandlingView, reply_error
-from cogs.the_game_board import SIGNAL_SHORT, SIGNAL_WORDS, hand_line
+from cogs.the_game_board import DIRECTION, SIGNAL_SHORT, SIGNAL_WORDS, hand_line
 from engine import the_game
 from engine.the_game import EndTurn, Play, State
 from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import GameRecord
-from table.answer import detached
+from table.answer import detached, send
+from table.panels import offers_hint
 from table.people import mention
 
 if TYPE_CHECKING:
@@ -212,19 +213,45 @@ def hand_panel(record: GameRecord, state: State, player: int, page: str | None, 
                 row=2,
             )
         )
+        if offers_hint(record):
+            # Out of turn too (disabled), so the player knows it is there when the turn comes.
+            hint = label(_p("button", "Hint"))
+            buttons.append(
+                panel_button(game, "hint", label=hint, style=discord.ButtonStyle.secondary, disabled=not my_turn, row=2)
+            )
     panel_view = discord.ui.View(timeout=None)
     for button in buttons:
         panel_view.add_item(button)
     return {"content": render(lines(*parts), locale), "view": detached(panel_view)}
 
 
+def hint_text(state: State, action: the_game.Action, why: Text) -> Localized:
+    """Hint's private answer: the computer player's card and pile for this seat (or the end of the turn), its one
+    line of why, and what a hint costs."""
+    if isinstance(action, Play):
+        top = the_game.top(state, action.pile)
+        arrow = "↑" if DIRECTION[action.pile].startswith("↑") else "↓"
+        move = _(
+            "💡 Hint: lay {card} on {pile} {arrow} ({top} → {card}).",
+            card=action.card,
+            pile=action.pile,
+            arrow=arrow,
+            top=top,
+        )
+    else:
+        assert isinstance(action, EndTurn)  # on the seat's turn the computer player lays or ends it, never signals
+        move = _("💡 Hint: end your turn now.")
+    return lines(move, why, _("A game with hints stays out of the leaderboards."))
+
+
 class PanelButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"tg:(?P<game>[0-9]+):(?P<verb>card|pile|lay|end|page|sig):(?P<a>[a-z_0-9]*):(?P<b>[A-D]?)",
+    template=r"tg:(?P<game>[0-9]+):(?P<verb>card|pile|lay|end|page|sig|hint):(?P<a>[a-z_0-9]*):(?P<b>[A-D]?)",
 ):
     """A button of the private hand panel. Its custom id names the game, so a panel of an earlier game is refused;
     choosing a card or a page only redraws the panel, a pile, "End turn" or a signal acts. A pile that is risky at
-    the moment of the click (``misclick_risks``) first asks; "Lay it anyway" (``lay``) then lays without asking."""
+    the moment of the click (``misclick_risks``) first asks; "Lay it anyway" (``lay``) then lays without asking.
+    "Hint" answers with a private message of its own and leaves the panel as it is."""
 
     def __init__(self, game: int, verb: str, a: str, b: str) -> None:
         super().__init__(discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}"))
@@ -246,6 +273,11 @@ class PanelButton(
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         tables = interaction.client.tables
         kind = the_game.INFO.kind
+        if self.verb == "hint":
+            live, given = await tables.panels.hint(interaction.channel_id or 0, interaction.user.id, kind, self.game)
+            text = hint_text(live.state, given.action, given.why)
+            await send(interaction, content=render(text, tables.languages.for_reader(interaction)), ephemeral=True)
+            return
         if self.verb in ("card", "page"):
             page = f"card{self.a}" if self.verb == "card" else (None if self.a == "main" else self.a)
             await tables.show_panel(interaction, kind, game=self.game, page=page)

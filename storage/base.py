@@ -64,6 +64,10 @@ class Storage(Protocol):
         """Remember the message that shows the game (its lobby or board). Presentation only: the last writer wins."""
         ...
 
+    async def mark_hinted(self, game_id: int) -> None:
+        """Record that a person took a Hint in the game (``GameRecord.hinted``): committed on return."""
+        ...
+
     async def moves(self, game_id: int, after: int = 0) -> list[LoggedMove]:
         """The log from move ``after + 1`` on, in order."""
         ...

@@ -159,7 +159,26 @@ async def _guild_settings(db: Session) -> None:
     )
 
 
-STEPS: tuple[Callable[[Session], Awaitable[None]], ...] = (_games, _move_log, _turn_clock, _results, _guild_settings)
+async def _hints(db: Session) -> None:
+    """Version 6: whether a person took a Hint in the game (issue 26), apart from the move log: such a game stays
+    out of the leaderboards. Few games have it, so their index is small."""
+    await script(
+        db,
+        """
+        ALTER TABLE games ADD COLUMN hinted {bool} NOT NULL DEFAULT {false};
+        CREATE INDEX games_hinted ON games (id) WHERE hinted
+        """,
+    )
+
+
+STEPS: tuple[Callable[[Session], Awaitable[None]], ...] = (
+    _games,
+    _move_log,
+    _turn_clock,
+    _results,
+    _guild_settings,
+    _hints,
+)
 LATEST = len(STEPS)
 
 

@@ -35,6 +35,7 @@ class GameRecord:
     message_id: int | None = None  # the board or lobby message with live buttons
     result: Mapping[str, Any] | None = None
     damaged: str | None = None  # why the row cannot be played (unreadable data); None when sound
+    hinted: bool = False  # a person took a Hint: the game stays out of the leaderboards
     created_at: str = ""
     started_at: str | None = None
     ended_at: str | None = None

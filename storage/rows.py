@@ -46,7 +46,7 @@ def dump(value: Any) -> str | None:
 # A game row as ``record`` reads it, with the length of its move log.
 COLUMNS = (
     "id, channel_id, guild_id, kind, host_id, players, variants, seed, rules_version, status, revision, options, "
-    "message_id, result, damaged, created_at, started_at, ended_at, "
+    "message_id, result, damaged, hinted, created_at, started_at, ended_at, "
     "(SELECT COALESCE(MAX(m.seq), 0) FROM moves m WHERE m.game_id = games.id) AS move_count"
 )
 SELECT = f"SELECT {COLUMNS} FROM games"
@@ -93,6 +93,7 @@ def record(row: Row) -> GameRecord:
         message_id=row["message_id"],
         result=result,
         damaged=damaged,
+        hinted=bool(row["hinted"]),
         created_at=row["created_at"],
         started_at=row["started_at"],
         ended_at=row["ended_at"],

@@ -123,6 +123,10 @@ class SQLStorage(StatsQueries):
     async def set_message(self, game_id: int, message_id: int | None) -> None:
         await self._execute("UPDATE games SET message_id = ? WHERE id = ?", message_id, game_id)
 
+    async def mark_hinted(self, game_id: int) -> None:
+        # Not a change of the game's course: no revision, so no move or vote in flight loses its compare-and-swap.
+        await self._execute("UPDATE games SET hinted = ? WHERE id = ? AND NOT hinted", True, game_id)
+
     async def moves(self, game_id: int, after: int = 0) -> list[LoggedMove]:
         rows = await self._fetch(
             "SELECT seq, player, action, auto FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq", game_id, after

@@ -12,6 +12,11 @@ kept (``PanelHandle``), and:
   answer, and it then finds the panel current and leaves it alone.
 
 Only the owner's token edits a panel, and it is composed for its owner alone: nobody else's hand can leak into it.
+
+Hint (``offers_hint``, ``Panels.hint``): where the game's computer player gives hints (``engine.ai``) and the table
+has a computer player or a single person, the panel offers the computer player's choice for the clicker's seat, on
+their turn, from that seat's observation alone. The game is marked (``GameRecord.hinted``, committed before the hint
+is told), which keeps it out of the leaderboards.
 """
 
 from __future__ import annotations
@@ -25,10 +30,14 @@ from typing import Any
 
 import discord
 
+from engine.ai import PLAYERS as AI_PLAYERS
 from i18n import _, render
+from storage import GameRecord
+from table.answer import UserError
 from table.boards import INTERACTION_TOKEN_SECONDS, BoardHandle
 from table.events import Moved
-from table.games import Games, Live
+from table.games import STALE_PANEL, Games, Live
+from table.people import is_ai
 from table.presenter import Presenter
 
 log = logging.getLogger(__name__)
@@ -37,6 +46,10 @@ log = logging.getLogger(__name__)
 REPLACED = _("This panel is closed: your newest one is below.")
 # What a panel says once its token is about to die: past that it could show an old position as the current one.
 ASLEEP = _("This panel went to sleep: press My hand or use /hand for a fresh one.")
+
+HINTS_ON_YOUR_TURN = _("Hints are for your turn: press Hint again when it comes.")
+NO_HINTS_HERE = _("Hints are offered only at tables with a computer player or a single person.")
+NO_HINT_NOW = _("There is no hint to give now.")
 
 # How a panel is composed: (live game, presenter, player, page, locale) -> the message (content and buttons).
 Compose = Callable[[Live[Any], Presenter[Any, Any], int, str | None, str], dict[str, Any]]
@@ -66,6 +79,27 @@ class Panels:
         self._falling_asleep: set[asyncio.Task[None]] = set()
         # A panel nobody clicked for this long sleeps (its token, the only way to edit it, lasts 15 minutes).
         self.awake_seconds: float = INTERACTION_TOKEN_SECONDS
+
+    async def hint(self, channel_id: int, player: int, kind: str, game: int) -> tuple[Live[Any], Any]:
+        """The computer player's choice for ``player``'s seat in the channel's game (the id a panel was made for),
+        with the game left as it is and marked as hinted in the database before it is returned. Refused out of turn,
+        at a table without hints, and for a panel of an earlier game."""
+        live, presenter = await self.games.running(channel_id, kind)
+        if player not in live.record.players:
+            raise UserError(_("You're not playing in this game."))
+        if game != live.record.id:
+            raise UserError(STALE_PANEL)
+        if not offers_hint(live.record):
+            raise UserError(NO_HINTS_HERE)
+        state, rules = live.state, presenter.game
+        if rules.is_over(state) or rules.current_player(state) not in (None, player):
+            raise UserError(HINTS_ON_YOUR_TURN)
+        hint = AI_PLAYERS[live.record.kind].hint
+        given = hint(rules.observation(state, player)) if hint is not None else None
+        if given is None:
+            raise UserError(NO_HINT_NOW)
+        await self.games.storage.mark_hinted(live.record.id)
+        return live, given
 
     def lock(self, channel_id: int, player: int) -> asyncio.Lock:
         """A player's panels in a channel change one at a time: an answer to their click and a background update
@@ -174,3 +208,13 @@ class Panels:
         for task in [*self._catching_up.values(), *self._falling_asleep]:
             task.cancel()
         self._catching_up.clear()
+
+
+def offers_hint(record: GameRecord) -> bool:
+    """Whether the table's hand panel offers Hint: the game's computer player gives hints, and a computer player sits
+    at the table or a single person plays (a table of people alone plays without a coach)."""
+    player = AI_PLAYERS.get(record.kind)
+    if player is None or player.hint is None:
+        return False
+    people = sum(not is_ai(seat) for seat in record.players)
+    return people == 1 or people < len(record.players)

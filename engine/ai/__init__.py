@@ -12,8 +12,9 @@ same action, before and after a restart.
   seat after every move (anybody's), applies the answers, then lets the seat to move act: the same moments as
   ``benchmarks/ai.py --signals live``.
 
-The Game also offers ``the_game.hint(observation)``: what the computer player would do in a person's seat, with one
-line of why, from that seat's view alone (for a Hint button).
+- ``hint(observation)`` (optional, ``None`` where a game has none): what the computer player would do in a person's
+  seat, with one line of why (a ``Text``), from that seat's view alone: the hand panel's Hint button. The Game has one,
+  No Thanks! has none.
 - ``fallback(legal_actions, observation=None)``: a safe legal action without planning, for when ``act`` failed. The
   Game: end the turn when allowed, else the play that takes the least room (needs the observation, else the first
   play); No Thanks!: "no thanks" when the seat has a chip, else take. Never Leave while anything else is legal.
@@ -44,10 +45,15 @@ class AIPlayer(Generic[ObservationT, ActionT]):
     # Whether the turn clock's autopilot plays an away person's turn with this computer player; if not, it plays the
     # game's safe default move (``Game.default_action``).
     plays_autopilot: bool = True
+    hint: Callable[[ObservationT], Any] | None = None
 
 
 THE_GAME: AIPlayer[the_game_rules.Observation, the_game_rules.Action] = AIPlayer(
-    kind="the_game", act=the_game_ai.act, signals=the_game_ai.signals, fallback=the_game_ai.fallback
+    kind="the_game",
+    act=the_game_ai.act,
+    signals=the_game_ai.signals,
+    fallback=the_game_ai.fallback,
+    hint=the_game_ai.hint,
 )
 NO_THANKS: AIPlayer[no_thanks_rules.Observation, no_thanks_rules.Action] = AIPlayer(
     kind="no_thanks",

@@ -27,6 +27,7 @@ from engine.the_game import (
     Play,
     Signal,
 )
+from i18n import Text, _, _n
 
 _UP = (True, True, False, False)
 _FIRST, _LAST = 2, 99
@@ -266,12 +267,12 @@ class Hint:
     """What the computer player would do in a seat's place, and one line of why, from that seat's view alone."""
 
     action: Action
-    why: str
+    why: Text  # translated where it is shown
 
 
-def _cards(count: float) -> str:
+def _cards(count: float) -> Text:
     count = round(count)
-    return "no card" if count == 0 else "1 card" if count == 1 else f"{count} cards"
+    return _("no card") if count == 0 else _n("{count} card", "{count} cards", count)
 
 
 def hint(observation: Observation) -> Hint | None:
@@ -289,27 +290,37 @@ def hint(observation: Observation) -> Hint | None:
             return None
         signal = wanted[0]
         if signal.kind == "clear":
-            return Hint(signal, f"Your signal on {signal.pile} no longer says anything true about your cards.")
-        words = {"trick": "you hold its backwards trick", "dont_lay": "your card fits it with hardly a gap"}
-        return Hint(signal, f"Signal on {signal.pile}: {words.get(signal.kind, 'your card fits it closely')}.")
+            return Hint(
+                signal, _("Your signal on {pile} no longer says anything true about your cards.", pile=signal.pile)
+            )
+        words = {"trick": _("you hold its backwards trick"), "dont_lay": _("your card fits it with hardly a gap")}
+        why = words.get(signal.kind, _("your card fits it closely"))
+        return Hint(signal, _("Signal on {pile}: {why}.", pile=signal.pile, why=why))
     action, reason = _decide(observation)
     if isinstance(action, EndTurn):
         if reason == "lost":
-            return Hint(action, "No card of yours fits any pile.")
-        return Hint(action, "You laid what you must, and every other card would take room the team still needs.")
+            return Hint(action, _("No card of yours fits any pile."))
+        return Hint(action, _("You laid what you must, and every other card would take room the team still needs."))
     assert isinstance(action, Play)
     board = _board(observation)
     index = PILES.index(action.pile)
     top = board.tops[index]
     room = _room_taken(board, index, top, action.card)
     if reason == "lost":
-        why = "No order of your cards lays the minimum; this card moves its pile the least."
+        why = _("No order of your cards lays the minimum; this card moves its pile the least.")
     elif action.card == top + (-BACKWARDS_STEP if _UP[index] else BACKWARDS_STEP):
-        why = f"The backwards trick: {action.pile} goes back ten, {_cards(-room)} still to come fit it again."
+        why = _(
+            "The backwards trick: {pile} goes back ten, {cards} still to come fit it again.",
+            pile=action.pile,
+            cards=_cards(-room),
+        )
     elif reason == "extra":
-        why = f"Nearly free: it skips {_cards(room)} still to come, and every card laid now is one less to place later."
+        why = _(
+            "Nearly free: it skips {cards} still to come, and every card laid now is one less to place later.",
+            cards=_cards(room),
+        )
     else:
-        why = f"Of the cards you must lay, this wastes least: it skips {_cards(room)} still to come."
+        why = _("Of the cards you must lay, this wastes least: it skips {cards} still to come.", cards=_cards(room))
     return Hint(action, why)
 
 

@@ -13,6 +13,7 @@ from engine.ai import PLAYERS, fallback
 from engine.ai import the_game as ai
 from engine.game import Setup
 from engine.the_game import EndTurn, Leave, Mark, Play, Signal, State
+from i18n import render
 
 P1, P2, P3 = 101, 202, 303
 RNG = random.Random(0)
@@ -212,16 +213,17 @@ def test_the_hint_is_the_computer_players_move_and_names_the_backwards_trick() -
     given = ai.hint(tg.observation(state, P1))
     assert given is not None
     assert given.action == decide(state) == Play(45, "A")
-    assert given.why.startswith("The backwards trick: A goes back ten")
+    assert render(given.why, "en").startswith("The backwards trick: A goes back ten")
 
 
 def test_the_hint_says_how_much_room_a_card_wastes() -> None:
     # A shows 10 and nothing below 20 is still to come but 12: laying 11 skips no card, 14 would skip 12.
     state = make_state([(11, 14), (12, 99)], tops={"A": 10, "B": 10, "C": 3, "D": 3}, draw_pile=range(20, 40))
     given = ai.hint(tg.observation(state, P1))
-    assert given == ai.Hint(
-        Play(11, "A"), "Of the cards you must lay, this wastes least: it skips no card still to come."
-    )
+    assert given is not None
+    assert given.action == Play(11, "A")
+    assert render(given.why, "en") == "Of the cards you must lay, this wastes least: it skips no card still to come."
+    assert render(given.why, "de") != render(given.why, "en")  # told in the reader's language
 
 
 def test_the_hint_ends_the_turn_once_more_cards_would_cost_room() -> None:
@@ -229,7 +231,7 @@ def test_the_hint_ends_the_turn_once_more_cards_would_cost_room() -> None:
     given = ai.hint(tg.observation(state, P1))
     assert given is not None
     assert given.action == EndTurn() == decide(state)
-    assert "room the team still needs" in given.why
+    assert "room the team still needs" in render(given.why, "en")
 
 
 def test_the_hint_out_of_turn_is_a_signal_and_nothing_once_shown() -> None:
@@ -237,7 +239,9 @@ def test_the_hint_out_of_turn_is_a_signal_and_nothing_once_shown() -> None:
         [(3, 4), (30, 61, 88)], tops={"A": 40, "B": 60, "C": 20, "D": 10}, draw_pile=tuple(range(70, 80))
     )
     given = ai.hint(tg.observation(state, P2))
-    assert given == ai.Hint(Signal("trick", "A"), "Signal on A: you hold its backwards trick.")
+    assert given is not None
+    assert given.action == Signal("trick", "A")
+    assert render(given.why, "en") == "Signal on A: you hold its backwards trick."
     for signal in ai.signals(tg.observation(state, P2)):
         state = tg.apply(state, P2, signal)
     assert ai.hint(tg.observation(state, P2)) is None

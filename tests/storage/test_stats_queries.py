@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from storage import Conflict, Ending, GameRecord, NewGame, Storage
+from tests.storage.conftest import Backend
 
 GUILD = 1
 ANA, BEN, CY = 101, 102, 103
@@ -27,6 +28,7 @@ async def played(
     auto: bool = False,
     options: Mapping[str, Any] | None = None,
     guild: int = GUILD,
+    hinted: bool = False,
 ) -> GameRecord:
     """A game dealt and ended through the interface: finished with ``result``, or abandoned (None) by /endgame."""
     record = await storage.create_game(
@@ -34,6 +36,8 @@ async def played(
     )
     record = await storage.update_game(record, status="running", started_at="2025-01-01T10:00:00+00:00")
     assert await storage.append_move(record.id, 1, players[0], ["end"], auto=auto)
+    if hinted:
+        await storage.mark_hinted(record.id)
     if result is None:
         await storage.update_game(record, status="abandoned", ended_at="2025-01-01T11:00:00+00:00")
     else:
@@ -153,6 +157,43 @@ async def test_history_and_the_daily_deals_first_tries(storage: Storage) -> None
     assert len(server) == 6
     assert {h.record.id: h.mixed for h in server}[other.id] is True
     assert [h.record.id for h in await storage.ended_games(GUILD, 10, limit=2, offset=1)] == [three.id, second.id]
+
+
+async def test_a_game_with_a_hint_is_marked_and_left_out_of_the_leaderboards(backend: Backend) -> None:
+    storage = await backend.open()
+    try:
+        for _ in range(2):
+            await played(storage, 10, (ANA, BEN), won(0))
+        hinted = await played(storage, 10, (ANA, BEN), won(0), hinted=True)
+        await played(storage, 10, (CY,), won(0), hinted=True)  # a solo game: its only game
+        await played(storage, 10, (CY, BOT), won(3), hinted=True)  # with a computer player
+        await played(storage, 10, (ANA, BOT), won(5))
+        running = await storage.create_game(NewGame(11, GUILD, "the_game", BEN, (BEN,), (), 1, 1))
+        running = await storage.update_game(running, status="running", started_at="2025-01-01T10:00:00+00:00")
+        await storage.mark_hinted(running.id)
+        await storage.mark_hinted(running.id)  # a second hint changes nothing
+        after = await storage.game(running.id)
+        assert after is not None
+        assert after.hinted
+        assert after.revision == running.revision  # not a change of the game's course: no move loses its swap
+    finally:
+        await storage.close()
+    storage = await backend.open()  # another connection, as after a restart
+    try:
+        people, _ = await storage.leaderboard(GUILD, "the_game", teams=True, mixed=False)
+        assert [(s.players, s.games) for s in people] == [((ANA, BEN), 2)]
+        bots, _ = await storage.leaderboard(GUILD, "the_game", teams=True, mixed=True)
+        assert [(s.players, s.games) for s in bots] == [((ANA,), 1)]
+        players, _ = await storage.leaderboard(GUILD, "the_game", teams=False, mixed=False)
+        assert {s.players for s in players} == {(ANA,), (BEN,)}
+        history = {h.record.id: h.record.hinted for h in await storage.ended_games(GUILD, 10, limit=10)}
+        assert history[hinted.id] is True
+        assert sum(history.values()) == 3
+        # A person's own statistics still count the game: it was played.
+        tallies = {(t.seats, t.mixed): t.played for t in await storage.player_tallies(GUILD, ANA)}
+        assert tallies[(2, False)] == 3
+    finally:
+        await storage.close()
 
 
 async def test_the_daily_deal_sets_the_seed_of_a_lobby_only(storage: Storage) -> None:

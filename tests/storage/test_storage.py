@@ -263,6 +263,11 @@ async def test_a_database_written_before_the_move_log_carries_over(tmp_path: Pat
         assert {c: r.status for c, r in records.items()} == {1: "running", 3: "lobby", 4: "running"}
         assert records[4].damaged == "its saved moves could not be read"
         running_game = records[1]
+        assert not running_game.hinted  # no game before the Hint button had one
+        await storage.mark_hinted(running_game.id)
+        marked = await storage.game(running_game.id)
+        assert marked is not None
+        assert marked.hinted
         assert running_game.moves == expected["1"]["moves"]
         state = await _replayed(storage, running_game.id)
         assert [list(h) for h in state.hands] == expected["1"]["hands"]
