@@ -100,9 +100,11 @@ class Daily(commands.Cog):
             for r in sorted(records, key=rank_key):
                 values = {"channel": f"<#{r.channel_id}>", "players": people(r.players), "result": result_text(r)}
                 if any(map(is_ai, r.players)):
-                    rows.append(_("{channel}: {players} · {result} 🤖", **values))
+                    row = _("{channel}: {players} · {result} 🤖", **values)
                 else:
-                    rows.append(_("{channel}: {players} · {result}", **values))
+                    row = _("{channel}: {players} · {result}", **values)
+                # Played with a Hint: compared all the same (it was the table's first try), but marked as in /history.
+                rows.append(_("{line} 💡", line=row) if r.hinted else row)
             embed.add_field(
                 name=render(_n("{game}, {count} player", "{game}, {count} players", seats, game=title(kind)), locale),
                 value=shorten(render(lines(*rows), locale), 1024),
