@@ -51,7 +51,7 @@ async def team_record(storage: Storage, record: GameRecord) -> Localized | None:
     its record is the team's; in a competitive game each one wins alone, so it names each one's first places and who
     scored the best. None when these people have not finished a game of it together."""
     team = team_of(record)
-    standings = await storage.together(record.guild_id, record.kind, team) if team else []
+    standings = await storage.together(record.guild_id, record.kind, team)
     if not standings:
         return None
     games = standings[0].games  # every one of them played each of these games

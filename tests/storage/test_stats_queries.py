@@ -96,6 +96,7 @@ async def test_the_end_screens_record_of_the_same_people(storage: Storage) -> No
     assert shown is not None
     assert render(shown, "en") == "This team's record: 3 games, 1 won, best 0 cards left."
     assert await storage.together(2, "the_game", (ANA, BEN)) == []  # another server
+    assert await storage.together(GUILD, "the_game", ()) == []  # computer players only: no people, no record
 
     # No Thanks! is won alone: each one's first places, and who scored the best (lowest) points.
     for winner, points in ((ANA, (10, 20, 30)), (BEN, (25, 5, 40)), (ANA, (12, 18, 5))):
