@@ -12,10 +12,11 @@ from typing import Any
 
 from engine import no_thanks, the_game
 from tests.e2e.conftest import World
+from tests.e2e.table_helpers import first_version
 from tests.e2e.test_ai import fast
 from tests.e2e.test_stats import lose_the_game_alone_from_here, no_thanks_against_bots, text_of
 from tests.fake_discord import CHANNEL_MESSAGE, MISSING_PERMISSIONS, Channel, Member, Message
-from tests.players import answer, private, saved_game, saved_state
+from tests.players import answer, private, public, saved_game, saved_state
 
 
 def end_screen(world: World, game_id: int) -> Message:
@@ -127,6 +128,13 @@ async def test_the_end_screens_replay_button_opens_the_replay_privately(world: W
         assert "move 0 of" in shown
         assert f"<@{ana.id}>: hand: " in shown
         assert len(world.fake.channel_messages(world.channel)) == before
+        # The record came up with the end screen itself, in its first version: no message or edit of its own.
+        assert "This team's record: 1 game, 0 won, best " in first_version(end).content
+        # /board after the end shows the same end screen: the record, and the Replay beside the Rematch.
+        shown = public(await world.fake.invoke("board", user=ben, channel=world.channel))
+        assert "This team's record: 1 game, 0 won, best " in shown.content
+        assert has_rematch(shown, game)
+        assert has_replay(shown, game)
 
 
 async def test_a_daily_deal_stays_closed_until_its_day_is_over_and_its_rematch_deals_new_cards(world: World) -> None:
