@@ -1,18 +1,13 @@
-"""How a finished game's result reads, for the statistics and for a thread's result line in its channel."""
+"""How a finished game's result reads, for the statistics, the history and a thread's result line in its channel
+(a score reads the same on the end screen: ``table.end_screen.score_text``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
-
 from engine import GAMES
-from i18n import Localized, Text, _, _n, _p, joined, number, render
-from storage import GameRecord, Storage
-from table.people import is_ai, mention
-
-# The end screen's Replay button (``replay_button``): the History cog answers it with the replay, privately.
-END_REPLAY_ID = "replay:{game}"
+from i18n import Localized, Text, _, joined
+from storage import GameRecord
+from table.end_screen import score_text
+from table.people import mention
 
 
 def variants_text(kind: str, variants: tuple[str, ...]) -> Localized:
@@ -26,25 +21,6 @@ def won_word(kind: str) -> Text:
     comes first."""
     game = GAMES.get(kind)
     return _("first place") if game is not None and not game.info.cooperative else _("won")
-
-
-def is_team_game(kind: str) -> bool:
-    game = GAMES.get(kind)
-    return game is not None and game.info.cooperative
-
-
-def score_text(kind: str, score: float | None, digits: int = 0) -> Text:
-    """How a score reads: The Game counts the cards left, every other game points."""
-    if score is None:
-        return _("no score")
-    cards = kind == "the_game"
-    if digits == 0:
-        whole = round(score)
-        if cards:
-            return _n("{count} card left", "{count} cards left", whole)
-        return _n("{count} point", "{count} points", whole)
-    value = number(score, decimals=digits)
-    return _("{score} cards left", score=value) if cards else _("{score} points", score=value)
 
 
 def result_text(record: GameRecord) -> Text:
@@ -77,45 +53,3 @@ def game_over_here(record: GameRecord) -> Text:
 
 def people(players: tuple[int, ...]) -> str | Text:
     return " ".join(mention(p) for p in players) or _("nobody")
-
-
-def team_of(record: GameRecord) -> tuple[int, ...]:
-    """The game's people in id order, as the results name a team (computer players are no part of it)."""
-    return tuple(sorted(p for p in record.players if not is_ai(p)))
-
-
-async def team_record(storage: Storage, record: GameRecord) -> Text | None:
-    """The record of this game's people as a team at its game (a team game's, finished games on this server, with or
-    without computer partners): games, wins, best score. None for a game without teams or not yet played."""
-    team = team_of(record)
-    if not is_team_game(record.kind) or not team:
-        return None
-    standings = [s for s in await storage.player_teams(record.guild_id, team[0], record.kind, 50) if s.players == team]
-    games = sum(s.games for s in standings)
-    if not games:
-        return None
-    best = min((s.best for s in standings if s.best is not None), default=None)
-    return _n(
-        "This team's record: {count} game, {won} won, best {best}.",
-        "This team's record: {count} games, {won} won, best {best}.",
-        games,
-        won=sum(s.won for s in standings),
-        best=score_text(record.kind, best),
-    )
-
-
-def replay_button(record: GameRecord, locale: str) -> discord.ui.Button[Any]:
-    """The end screen's way to the game's replay (``/history`` has it too), opened privately for whoever clicks."""
-    return discord.ui.Button(
-        label=render(_p("button", "Replay"), locale),
-        style=discord.ButtonStyle.secondary,
-        custom_id=END_REPLAY_ID.format(game=record.id),
-    )
-
-
-async def end_screen_extras(
-    storage: Storage, record: GameRecord, locale: str
-) -> tuple[Localized | None, list[discord.ui.Button[Any]]]:
-    """What the end screen of ``record`` adds, for the table to compose (``table/boards.py``): a line with the team's
-    record (None when there is none) and the Replay button to put beside Rematch."""
-    return await team_record(storage, record), [replay_button(record, locale)]

@@ -1,6 +1,6 @@
 """After a game's end: the Rematch under its end screen, live only under the channel's newest end screen (an older
-one loses it when a newer game ends, and a click on one that kept it is refused), with the team's record in the new
-lobby. A rematch of a daily deal deals new cards: the day's cards were played already.
+one keeps only its Replay when a newer game ends, and a click on a Rematch that stayed is refused), with the team's
+record in the new lobby. A rematch of a daily deal deals new cards: the day's cards were played already.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord.ext import commands
 
-from cogs._results import team_record
 from cogs._ui import in_text_channel, reply_error
 from cogs.lobby import Lobby
 from engine import GAMES
 from i18n import Localized, _, lines
 from storage import ChannelBusy, GameRecord, NewGame
-from table.answer import UserError
+from table.answer import UserError, detached
+from table.end_screen import REMATCH_ID, replay_view, team_record
 from table.events import Moved
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"r
 
     def __init__(self, game: int) -> None:
         # Matched by custom id only: the board's own button carries the label, in the table's language.
-        super().__init__(discord.ui.Button(style=discord.ButtonStyle.success, custom_id=f"rematch:{game}"))
+        super().__init__(discord.ui.Button(style=discord.ButtonStyle.success, custom_id=REMATCH_ID.format(game=game)))
         self.game = game
 
     @classmethod
@@ -128,8 +128,8 @@ class AfterTheEnd(commands.Cog):
     # ---- older end screens lose their Rematch -----------------------------------------------------------------
 
     async def on_moved(self, event: Moved) -> None:
-        """A game ended: the channel's previous end screen loses its Rematch, in the background (the move's answer
-        does not wait for it)."""
+        """A game ended: the channel's previous end screen loses its Rematch (its Replay stays), in the background
+        (the move's answer does not wait for it)."""
         if event.presenter.game.is_over(event.after):
             task = asyncio.ensure_future(self.retire_older(event.live.record))
             self._tidying.add(task)
@@ -142,8 +142,9 @@ class AfterTheEnd(commands.Cog):
         if older is None or older.message_id is None:
             return
         channel = self.bot.get_partial_messageable(ended.channel_id)
+        replay_only = detached(replay_view(older, self.bot.tables.languages.of_record(older)))
         try:
-            await channel.get_partial_message(older.message_id).edit(view=None)
+            await channel.get_partial_message(older.message_id).edit(view=replay_only)
         except discord.HTTPException:
             # Deleted, or no longer ours to edit: a click on it is refused all the same.
             log.info("The end screen of game %s kept its Rematch", older.id, exc_info=True)

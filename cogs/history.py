@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._pages import COLOUR, PAGE, audience, page_locale, title, turn_page, variant_words, when
-from cogs._results import END_REPLAY_ID, people, result_text, score_text
+from cogs._results import people, result_text
 from cogs._ui import in_text_channel, reply_error
 from cogs.daily import TODAYS_DEAL_CLOSED, hidden_today, today_of
 from engine.errors import CorruptState, GameError
@@ -24,6 +24,7 @@ from engine.game import decode_moves, replay
 from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import EndedGame, GameRecord
 from table.answer import UserError, send, shorten
+from table.end_screen import END_REPLAY_ID, score_text
 from table.games import setup_of
 from table.people import mention
 
@@ -106,7 +107,7 @@ class ReplayButton(
 
 
 class EndReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"replay:(?P<game>[0-9]+)"):
-    """The Replay button under an end screen (``cogs._results.replay_button``): the game's replay, privately."""
+    """The Replay button under an end screen (``table.end_screen.replay_button``): the game's replay, privately."""
 
     def __init__(self, game: int) -> None:
         # Matched by custom id only: the end screen's own button carries the label, in the table's language.

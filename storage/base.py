@@ -7,7 +7,7 @@ acting at the same position. Storage keeps SQL only: no locks, caches, rules or 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from storage.records import (
@@ -129,6 +129,12 @@ class Storage(Protocol):
 
     async def player_teams(self, guild_id: int, player: int, kind: str, limit: int = 5) -> list[Standing]:
         """The teams the player played ``kind`` in (team games), most games first."""
+        ...
+
+    async def together(self, guild_id: int, kind: str, team: Sequence[int]) -> list[Standing]:
+        """The finished games of ``kind`` played by exactly the people ``team`` (with or without computer players):
+        one ``Standing`` per person, in id order, with their games, wins (a team win, or their first places) and
+        best score; empty when these people never finished one together."""
         ...
 
     async def player_results(self, guild_id: int, player: int, limit: int = 60) -> list[PlayerResult]:

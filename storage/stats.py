@@ -39,6 +39,16 @@ FROM results WHERE guild_id = ? AND player = ? AND kind = ? AND status = 'finish
 GROUP BY team, mixed ORDER BY games DESC, won DESC, mean LIMIT ?
 """
 
+# Each person's finished games, wins and best score with exactly these people (``team``: the results' team column),
+# computer partners or not: the end screen's record. A team game's rows all carry the team's result. Naming the
+# people ({people}: one placeholder each) reads their rows by the primary key: 1 ms, not 30, on a busy server.
+TOGETHER = """
+SELECT CAST(player AS TEXT) AS who, max(mixed) AS mixed, count(*) AS games, coalesce(sum(won), 0) AS won,
+       min(score) AS best, avg(score) AS mean
+FROM results WHERE guild_id = ? AND player IN ({people}) AND kind = ? AND team = ? AND status = 'finished'
+GROUP BY player ORDER BY player
+"""
+
 # A player's last games, newest first (read back oldest first).
 RESULTS = """
 SELECT game_id, kind, status, won, score, mixed, team FROM results
@@ -147,6 +157,14 @@ class StatsQueries(Database):
 
     async def player_teams(self, guild_id: int, player: int, kind: str, limit: int = 5) -> list[Standing]:
         return [standing(row) for row in await self._fetch(TEAMS, guild_id, player, kind, limit)]
+
+    async def together(self, guild_id: int, kind: str, team: Sequence[int]) -> list[Standing]:
+        people = sorted(team)
+        if not people:
+            return []
+        query = TOGETHER.format(people=", ".join("?" * len(people)))
+        rows = await self._fetch(query, guild_id, *people, kind, " ".join(map(str, people)))
+        return [standing(row) for row in rows]
 
     async def player_results(self, guild_id: int, player: int, limit: int = 60) -> list[PlayerResult]:
         return [player_result(row) for row in reversed(await self._fetch(RESULTS, guild_id, player, limit))]

@@ -21,9 +21,10 @@ from typing import Any
 import discord
 
 from engine.game import decode_moves
-from i18n import Localized, Text, _, _p, joined, lines, render
+from i18n import Localized, Text, _, joined, lines, render
 from storage import GameRecord
 from table.answer import NO_PINGS, clicked_message, detached, send, update
+from table.end_screen import final_view, team_record
 from table.games import Games, Live, Played, setup_of, title
 from table.language import Languages
 from table.people import is_ai, mention
@@ -71,19 +72,6 @@ class BoardHandle:
         await discord.Webhook.partial(self.application_id, self.token, client=client).edit_message(
             self.message_id, **message
         )
-
-
-def final_view(record: GameRecord, locale: str) -> discord.ui.View:
-    """What stays under a finished game's last board: the rematch."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        discord.ui.Button(
-            label=render(_p("button", "Rematch"), locale),
-            style=discord.ButtonStyle.success,
-            custom_id=f"rematch:{record.id}",
-        )
-    )
-    return view
 
 
 def with_picture(board: dict[str, Any], picture: Picture) -> dict[str, Any]:
@@ -168,12 +156,12 @@ class Boards:
         return message
 
     def after(
-        self, played: Played, framing: Framing | None = None
+        self, played: Played, framing: Framing | None = None, record_line: Localized | None = None
     ) -> tuple[dict[str, Any], bool, dict[str, Any] | None]:
         """The board a move leaves, and whether it goes up as a new message: when the table moved on, the game
         ended, there is no board yet, or chat has pushed it out of sight. A board that moved on opens with what the
         turn did (``Presenter.summary``); one edited in place opens with what the turn before did, then the move;
-        the end screen opens with the move that ended the game, then the whole result.
+        the end screen opens with the move that ended the game, then the whole result and ``record_line``.
         For a new message, also what the board it supersedes shrinks to (``shrunk``)."""
         live, presenter, before, after, player, action = played
         record, game = live.record, presenter.game
@@ -186,7 +174,7 @@ class Boards:
         text: Localized
         if over:
             # The end keeps the move that ended it on top; the superseded board holds the turn's line.
-            text = lines(announcement, "", presenter.game_over_text(after))
+            text = lines(announcement, "", presenter.game_over_text(after), record_line)
         elif moved_on:
             summary = presenter.summary(live.turn_of(game.move_count(after)))
             # A turn nobody clicked for says so ("Played for @ana: ...").
@@ -203,6 +191,11 @@ class Boards:
         live.board_text = text
         shrunk = self.supersede(live, presenter, game.move_count(after)) if fresh else None
         return self.public(record, presenter, after, text), fresh, shrunk
+
+    async def record_line(self, played: Played) -> Localized | None:
+        """Under an end screen: these players' record at this game, read after the move that ended it committed."""
+        over = played.presenter.game.is_over(played.after)
+        return await team_record(self.games.storage, played.live.record) if over else None
 
     def supersede(self, live: Live[Any], presenter: Presenter[Any, Any], upto: int) -> dict[str, Any]:
         """The board on show gives way to a new one at move ``upto``: the edit that shrinks it to a line or two of
@@ -242,7 +235,7 @@ class Boards:
         composes it) and the board edited in place, or a new board posted when the table moved on."""
         live, presenter, before, after, player, action = played
         record = live.record
-        board, fresh, shrunk = self.after(played)
+        board, fresh, shrunk = self.after(played, record_line=await self.record_line(played))
         on_board = self.is_board_click(interaction, record)
         on_panel = clicked_message(interaction) is not None and not on_board
         if not fresh:
@@ -275,7 +268,7 @@ class Boards:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
         place, or posted anew when the table moved on (one rate-limited request either way)."""
         live = played.live
-        board, fresh, shrunk = self.after(played, framing)
+        board, fresh, shrunk = self.after(played, framing, await self.record_line(played))
         if not fresh:
             await self.show_in_place(played, board)
             return

@@ -20,9 +20,10 @@ import metrics
 from i18n import Localized, Text, _, lines, render
 from storage import GameRecord, Storage
 from table.answer import UserError, clicked_message, committed, detached, in_time, send, update
-from table.boards import Boards, final_view
+from table.boards import Boards
 from table.clock import TurnClock
 from table.courier import Courier
+from table.end_screen import final_view, team_record
 from table.events import Events
 from table.games import STALE_PANEL, Games, Live, Played, title
 from table.language import Languages
@@ -226,10 +227,15 @@ class Table:
         await self.boards.post(interaction, live, message, presenter)
 
     async def show_result(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
-        """The final board of the channel's last game, for a while after it ended."""
+        """The final board of the channel's last game, for a while after it ended, with these players' record."""
         presenter = self.games.presenter(record)
         state = await self.games.final_state(record)
-        text = presenter.game_over_text(state) if presenter.game.is_over(state) else _("This game was ended early.")
+        over = presenter.game.is_over(state)
+        text = (
+            lines(presenter.game_over_text(state), await team_record(self.storage, record))
+            if over
+            else _("This game was ended early.")
+        )
         message = self.boards.public(record, presenter, state, text)
         message["view"] = detached(final_view(record, self.languages.for_table(interaction)))
         await send(interaction, **message)

@@ -60,6 +60,10 @@ def first_version(message: Message) -> MessageVersion:
     return message.history[0]
 
 
+# What stays under an end screen: its Rematch (while it is the channel's newest) and its Replay.
+END_SCREEN = ["Rematch", "Replay"]
+
+
 def live_buttons(message: Message) -> list[str]:
     """The labels of the enabled buttons under a message."""
     return [str(b.get("label")) for b in message.buttons if not b.get("disabled")]
@@ -114,17 +118,20 @@ class Meter:
 
 
 def game_buttons(message: Message) -> list[str]:
-    """The buttons under a message that act on a running game or lobby (a finished game's Rematch left out)."""
-    return [label for label in live_buttons(message) if label != "Rematch"]
+    """The buttons under a message that act on a running game or lobby (a finished game's Rematch and Replay left
+    out)."""
+    return [label for label in live_buttons(message) if label not in END_SCREEN]
 
 
 def assert_only_newest_board_is_live(world: World, board: Message) -> None:
     """Among the bot's public messages in the channel, only ``board`` has live game buttons (older games' final
-    boards keep their Rematch)."""
+    boards keep their Replay, and the newest its Rematch)."""
     live = [m for m in world.fake.bot_messages(world.channel) if game_buttons(m)]
     assert live in ([board], []), [(m.id, m.content[:40], live_buttons(m)) for m in live]
     assert all(
-        live_buttons(m) == ["Rematch"] for m in world.fake.bot_messages(world.channel) if m.buttons and m not in live
+        live_buttons(m) in (END_SCREEN, ["Replay"])
+        for m in world.fake.bot_messages(world.channel)
+        if m.buttons and m not in live
     )
 
 
@@ -153,7 +160,7 @@ def check_the_game_board(world: World) -> Message:
     assert read_board(board) == expected_board(state)
     assert_only_newest_board_is_live(world, board)
     if the_game.is_over(state):
-        assert live_buttons(board) == ["Rematch"]
+        assert live_buttons(board) == END_SCREEN
     else:
         assert live_buttons(board)[0] == "My hand"
     return board
@@ -205,7 +212,7 @@ def check_no_thanks_board(world: World) -> Message:
         assert line.endswith(" ← to move") == (seat.player == view.turn)
     assert_only_newest_board_is_live(world, board)
     if no_thanks.is_over(state):
-        assert live_buttons(board) == ["Rematch"]
+        assert live_buttons(board) == END_SCREEN
     else:
         assert live_buttons(board)[:3] == ["Take", "No thanks!", "My cards and chips"]
     return board

@@ -398,7 +398,7 @@ async def test_leaving_a_running_game_and_everybody_leaving(world: World) -> Non
         seats = next(f["value"] for f in board.embeds[0]["fields"] if f["name"] == "Players")
         assert f"{ben.mention}: left the game" in seats
         await refused(world, await invoke(world, "leave", ben), "You left this game, so you can't act in it any more.")
-        # The last player leaving ends the game without a score; the final board keeps only the rematch.
+        # The last player leaving ends the game without a score; the final board keeps only the rematch and the replay.
         last = await invoke(world, "leave", ana)
         assert not answer(last).ephemeral
         assert "Game over" in answer(last).content
@@ -406,7 +406,7 @@ async def test_leaving_a_running_game_and_everybody_leaving(world: World) -> Non
         assert answer(last).embeds[0]["footer"]["text"] == "Game over: abandoned, no score."
         await settled(world)
         assert not board.buttons
-        assert labels(last.original) == ["Rematch"]
+        assert labels(last.original) == ["Rematch", "Replay"]
         row = saved_row(world)
         assert row is not None
         assert row["status"] == "abandoned"
@@ -415,7 +415,7 @@ async def test_leaving_a_running_game_and_everybody_leaving(world: World) -> Non
         shown = await invoke(world, "board", world.spectator)
         assert not answer(shown).ephemeral
         assert answer(shown).embeds[0]["footer"]["text"] == "Game over: abandoned, no score."
-        assert labels(shown.original) == ["Rematch"]
+        assert labels(shown.original) == ["Rematch", "Replay"]
         assert not answer(await invoke(world, "newgame", ben)).ephemeral
         # Everybody leaving a lobby closes it.
         gone = await invoke(world, "leave", ben)

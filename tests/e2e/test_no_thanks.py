@@ -435,7 +435,7 @@ class Table:
         if not live:
             return
         if no_thanks.is_over(state):
-            assert labels == ["Rematch"], labels  # a finished game's board keeps only the rematch
+            assert labels == ["Rematch", "Replay"], labels  # a finished game's board keeps only the end's buttons
         else:
             take = message.component(label="Take")["custom_id"]
             assert take.startswith("no_thanks:take:"), take
@@ -597,13 +597,14 @@ async def test_three_player_game_to_the_end_keeps_secrets_and_breaks_the_tie(wor
         result = json.loads(saved[0]["result"])
         assert result["winner"] == no_thanks.winner(table.state)[0]
         assert result["tie_break"] is True
-        # After the end: only the rematch under the final board, no game, and /board shows how it ended.
-        assert [b.get("label") for b in over.buttons] == ["Rematch"]
+        # After the end: only the rematch and the replay under the final board, no game, and /board shows how it
+        # ended.
+        assert [b.get("label") for b in over.buttons] == ["Rematch", "Replay"]
         refusal(await world.fake.invoke("take", user=world.players[0], channel=world.channel), "no game")
         shown = public(await world.fake.invoke("board", user=world.spectator, channel=world.channel))
         assert shown.embeds == over.embeds
         assert "Winner" in shown.content
-        assert [b.get("custom_id") for b in shown.buttons] == [f"rematch:{saved[0]['id']}"]
+        assert [b.get("custom_id") for b in shown.buttons] == [f"rematch:{saved[0]['id']}", f"replay:{saved[0]['id']}"]
 
 
 async def test_seven_player_game_to_the_end(world: World) -> None:
@@ -937,5 +938,5 @@ async def test_players_who_leave_take_their_cards_and_chips_along(world: World) 
         answer = await table.accepted(await fake.invoke("leave", user=last, channel=channel), last, "leave")
         assert "Game over" in answer.content
         assert "abandoned" in answer.content
-        assert [b.get("label") for b in answer.buttons] == ["Rematch"]
+        assert [b.get("label") for b in answer.buttons] == ["Rematch", "Replay"]
         table.check_secrets()

@@ -17,6 +17,7 @@ import pytest
 from engine import no_thanks, the_game
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import (
+    END_SCREEN,
     Meter,
     click_panel,
     lay_by_panel,
@@ -167,7 +168,7 @@ async def slash_game(world: World) -> Figures:
         figures = the_game_figures(meter, state)
         check_pings(meter, members, turns_begun)
         final = newest_board(world)
-        assert live_buttons(final) == ["Rematch"]
+        assert live_buttons(final) == END_SCREEN
         check_game_over_text(final.content, state)
     print(f"\nslash commands: {figures}")
     assert sum(figures.pings.values()) == sum(turns_begun.values()) == figures.turns - 1
@@ -281,7 +282,7 @@ async def test_a_whole_game_with_the_hand_panel_alone(world: World) -> None:
         # Clicks only: no slash command after the start.
         assert all(rec.custom_id is not None for rec in meter.interactions())
         check_pings(meter, members, turns_begun)
-        assert live_buttons(newest_board(world)) == ["Rematch"]
+        assert live_buttons(newest_board(world)) == END_SCREEN
         check_game_over_text(newest_board(world).content, state)
         assert all(len(fake.dms(m)) == 1 for m in members)
     figures = replace(played, clicks=figures.clicks)
@@ -697,7 +698,7 @@ async def test_game_over_board_result_rematch_and_a_new_deal_in_two_clicks(world
         assert state.status == "lost"
         final = await the_game_board(world)
         check_game_over_text(final.content, state)
-        assert live_buttons(final) == ["Rematch"]
+        assert live_buttons(final) == END_SCREEN
         # Every earlier message of the game is without buttons.
         assert [m for m in fake.bot_messages(world.channel) if m.buttons] == [final]
         assert not any(m.buttons for m in public_messages(fake, world.channel) if m is not final)
@@ -706,7 +707,7 @@ async def test_game_over_board_result_rematch_and_a_new_deal_in_two_clicks(world
         assert not answer(shown).ephemeral
         assert shown.original is not None
         check_game_over_text(shown.original.content, state)
-        assert live_buttons(shown.original) == ["Rematch"]
+        assert live_buttons(shown.original) == END_SCREEN
         # /hand after the end still refuses plainly.
         hand = await fake.invoke("hand", user=ana, channel=world.channel)
         assert answer(hand).ephemeral
@@ -756,7 +757,7 @@ async def test_an_abandoned_game_says_so_plainly(world: World) -> None:
         assert "None" not in text
         assert "cards not laid" not in text
         assert final.embeds[0]["footer"]["text"] == "Game over: abandoned, no score."
-        assert live_buttons(final) == ["Rematch"]
+        assert live_buttons(final) == END_SCREEN
         shown = await fake.invoke("board", user=world.spectator, channel=world.channel)
         assert not answer(shown).ephemeral
         assert shown.original is not None

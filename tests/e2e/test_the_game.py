@@ -369,13 +369,13 @@ class Table:
         state = self.replica()
         over = the_game.is_over(state)
         # The newest board in the channel shows the current position, and only it has live buttons: "My hand" while
-        # the game runs, only "Rematch" once it is over.
+        # the game runs, only "Rematch" and "Replay" once it is over.
         newest = self.board_message()
         self.check_board(read_board(newest), state)
         row = saved_row(self.world)
         assert row is not None
         assert row["message_id"] == newest.id
-        assert labels(newest) == (["Rematch"] if over else ["My hand"])
+        assert labels(newest) == (["Rematch", "Replay"] if over else ["My hand"])
         old = [m for m in self.messages() if m is not newest and CLOSED_DMS not in m.content]
         assert all(not m.buttons for m in old), "an old message has live buttons"
         # No card in anybody's hand shows where somebody else could see it, in any version of any message (once the
@@ -428,10 +428,12 @@ class Table:
             assert "You won" in content
         elif left < 10:
             assert "excellent" in content
-            assert "won" not in content
+            assert "You won" not in content
         else:
-            assert "won" not in content
+            assert "You won" not in content
             assert "excellent" not in content
+        # Under the result, the team's record, this game included.
+        assert "This team's record: " in content
         if state.status == "lost":
             assert state.turn is not None
             assert f"<@{state.players[state.turn]}> was stuck" in content
@@ -451,8 +453,11 @@ class Table:
         assert ("Closest call: turn" in content) == (state.closest is not None)
         row = saved_row(self.world)
         assert row is not None
-        # A finished board has no game buttons, only the rematch.
-        assert [b.get("custom_id") for b in buttons_of(answer(rec).components)] == [f"rematch:{row['id']}"]
+        # A finished board has no game buttons, only the rematch and the replay.
+        assert [b.get("custom_id") for b in buttons_of(answer(rec).components)] == [
+            f"rematch:{row['id']}",
+            f"replay:{row['id']}",
+        ]
         assert row["status"] == "finished"
         assert row["ended_at"]
         assert json.loads(row["result"]) == {

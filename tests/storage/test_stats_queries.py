@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from i18n import render
 from storage import Conflict, Ending, GameRecord, NewGame, Storage
+from table.end_screen import team_record
 from tests.storage.conftest import Backend
 
 GUILD = 1
@@ -80,6 +82,42 @@ async def test_a_players_tallies_streaks_and_teams(storage: Storage) -> None:
     assert (teams[0].players, teams[0].mixed, teams[0].games, teams[0].won) == ((ANA, BEN), False, 4, 3)
     assert ((ANA,), True) in [(t.players, t.mixed) for t in teams]  # the team of Ana and a computer player
     assert await storage.player_tallies(2, ANA) == []  # another server knows nothing of her
+
+
+async def test_the_end_screens_record_of_the_same_people(storage: Storage) -> None:
+    """The end screen's record: exactly these people, with or without computer players; finished games only."""
+    await played(storage, 10, (ANA, BEN), won(0))
+    await played(storage, 10, (BEN, ANA, BOT), won(7))  # another seat order, and a computer partner
+    await played(storage, 10, (ANA, BEN), None)  # abandoned: no result
+    await played(storage, 10, (ANA, BEN, CY), won(0))  # another team
+    last = await played(storage, 10, (ANA, BEN), won(4))
+    together = await storage.together(GUILD, "the_game", (BEN, ANA))
+    assert [(s.players, s.games, s.won, s.best, s.mixed) for s in together] == [
+        ((ANA,), 3, 1, 0, True),
+        ((BEN,), 3, 1, 0, True),
+    ]
+    shown = await team_record(storage, last)
+    assert shown is not None
+    assert render(shown, "en") == "This team's record: 3 games, 1 won, best 0 cards left."
+    assert await storage.together(2, "the_game", (ANA, BEN)) == []  # another server
+    assert await storage.together(GUILD, "the_game", ()) == []  # computer players only: no people, no record
+
+    # No Thanks! is won alone: each one's first places, and who scored the best (lowest) points.
+    for winner, points in ((ANA, (10, 20, 30)), (BEN, (25, 5, 40)), (ANA, (12, 18, 5))):
+        scores = dict(zip(map(str, (ANA, BEN, CY)), points, strict=True))
+        ended = await played(
+            storage, 20, (CY, ANA, BEN), {"winner": winner, "tie_break": False, "scores": scores}, kind="no_thanks"
+        )
+    await played(storage, 20, (ANA, BEN, BOT), {"winner": ANA, "tie_break": False, "scores": {}}, kind="no_thanks")
+    shown = await team_record(storage, ended)
+    assert shown is not None
+    assert render(shown, "en") == (
+        f"These players' record: 3 games together; first places: <@{ANA}> 2, <@{BEN}> 1, <@{CY}> 0; "
+        f"best: 5 points by <@{BEN}>, <@{CY}>."
+    )
+    assert render(shown, "de").startswith("Bilanz dieser Spieler: 3 gemeinsame Spiele")
+    never = await played(storage, 30, (CY, BEN), None, kind="no_thanks")
+    assert await team_record(storage, never) is None  # never finished one together
 
 
 async def test_a_players_results_over_time(storage: Storage) -> None:
