@@ -5,6 +5,8 @@ and stays off /leaderboard; a table of people alone has no Hint."""
 from __future__ import annotations
 
 import re
+from datetime import date
+from typing import Any
 
 from engine import the_game
 from engine.ai import the_game as ai
@@ -12,7 +14,7 @@ from engine.the_game import Play
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import newest_board, open_game, panel_button
 from tests.e2e.test_ai import fast
-from tests.e2e.test_stats import lose_the_game_alone_from_here, text_of
+from tests.e2e.test_stats import daily_game, lose_the_game_alone_from_here, text_of
 from tests.fake_discord import RequestRecord
 from tests.players import answer, private, saved_row, saved_state
 
@@ -114,3 +116,34 @@ async def test_a_table_of_two_people_has_no_hint_and_a_table_with_a_computer_pla
         panel = answer(opened).message
         assert panel is not None
         assert panel_button(panel, "hint")["label"] == "Hint"
+
+
+async def test_daily_marks_a_first_try_that_took_a_hint(world: World) -> None:
+    """/daily still compares a hinted first try (it was the table's one try at the deal) but marks it, as /history
+    does; a try without a hint has no mark."""
+    fake = world.fake
+    ana, ben = world.players[:2]
+    async with world.bot(seed=63) as bot:
+        fast(bot)
+        lobby: Any = bot.get_cog("Lobby")
+        lobby.today = lambda: date(2025, 4, 1)
+        await daily_game(world, ana, world.channel)
+        opened = await fake.invoke("hand", user=ana, channel=world.channel)
+        panel = answer(opened).message
+        assert panel is not None
+        private(await fake.click(panel, panel_button(panel, "hint")["custom_id"], user=ana))
+        await lose_the_game_alone_from_here(world, ana, world.channel)
+        await daily_game(world, ben, world.other_channel)
+        await lose_the_game_alone_from_here(world, ben, world.other_channel)
+        await fake.wait_idle()
+
+        daily = await fake.invoke("daily", user=ben, channel=world.channel)
+        shown = daily.original or answer(daily).message
+        assert shown is not None, text_of(daily)
+        rows = [row for field in shown.embeds[0]["fields"] for row in field["value"].split("\n")]
+        hinted = [row for row in rows if f"<#{world.channel.id}>" in row]
+        plain = [row for row in rows if f"<#{world.other_channel.id}>" in row]
+        assert len(hinted) == 1, rows
+        assert len(plain) == 1, rows
+        assert hinted[0].endswith(" 💡"), hinted
+        assert "💡" not in plain[0]
