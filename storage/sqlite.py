@@ -198,19 +198,21 @@ class SQLiteStorage(SQLStorage):
                     _raise(error, self.path)
                 raise
 
+    # Each statement is one hand-off to aiosqlite's thread and back (its cursor's fetch and close would be two more,
+    # each a wake-up of both threads): ``execute_fetchall`` runs and reads in one, and a write's row count is read
+    # from the finished cursor, which holds nothing once its statement ran to the end.
+
     async def _fetch(self, statement: str, *args: Any) -> list[Row]:
         async with self._turn:
             try:
-                async with self._db.execute(statement, args) as cursor:
-                    return list(await cursor.fetchall())
+                return list(await self._db.execute_fetchall(statement, args))
             except sqlite3.Error as error:
                 _raise(error, self.path)
 
     async def _execute(self, statement: str, *args: Any) -> int:
         async with self._turn:
             try:
-                async with self._db.execute(statement, args) as cursor:
-                    return cursor.rowcount
+                return (await self._db.execute(statement, args)).rowcount
             except sqlite3.Error as error:
                 _raise(error, self.path)
 
@@ -227,9 +229,8 @@ class SQLiteStorage(SQLStorage):
             # One statement is one transaction: the common move costs a single round trip.
             return await self._execute(insert, *args) == 1
         async with self._transaction():
-            async with self._db.execute(insert, args) as cursor:
-                if cursor.rowcount != 1:
-                    return False
+            if (await self._db.execute(insert, args)).rowcount != 1:
+                return False
             await self._db.execute(
                 "UPDATE games SET status = ?, result = ?, ended_at = ?, updated_at = ?, revision = revision + 1 "
                 "WHERE id = ?",

@@ -237,24 +237,26 @@ class Boards:
 
     async def answer(
         self, interaction: discord.Interaction[Any], played: Played, private: Callable[[bool], dict[str, Any]]
-    ) -> None:
+    ) -> int | None:
         """Show a move made by an interaction: the clicked board updated, or the panel updated (``private(ack)``
-        composes it) and the board edited in place, or a new board posted when the table moved on."""
+        composes it) and the board edited in place, or a new board posted when the table moved on. Returns the id of
+        the private panel it sent as a new message, if it sent one (Discord says it in the answer: no request)."""
         live, presenter, before, after, player, action = played
         record = live.record
         board, fresh, shrunk = self.after(played)
         on_board = self.is_board_click(interaction, record)
         on_panel = clicked_message(interaction) is not None and not on_board
+        panel_id: int | None = None
         if not fresh:
             if on_board:
                 await update(interaction, **board)  # the clicked board itself: free
-                return
+                return None
             if on_panel:
                 await update(interaction, **private(True))
             else:
-                await send(interaction, ephemeral=True, **private(True))
+                panel_id = await send(interaction, ephemeral=True, **private(True))
             await self.show_in_place(played, board)
-            return
+            return panel_id
         async with self.turn(record.id):
             old = live.record.message_id
             if on_board:
@@ -267,9 +269,10 @@ class Boards:
             handle = BoardHandle.of(interaction, posted or 0)
             alone = not (on_board or on_panel) and not presenter.game.is_over(after)
             if alone and presenter.show_after(before, after, player, action):
-                await send(interaction, ephemeral=True, **private(False))
+                panel_id = await send(interaction, ephemeral=True, **private(False))
             await self.moved(live, handle.message_id, old, handle, shrunk)
         await self.show_picture(played, board, handle.message_id)
+        return panel_id
 
     async def publish(self, played: Played, framing: Framing | None = None) -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
