@@ -192,6 +192,26 @@ def intents() -> discord.Intents:
     return wanted
 
 
+# discord.py builds a whole Message (author, embeds, components, interaction metadata) for every message event before a
+# listener sees it, and schedules a task per listener. Most message events are the bot's own boards and DMs echoed
+# back, which no listener wants (moderation and the chat count skip the bot's messages): they are dropped unparsed.
+OWN_MESSAGE_EVENTS = ("MESSAGE_CREATE", "MESSAGE_UPDATE")
+
+
+def skip_own_messages(client: discord.Client) -> None:
+    parsers: dict[str, Callable[[dict[str, Any]], None]] = client._connection.parsers
+    for event in OWN_MESSAGE_EVENTS:
+        parse = parsers[event]
+
+        def parse_unless_own(data: dict[str, Any], parse: Callable[[dict[str, Any]], None] = parse) -> None:
+            author, user = data.get("author"), client.user
+            if author is not None and user is not None and author.get("id") == str(user.id):  # ids come as strings
+                return
+            parse(data)
+
+        parsers[event] = parse_unless_own
+
+
 # This bot never joins voice channels: don't warn every server owner about missing voice libraries.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
@@ -217,6 +237,7 @@ class Bot(commands.Bot):
             chunk_guilds_at_startup=options.pop("chunk_guilds_at_startup", False),
             **options,
         )
+        skip_own_messages(self)
         self.settings = settings
         # Every game's shuffle comes from a seed stored with it. The seeds come from the OS, or from ``seed``
         # when a test wants the same games every run.
