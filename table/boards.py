@@ -29,6 +29,7 @@ from table.language import Languages
 from table.people import is_ai, mention
 from table.picture import Picture
 from table.presenter import Presenter
+from table.wire import edit_by_token, edit_in_channel
 
 log = logging.getLogger(__name__)
 
@@ -68,9 +69,7 @@ class BoardHandle:
         return time.monotonic() - self.since < INTERACTION_TOKEN_SECONDS
 
     async def edit(self, client: discord.Client, **message: Any) -> None:
-        await discord.Webhook.partial(self.application_id, self.token, client=client).edit_message(
-            self.message_id, **message
-        )
+        await edit_by_token(client, self.application_id, self.token, self.message_id, **message)
 
 
 def final_view(record: GameRecord, locale: str) -> discord.ui.View:
@@ -404,8 +403,7 @@ class Boards:
                     # The token expired early, or its connection broke: edit it as a channel message instead.
                     log.debug("Editing the board of game %s through its token failed", record.id, exc_info=True)
                     self._handles.pop(record.id, None)
-            channel = self.client.get_partial_messageable(record.channel_id)
-            await channel.get_partial_message(target).edit(**message)
+            await edit_in_channel(self.client, record.channel_id, target, **message)
         except discord.NotFound:
             log.info("The board of game %s was deleted; the next change posts a new one", record.id)
             live = self.games.cached(record.id)

@@ -22,6 +22,7 @@ from table.events import Moved
 from table.games import Games, Live
 from table.language import Languages
 from table.people import mention
+from table.wire import edit_in_channel, send_in_channel
 
 log = logging.getLogger(__name__)
 
@@ -153,17 +154,16 @@ class Courier:
                 await asyncio.sleep(0.5 * 2**attempt)
         return None
 
-    async def _show(self, channel: discord.PartialMessageable, text: str, message_id: int | None) -> int:
+    async def _show(self, channel_id: int, text: str, message_id: int | None) -> int:
         if message_id is not None:
             try:
-                await channel.get_partial_message(message_id).edit(content=text)
+                await edit_in_channel(self.client, channel_id, message_id, content=text)
                 return message_id
             except discord.NotFound:
                 pass  # the user deleted it, or it is from an old channel: send a new one
-        message = await channel.send(text)
-        return message.id
+        return await send_in_channel(self.client, channel_id, content=text)
 
-    async def _channel(self, user_id: int, *, cached: bool) -> discord.PartialMessageable:
+    async def _channel(self, user_id: int, *, cached: bool) -> int:
         channel_id = None
         if cached:
             channel_id = self._dm_channels.get(user_id) or await self.storage.dm_channel(user_id)
@@ -174,7 +174,7 @@ class Courier:
         self._dm_channels[user_id] = channel_id
         if len(self._dm_channels) > DM_CHANNELS_KEPT:
             del self._dm_channels[next(iter(self._dm_channels))]  # the user remembered longest ago
-        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        return channel_id
 
     async def close(self) -> None:
         """Let DMs under way finish (briefly) before the database closes."""
