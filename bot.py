@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import hashlib
 import json
 import logging
@@ -390,6 +391,7 @@ async def run(settings: Settings) -> int:
                 client_log.setLevel(level)
             assert bot.application_id is not None
             log.info("cardtable-bot %s; invite it with %s", startup.version(), startup.invite_url(bot.application_id))
+            settle_garbage_collector()
             await bot.connect()
     except discord.LoginFailure:
         print(
@@ -417,6 +419,21 @@ async def run(settings: Settings) -> int:
             with contextlib.suppress(NotImplementedError):
                 loop.remove_signal_handler(signum)
     return 0
+
+
+# Objects a young collection lets pile up before the next (CPython's default: 700). Every action allocates and frees
+# thousands of objects; with the default, the collector ran every few actions and, with its older generations,
+# took a tenth of the bot's CPU under load. A few thousand young objects more is a few hundred KB.
+YOUNG_OBJECTS = 20_000
+
+
+def settle_garbage_collector() -> None:
+    """Once everything is loaded: the modules, catalogs and command tree never die, so the collector stops looking at
+    them (``gc.freeze``), and runs less often."""
+    gc.collect()
+    gc.freeze()
+    _young, middle, old = gc.get_threshold()
+    gc.set_threshold(YOUNG_OBJECTS, middle, old)
 
 
 def env_folders() -> list[Path]:

@@ -127,7 +127,8 @@ class Panels:
     async def on_moved(self, event: Moved) -> None:
         """Bring every live panel of the game up to date, in the background (the mover's waits for their answer)."""
         game_id = event.live.record.id
-        for key in [key for key in self._live if key[0] == game_id]:
+        # Only the game's players can have its panels: no walk over every live panel of every game.
+        for key in [(game_id, player) for player in event.live.record.players if (game_id, player) in self._live]:
             running = self._catching_up.get(key)
             if running is None or running.done():
                 self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live.record.channel_id))
