@@ -59,6 +59,8 @@ class Courier:
         """Bring the game's DMs up to date in the background."""
         if self.closing:
             return  # a restart delivers what is left (what each DM shows is stored)
+        if all(live.dm_sent.get(player) == private for player, private in live.dm_text.items()):
+            return  # most moves change no DM: no task to start
         task = self._delivery.get(live.record.id)
         if task is not None and not task.done():
             task.add_done_callback(lambda _: self.deliver_later(live, interaction))
