@@ -17,6 +17,7 @@ Only the owner's token edits a panel, and it is composed for its owner alone: no
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import weakref
 from collections.abc import Callable
@@ -132,7 +133,7 @@ class Panels:
             running = self._catching_up.get(key)
             if running is None or running.done():
                 task = self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live.record.channel_id))
-                task.add_done_callback(lambda done, key=key: self._caught_up(key, done))
+                task.add_done_callback(functools.partial(self._caught_up, key))
 
     async def _catch_up(self, key: tuple[int, int], channel_id: int) -> None:
         """Edit one panel until it shows the newest position: each edit is composed from the position of its time,
