@@ -67,13 +67,26 @@ UP = Gauge(
 )
 
 
+# The series of each game and command, looked up once: prometheus_client's ``labels`` checks and locks on every call,
+# twice per action. The names are few (games times commands), so the caches stay small.
+@functools.lru_cache(maxsize=1024)
+def _received_series(game: str, command: str) -> Any:
+    return INTERACTIONS.labels(game or "none", command or "unknown")
+
+
+@functools.lru_cache(maxsize=1024)
+def _answered_series(game: str, command: str) -> tuple[Any, Any]:
+    return ACTIONS.labels(game or "none", command or "unknown"), ANSWER_SECONDS.labels(game or "none")
+
+
 def interaction(game: str, command: str) -> None:
-    INTERACTIONS.labels(game or "none", command or "unknown").inc()
+    _received_series(game, command).inc()
 
 
 def observe_action(game: str, command: str, seconds: float) -> None:
-    ACTIONS.labels(game or "none", command or "unknown").inc()
-    ANSWER_SECONDS.labels(game or "none").observe(max(seconds, 0.0))
+    count, latency = _answered_series(game, command)
+    count.inc()
+    latency.observe(max(seconds, 0.0))
 
 
 def dm_failed(reason: str) -> None:

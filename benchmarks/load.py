@@ -791,7 +791,9 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
 
         # Memory with the games still open but nothing in flight: what the games themselves hold.
         bench.gate.clear()
-        await asyncio.wait_for(bench.idle.wait(), ANSWER_TIMEOUT * 2)
+        # An action in flight may wait for its answer, then for the hand it brings, then resync (/board, /hand ...):
+        # saturated (--think 0, 1000 games) that takes more than twice one answer's timeout.
+        await asyncio.wait_for(bench.idle.wait(), ANSWER_TIMEOUT * 6)
         await asyncio.sleep(0.5)
         rss_quiet = Sample(loop.time() - started, await bot.steady_rss_kb(), bench.active, bench.stats.actions)
         caches_end = await bot.caches()

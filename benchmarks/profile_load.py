@@ -8,9 +8,9 @@ It runs ``load.py`` (default ``--games 200 --seconds 30``), and once the measure
 process with ``py-spy record`` for ``--seconds``: by default only the threads holding the GIL (``--gil``), which is
 the CPU the event loop and the database thread compete for; ``--all-threads`` samples every thread that is not idle
 instead (the database thread's time inside SQLite included). Each sample is charged to the part of its innermost
-frame (its "self" time): the bot's own code (``bot.py``, ``cogs/``, ``engine/``, ``storage/``), discord.py, aiohttp,
-asyncio's loop (with ``selectors``), aiosqlite, SQLite, JSON, logging, the rest of the standard library, other
-packages. It also prints the top functions by self time.
+frame (its "self" time): the bot's own code (``table/``, ``i18n/``, ``bot.py``, ``cogs/``, ``engine/``,
+``storage/``), discord.py, aiohttp, asyncio's loop (with ``selectors``), aiosqlite, SQLite, JSON, logging, the rest of
+the standard library, other packages. It also prints the top functions by self time.
 
 ``--tree`` and ``--python`` profile another checkout with another interpreter (say, an older commit in a
 ``git worktree`` with the environment ``benchmarks/compare.py`` made for it).
@@ -41,7 +41,9 @@ FRAME = re.compile(r"^(?P<function>.*) \((?P<file>.*?)(?::(?P<line>\d+))?\)$")
 PARTS = (
     ("the bot: engine", re.compile(r"(^|/)engine/")),
     ("the bot: storage", re.compile(r"(^|/)storage/")),
-    ("the bot: cogs and bot.py", re.compile(r"(^|/)cogs/|(^|/)bot\.py$")),
+    ("the bot: table", re.compile(r"(^|/)table/")),
+    ("the bot: i18n", re.compile(r"(^|/)i18n/")),
+    ("the bot: cogs, bot.py, metrics.py", re.compile(r"(^|/)cogs/|(^|/)(bot|metrics)\.py$")),
     ("discord.py", re.compile(r"(^|/)discord/")),
     ("aiohttp (with yarl, multidict)", re.compile(r"(^|/)(aiohttp|yarl|multidict|propcache|aiosignal|frozenlist)/")),
     ("aiosqlite hand-offs", re.compile(r"(^|/)aiosqlite/")),

@@ -120,6 +120,19 @@ def _fields(template: str) -> frozenset[str]:
     return frozenset(names)
 
 
+@functools.lru_cache(maxsize=4096)
+def _check_placeholders(msgid: str, plural: str | None, names: tuple[str, ...]) -> None:
+    """A text's placeholders and the values given for them match (``ValueError`` if not)."""
+    given = set(names)
+    needed = _fields(msgid) | (_fields(plural) if plural is not None else frozenset())
+    if plural is not None:
+        given.add("count")
+    if needed - given:
+        raise ValueError(f"{msgid!r} needs {sorted(needed - given)}")
+    if given - needed - {"count"}:
+        raise ValueError(f"{msgid!r} has no placeholder for {sorted(given - needed - {'count'})}")
+
+
 def placeholders(template: str) -> frozenset[str]:
     """The named placeholders of ``template`` (``ValueError`` if it is malformed or has a positional one)."""
     return _fields(template)
@@ -136,14 +149,8 @@ class Text:
     params: tuple[tuple[str, object], ...] = ()
 
     def __post_init__(self) -> None:
-        given = {name for name, _value in self.params}
-        needed = _fields(self.msgid) | (_fields(self.plural) if self.plural is not None else frozenset())
-        if self.plural is not None:
-            given.add("count")
-        if needed - given:
-            raise ValueError(f"{self.msgid!r} needs {sorted(needed - given)}")
-        if given - needed - {"count"}:
-            raise ValueError(f"{self.msgid!r} has no placeholder for {sorted(given - needed - {'count'})}")
+        # Checked once per message and set of placeholder names: a board or panel makes dozens of Texts.
+        _check_placeholders(self.msgid, self.plural, tuple([name for name, _value in self.params]))
 
     def __str__(self) -> str:
         raise TypeError(f"render(text, locale) the text {self.msgid!r} at the edge instead of str() or an f-string")

@@ -11,6 +11,7 @@ Parts with one job each (README, *Architecture*):
 - ``clock``: turn deadlines and reminders; reacts to ``Moved``; ``votes``: the table's votes on an away player.
 - ``panels``: the private hand panels, one live per player and game, kept current as the table moves (``Moved``).
 - ``answer``: the one way an interaction is answered, whatever state it is in (fresh, deferred, answered, expired).
+- ``wire``: the edits and posts whose reply nobody reads (boards, panels, DMs), without discord.py's ``Message``.
 - ``flow``: the facade the cogs call (``Table``), wiring the parts together.
 
 Nothing here imports ``bot.py`` or ``cogs``; the package's ``__init__`` imports nothing, so no part closes a circle.

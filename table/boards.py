@@ -30,6 +30,7 @@ from table.language import Languages
 from table.people import is_ai, mention
 from table.picture import Picture
 from table.presenter import Presenter
+from table.wire import edit_by_token, edit_in_channel
 
 log = logging.getLogger(__name__)
 
@@ -69,9 +70,7 @@ class BoardHandle:
         return time.monotonic() - self.since < INTERACTION_TOKEN_SECONDS
 
     async def edit(self, client: discord.Client, **message: Any) -> None:
-        await discord.Webhook.partial(self.application_id, self.token, client=client).edit_message(
-            self.message_id, **message
-        )
+        await edit_by_token(client, self.application_id, self.token, self.message_id, **message)
 
 
 def with_picture(board: dict[str, Any], picture: Picture) -> dict[str, Any]:
@@ -230,24 +229,26 @@ class Boards:
 
     async def answer(
         self, interaction: discord.Interaction[Any], played: Played, private: Callable[[bool], dict[str, Any]]
-    ) -> None:
+    ) -> int | None:
         """Show a move made by an interaction: the clicked board updated, or the panel updated (``private(ack)``
-        composes it) and the board edited in place, or a new board posted when the table moved on."""
+        composes it) and the board edited in place, or a new board posted when the table moved on. Returns the id of
+        the private panel it sent as a new message, if it sent one (Discord says it in the answer: no request)."""
         live, presenter, before, after, player, action = played
         record = live.record
         board, fresh, shrunk = self.after(played, record_line=await self.record_line(played))
         on_board = self.is_board_click(interaction, record)
         on_panel = clicked_message(interaction) is not None and not on_board
+        panel_id: int | None = None
         if not fresh:
             if on_board:
                 await update(interaction, **board)  # the clicked board itself: free
-                return
+                return None
             if on_panel:
                 await update(interaction, **private(True))
             else:
-                await send(interaction, ephemeral=True, **private(True))
+                panel_id = await send(interaction, ephemeral=True, **private(True))
             await self.show_in_place(played, board)
-            return
+            return panel_id
         async with self.turn(record.id):
             old = live.record.message_id
             if on_board:
@@ -260,9 +261,10 @@ class Boards:
             handle = BoardHandle.of(interaction, posted or 0)
             alone = not (on_board or on_panel) and not presenter.game.is_over(after)
             if alone and presenter.show_after(before, after, player, action):
-                await send(interaction, ephemeral=True, **private(False))
+                panel_id = await send(interaction, ephemeral=True, **private(False))
             await self.moved(live, handle.message_id, old, handle, shrunk)
         await self.show_picture(played, board, handle.message_id)
+        return panel_id
 
     async def publish(self, played: Played, framing: Framing | None = None) -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
@@ -394,8 +396,7 @@ class Boards:
                     # The token expired early, or its connection broke: edit it as a channel message instead.
                     log.debug("Editing the board of game %s through its token failed", record.id, exc_info=True)
                     self._handles.pop(record.id, None)
-            channel = self.client.get_partial_messageable(record.channel_id)
-            await channel.get_partial_message(target).edit(**message)
+            await edit_in_channel(self.client, record.channel_id, target, **message)
         except discord.NotFound:
             log.info("The board of game %s was deleted; the next change posts a new one", record.id)
             live = self.games.cached(record.id)

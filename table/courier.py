@@ -22,11 +22,14 @@ from table.events import Moved
 from table.games import Games, Live
 from table.language import Languages
 from table.people import mention
+from table.wire import edit_in_channel, send_in_channel
 
 log = logging.getLogger(__name__)
 
 # A DM Discord kept failing is tried again after this long.
 RETRY_DM_SECONDS = 30.0
+# DM channels kept in memory (the rest are read from the database when next needed).
+DM_CHANNELS_KEPT = 20_000
 DM_RETRIES = 3  # tries of one DM against Discord's server errors (5xx) before it waits for a later delivery
 
 
@@ -43,6 +46,8 @@ class Courier:
         self._delivery: dict[int, asyncio.Task[None]] = {}
         self._retries: set[asyncio.TimerHandle] = set()
         self._told_closed: set[tuple[int, int]] = set()
+        # user id -> their DM channel, as stored: one read per user and process, not one per DM.
+        self._dm_channels: dict[int, int] = {}
         self.closing = False
 
     async def on_moved(self, event: Moved) -> None:
@@ -54,6 +59,8 @@ class Courier:
         """Bring the game's DMs up to date in the background."""
         if self.closing:
             return  # a restart delivers what is left (what each DM shows is stored)
+        if all(live.dm_sent.get(player) == private for player, private in live.dm_text.items()):
+            return  # most moves change no DM: no task to start
         task = self._delivery.get(live.record.id)
         if task is not None and not task.done():
             task.add_done_callback(lambda _: self.deliver_later(live, interaction))
@@ -75,7 +82,10 @@ class Courier:
         record = live.record
         if all(live.dm_sent.get(player) == private for player, private in live.dm_text.items()):
             return  # every DM shows what it should: no need to ask the database (most moves change no DM)
-        sent = await self.storage.private_messages(record.id)
+        if live.dm_stored is None:
+            # Read once per game and process, then kept as this process writes it.
+            live.dm_stored = await self.storage.private_messages(record.id)
+        sent = live.dm_stored
         closed = []
         for player, private in list(live.dm_text.items()):
             if live.dm_sent.get(player) == private:
@@ -96,6 +106,7 @@ class Courier:
                 self._retries.add(retry)
                 continue
             await self.storage.set_private_message(record.id, player, delivered, text)
+            sent[player] = (delivered, text)
             live.dm_sent[player] = private
         untold = [p for p in closed if (record.id, p) not in self._told_closed]
         presenter = self.games.presenters.get(record.kind)
@@ -145,23 +156,27 @@ class Courier:
                 await asyncio.sleep(0.5 * 2**attempt)
         return None
 
-    async def _show(self, channel: discord.PartialMessageable, text: str, message_id: int | None) -> int:
+    async def _show(self, channel_id: int, text: str, message_id: int | None) -> int:
         if message_id is not None:
             try:
-                await channel.get_partial_message(message_id).edit(content=text)
+                await edit_in_channel(self.client, channel_id, message_id, content=text)
                 return message_id
             except discord.NotFound:
                 pass  # the user deleted it, or it is from an old channel: send a new one
-        message = await channel.send(text)
-        return message.id
+        return await send_in_channel(self.client, channel_id, content=text)
 
-    async def _channel(self, user_id: int, *, cached: bool) -> discord.PartialMessageable:
-        channel_id = await self.storage.dm_channel(user_id) if cached else None
+    async def _channel(self, user_id: int, *, cached: bool) -> int:
+        channel_id = None
+        if cached:
+            channel_id = self._dm_channels.get(user_id) or await self.storage.dm_channel(user_id)
         if channel_id is None:
             data = await self.client.http.start_private_message(user_id)
             channel_id = int(data["id"])
             await self.storage.set_dm_channel(user_id, channel_id)
-        return self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        self._dm_channels[user_id] = channel_id
+        if len(self._dm_channels) > DM_CHANNELS_KEPT:
+            del self._dm_channels[next(iter(self._dm_channels))]  # the user remembered longest ago
+        return channel_id
 
     async def close(self) -> None:
         """Let DMs under way finish (briefly) before the database closes."""

@@ -161,10 +161,12 @@ class Table:
                 return message
 
             async with committed(interaction, MOVE_MADE):
-                await self.boards.answer(interaction, played, private)
+                sent = await self.boards.answer(interaction, played, private)
                 if shown:
                     shown_page, position = shown[-1]
-                    message_id = clicked.id if on_panel and clicked is not None else await original_id(interaction)
+                    message_id = clicked.id if on_panel and clicked is not None else sent
+                    if message_id is None:
+                        message_id = await original_id(interaction)
                     await self.panels.opened(interaction, live, player, message_id, shown_page, locale, position)
         if interaction.type is discord.InteractionType.component:
             metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)

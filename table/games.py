@@ -54,6 +54,9 @@ class Live(Generic[StateT]):
     # What each player's DM is known to show (the same objects as ``dm_text`` once delivered): a move that changes
     # no DM asks the database nothing.
     dm_sent: dict[int, Localized] = field(default_factory=dict)
+    # The stored DMs of the game (player -> message id, text), once read: None until the courier first needs them,
+    # and again whenever another writer moved the game on (it may have delivered DMs itself).
+    dm_stored: dict[int, tuple[int | None, str]] | None = None
     last: Localized | None = None  # what happened last, for the private panels
     # What the table did lately, for the channel's log (``Presenter.summary``): the moves of the turn under way and
     # of the turn before (a turn ends when the presenter's ``new_board`` says the table moved on). After a restart
@@ -228,6 +231,7 @@ class Games:
 
     async def _catch_up(self, live: Live[Any], presenter: Presenter[Any, Any], known: int) -> None:
         logged = await self.storage.moves(live.record.id, after=known)
+        live.dm_stored = None
         try:
             self._advance(live, presenter, decode_moves(presenter.game, [(m.player, m.action) for m in logged]))
         except CorruptState as error:

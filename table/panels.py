@@ -22,6 +22,7 @@ is told), which keeps it out of the leaderboards.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import weakref
 from collections.abc import Callable
@@ -161,10 +162,12 @@ class Panels:
     async def on_moved(self, event: Moved) -> None:
         """Bring every live panel of the game up to date, in the background (the mover's waits for their answer)."""
         game_id = event.live.record.id
-        for key in [key for key in self._live if key[0] == game_id]:
+        # Only the game's players can have its panels: no walk over every live panel of every game.
+        for key in [(game_id, player) for player in event.live.record.players if (game_id, player) in self._live]:
             running = self._catching_up.get(key)
             if running is None or running.done():
-                self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live.record.channel_id))
+                task = self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live.record.channel_id))
+                task.add_done_callback(functools.partial(self._caught_up, key))
 
     async def _catch_up(self, key: tuple[int, int], channel_id: int) -> None:
         """Edit one panel until it shows the newest position: each edit is composed from the position of its time,
@@ -195,6 +198,11 @@ class Panels:
                 if over:
                     self._live.pop(key, None)  # its last word: the game is over
                     return
+
+    def _caught_up(self, key: tuple[int, int], task: asyncio.Task[None]) -> None:
+        """A finished catch-up is not kept (one per panel would stay for as long as the bot runs)."""
+        if self._catching_up.get(key) is task:
+            del self._catching_up[key]
 
     def forget(self, game_id: int) -> None:
         """An abandoned game's panels are kept current no more (their buttons are refused as the game's)."""
