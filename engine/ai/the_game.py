@@ -332,7 +332,10 @@ def wanted_signals(observation: Observation) -> dict[str, str]:
 
     Never from the other seats' signals: two computer players reacting to each other could then flip-flop.
     """
-    board = _board(observation)
+    return _wanted(_board(observation))
+
+
+def _wanted(board: _Board) -> dict[str, str]:
     wanted: dict[str, str] = {}
     for pile, name in enumerate(PILES):
         top = board.tops[pile]
@@ -353,6 +356,39 @@ def wanted_signals(observation: Observation) -> dict[str, str]:
     return wanted
 
 
+def _owners_moment(observation: Observation) -> bool:
+    """Whether this seat may re-decide all its signals now: on its own turn (and before the first card), and right
+    after it ended its turn, until the next mover lays a card.
+
+    The turn passes to the next seat that is still here and holds cards, so the seat that ended the turn is the first
+    such seat before the mover (a seat that ended with its last card is not seen: then its signals are all untrue).
+    """
+    view = observation.view
+    if view.current_player in (None, observation.player):
+        return True
+    if view.laid:
+        return False
+    seats = view.seats
+    mover = next(index for index, seat in enumerate(seats) if seat.player == view.current_player)
+    for step in range(1, len(seats)):
+        seat = seats[(mover - step) % len(seats)]
+        if not seat.left and seat.cards:
+            return seat.player == observation.player
+    return False
+
+
+def _still_true(mark: Mark, board: _Board) -> bool:
+    """Whether what a raised signal says still holds: its backwards trick card, or a card that fits its pile, is in
+    the hand (the engine itself takes a trick signal down when its pile's top changes)."""
+    if mark.pile is None:
+        return False  # this player never raises a signal about itself
+    pile = PILES.index(mark.pile)
+    top = board.tops[pile]
+    if mark.kind == "trick":
+        return (top - BACKWARDS_STEP if _UP[pile] else top + BACKWARDS_STEP) in board.hand
+    return any(_fits(pile, top, card) for card in board.hand)
+
+
 def signals(observation: Observation) -> list[Signal]:
     """The signals to raise or clear now so that the table shows what this seat wants; [] when it already does.
 
@@ -360,16 +396,25 @@ def signals(observation: Observation) -> list[Signal]:
     call it for every computer seat after every move of the game (anybody's card, end of turn or leave), apply what it
     returns in order, then let the seat to move act. Other seats' signals never change its answer, so a signal by
     somebody else needs no call. Pure: the answer depends on the observation alone.
+
+    A raised signal is sticky: at the other seats' moves it stays as it is while what it says holds (its card is still
+    in the hand and still fits the pile), and only piles without a signal of this seat get a new one. Everything is
+    re-decided at the seat's own turn and right after it (``_owners_moment``), so the table does not see a computer
+    player raise a signal and take it down while nothing it said changed.
     """
     view = observation.view
     if view.over or any(seat.player == observation.player and seat.left for seat in view.seats):
         return []
     mine: dict[str | None, Mark] = {mark.pile: mark for mark in view.signals if mark.player == observation.player}
-    wanted = wanted_signals(observation)
+    board = _board(observation)
+    wanted = _wanted(board)
+    sticky = not _owners_moment(observation)
     actions: list[Signal] = []
     for name in PILES:
         kind = wanted.get(name)
         current = mine.get(name)
+        if sticky and current is not None and _still_true(current, board):
+            continue
         if kind is not None and (current is None or current.kind != kind):
             actions.append(Signal(kind, name))
         elif kind is None and current is not None:

@@ -149,6 +149,24 @@ def test_it_clears_a_signal_it_no_longer_needs() -> None:
     assert Signal("clear", "C") in ai.signals(tg.observation(state, P2))
 
 
+def test_a_raised_signal_stays_until_its_owners_turn_unless_it_became_untrue() -> None:
+    # P2's 63 fits B two cards still to come past its top: "small steps" there.
+    state = make_state([(61, 64, 80), (63,), (30,)], tops={"A": 70, "B": 60, "C": 20, "D": 10})
+    assert ai.signals(tg.observation(state, P2)) == [Signal("small_steps", "B")]
+    state = tg.apply(state, P2, Signal("small_steps", "B"))
+    # P1's 61 leaves one card in the gap: P2 would now ask "don't lay", but what its signal says still holds.
+    closer = tg.apply(state, P1, Play(61, "B"))
+    assert ai.wanted_signals(tg.observation(closer, P2)) == {"B": "dont_lay"}
+    assert ai.signals(tg.observation(closer, P2)) == []
+    # At its own turn (and right after it) P2 re-decides.
+    ended = tg.apply(tg.apply(closer, P1, Play(80, "A")), P1, EndTurn())
+    assert tg.current_player(ended) == P2
+    assert ai.signals(tg.observation(ended, P2)) == [Signal("dont_lay", "B")]
+    # P1's 64 goes past P2's card: the signal is untrue at once.
+    past = tg.apply(state, P1, Play(64, "B"))
+    assert ai.signals(tg.observation(past, P2)) == [Signal("clear", "B")]
+
+
 @pytest.mark.parametrize("players", [1, 3])
 def test_whole_games_stay_legal_and_signals_never_flip_flop(players: int) -> None:
     seats = tuple(range(1, players + 1))
