@@ -48,7 +48,7 @@ EXTRA_CARD_QUIET = 0.3  # likewise when they don't: their silence says nothing a
 EXTRA_CARD_SOLO = 0.0  # likewise in a solo game, where no other hand waits for the room a card keeps open
 EXTRA_CARD_LAST = 3.0  # likewise once the draw pile is empty: every card must be laid in the end
 # Laying a card (other than a backwards trick) on a pile where another seat asks for something.
-SIGNAL_COST = {"trick": 6.0, "dont_lay": 1.5, "small_steps": 0.5}
+SIGNAL_COST = {"trick": 6.0, "dont_lay": 0.5, "small_steps": 0.2}
 SMALL_STEPS_GAP = 0.5  # "small steps" also weighs half the room the step takes once more
 # When this seat raises a signal on a pile: the room (cards still to come it skips) its card needs at most.
 DONT_LAY_ROOM = 1.0
