@@ -125,7 +125,8 @@ def test_it_ends_the_turn_rather_than_make_a_big_jump() -> None:
 
 
 def test_it_avoids_a_pile_another_seat_asks_it_to_leave() -> None:
-    free = make_state([(45, 46, 95, 96), (41, 42)], tops={"A": 43, "B": 43, "C": 99, "D": 60})
+    # One card still to lay: 45 skips one card still to come on A or B, 96 one on C.
+    free = make_state([(45, 96), (41, 42)], tops={"A": 43, "B": 43, "C": 98, "D": 60}, laid=1)
     asked = replace(free, signals=(Mark(P2, "dont_lay", "A"), Mark(P2, "dont_lay", "B")))
     assert decide(free) in (Play(45, "A"), Play(45, "B"))
     assert decide(asked) == Play(96, "C")
@@ -175,6 +176,12 @@ def test_whole_games_stay_legal_and_signals_never_flip_flop(players: int) -> Non
         while not tg.is_over(state):
             for seat in seats:
                 for signal in ai.signals(tg.observation(state, seat)):
+                    if tg.current_player(state) not in (None, seat) and state.laid:
+                        # Amid another seat's turn a signal of its own changes only once no card of its hand fits.
+                        marked = {mark.pile for mark in state.signals if mark.player == seat}
+                        if signal.pile in marked:
+                            top = tg.top(state, signal.pile)
+                            assert not any(tg.is_legal(signal.pile, top, card) for card in tg.hand(state, seat))
                     state = tg.apply(state, seat, signal)  # the engine refuses any signal it must not raise
                 assert ai.signals(tg.observation(state, seat)) == []
             mover = tg.current_player(state) or seats[0]
