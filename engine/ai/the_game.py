@@ -377,16 +377,19 @@ def _owners_moment(observation: Observation) -> bool:
     return False
 
 
-def _still_true(mark: Mark, board: _Board) -> bool:
-    """Whether what a raised signal says still holds: its backwards trick card, or a card that fits its pile, is in
-    the hand (the engine itself takes a trick signal down when its pile's top changes)."""
+def _stays(mark: Mark, board: _Board) -> bool:
+    """Whether a raised signal stays as it is at another seat's move: while what it says still holds (its backwards
+    trick card, or a card that fits its pile, is in the hand; the engine itself takes a trick signal down when its
+    pile's top changes), unless the seat now holds that pile's backwards trick, which it says at once: a stronger
+    request, never a signal taken down."""
     if mark.pile is None:
         return False  # this player never raises a signal about itself
     pile = PILES.index(mark.pile)
     top = board.tops[pile]
+    trick = top - BACKWARDS_STEP if _UP[pile] else top + BACKWARDS_STEP
     if mark.kind == "trick":
-        return (top - BACKWARDS_STEP if _UP[pile] else top + BACKWARDS_STEP) in board.hand
-    return any(_fits(pile, top, card) for card in board.hand)
+        return trick in board.hand
+    return trick not in board.hand and any(_fits(pile, top, card) for card in board.hand)
 
 
 def signals(observation: Observation) -> list[Signal]:
@@ -398,7 +401,8 @@ def signals(observation: Observation) -> list[Signal]:
     somebody else needs no call. Pure: the answer depends on the observation alone.
 
     A raised signal is sticky: at the other seats' moves it stays as it is while what it says holds (its card is still
-    in the hand and still fits the pile), and only piles without a signal of this seat get a new one. Everything is
+    in the hand and still fits the pile), and only piles without a signal of this seat get a new one, but for a
+    backwards trick the seat now holds, which replaces a "don't lay" or "small steps" at once. Everything is
     re-decided at the seat's own turn and right after it (``_owners_moment``), so the table does not see a computer
     player raise a signal and take it down while nothing it said changed.
     """
@@ -413,7 +417,7 @@ def signals(observation: Observation) -> list[Signal]:
     for name in PILES:
         kind = wanted.get(name)
         current = mine.get(name)
-        if sticky and current is not None and _still_true(current, board):
+        if sticky and current is not None and _stays(current, board):
             continue
         if kind is not None and (current is None or current.kind != kind):
             actions.append(Signal(kind, name))

@@ -168,6 +168,14 @@ def test_a_raised_signal_stays_until_its_owners_turn_unless_it_became_untrue() -
     assert ai.signals(tg.observation(past, P2)) == [Signal("clear", "B")]
 
 
+def test_a_backwards_trick_that_opens_amid_another_turn_replaces_a_weaker_signal_at_once() -> None:
+    state = make_state([(61, 80), (51, 63), (30,)], tops={"A": 70, "B": 60, "C": 20, "D": 10})
+    state = tg.apply(state, P2, Signal("small_steps", "B"))
+    # After P1's 61, P2's 51 is B's backwards trick: it says so before anybody lays on B again.
+    opened = tg.apply(state, P1, Play(61, "B"))
+    assert ai.signals(tg.observation(opened, P2)) == [Signal("trick", "B")]
+
+
 @pytest.mark.parametrize("players", [1, 3])
 def test_whole_games_stay_legal_and_signals_never_flip_flop(players: int) -> None:
     seats = tuple(range(1, players + 1))
@@ -177,9 +185,10 @@ def test_whole_games_stay_legal_and_signals_never_flip_flop(players: int) -> Non
             for seat in seats:
                 for signal in ai.signals(tg.observation(state, seat)):
                     if tg.current_player(state) not in (None, seat) and state.laid:
-                        # Amid another seat's turn a signal of its own changes only once no card of its hand fits.
+                        # Amid another seat's turn a signal of its own changes only once no card of its hand fits
+                        # the pile, or to say the backwards trick it now holds there.
                         marked = {mark.pile for mark in state.signals if mark.player == seat}
-                        if signal.pile in marked:
+                        if signal.pile in marked and signal.kind != "trick":
                             top = tg.top(state, signal.pile)
                             assert not any(tg.is_legal(signal.pile, top, card) for card in tg.hand(state, seat))
                     state = tg.apply(state, seat, signal)  # the engine refuses any signal it must not raise
