@@ -15,8 +15,9 @@ so nothing they draw can rebuild the shuffled deck.
 The Game: every seat is the AI; seat 0 lays the first card. ``--signals`` says when seats show signals:
 - ``none``: never; every seat plays from its own hand and the laid cards alone.
 - ``turn``: each seat updates its signals once, at the end of its own turn (after drawing).
-- ``live``: what the bot does at a real table (``engine.ai.the_game.signals``): after every move, each computer seat
-  raises or clears its signals, then the seat to move acts; so the mover re-plans after each of its own cards.
+- ``live``: what the bot does at a real table (``table/seats.py`` calls the same ``engine.ai.the_game.signals``): after
+  every move, each computer seat raises or clears its signals, then the seat to move acts; so the mover re-plans after
+  each of its own cards. A raised signal stays until its owner's next turn unless it became untrue.
 "won" is the share of games with no card left; the interval is Wilson's.
 
 No Thanks!: one seat under test is the AI, every other seat a threshold player (or, with ``--opponents self``, the AI
@@ -26,7 +27,9 @@ when it has no chip left. The seat under test moves round the table from game to
 engine picks who starts from the seed. "won" is the share of games the seat under test wins (ties broken by the
 engine's rule); the fair share is 1/N.
 
-"decision p99" is the 99th percentile of the time one ``act`` call of the AI takes.
+"decision p99" is the 99th percentile of the time one ``act`` call of the AI takes. ``--jobs`` spreads the games over
+worker processes; the results (all but the times) are the same whatever the number of jobs, since every game's deal
+and generator depend on its seed alone.
 """
 
 from __future__ import annotations

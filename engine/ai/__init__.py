@@ -10,7 +10,8 @@ same action, before and after a restart.
 - ``signals(observation)``: the signal actions (raise or clear) the seat wants now; [] when the table already shows
   them, so calling it after every move never flip-flops. No Thanks! has none. The table calls it for every computer
   seat after every move (anybody's), applies the answers, then lets the seat to move act: the same moments as
-  ``benchmarks/ai.py --signals live``.
+  ``benchmarks/ai.py --signals live``. A raised signal stays up until its owner's next turn unless what it says
+  became untrue (The Game: its card left the hand or no longer fits the pile).
 
 - ``hint(observation)`` (optional, ``None`` where a game has none): what the computer player would do in a person's
   seat, with one line of why (a ``Text``), from that seat's view alone: the hand panel's Hint button. The Game has one,

@@ -18,7 +18,10 @@ from engine.no_thanks import Action, NoThanks, Observation, PlayerView, Take, ca
 
 # Tuned on seeded games against threshold players (benchmarks/ai.py).
 OTHERS_TAKE_AT = 0.4  # the others are expected to take a card once the chips on it reach this share of its value
-CHIP_TEMPO = 16.0  # a chip is worth 1 + CHIP_TEMPO * (cards to come / cards in all) / (chips held + 1) points
+# A chip is worth 1 + tempo * (cards to come / cards in all) / (chips held + 1) points, the tempo by the players dealt
+# in: at a small table the card comes back round sooner and richer, so a chip that lets it go round is worth more.
+CHIP_TEMPO = {3: 24.0, 4: 20.0, 5: 20.0, 6: 16.0, 7: 14.0}
+CHIP_TEMPO_OTHERWISE = 16.0
 CHIPS_SURE = 2.0  # with this many chips each on average, the others are taken to hold a chip
 MAX_ROUNDS = 12  # how many times round the table the lookahead follows a card
 TOTAL_CARDS = 24
@@ -29,14 +32,14 @@ def points_added(cards: Sequence[int], card: int) -> int:
     return card_points((*cards, card)) - card_points(cards)
 
 
-def chip_value(chips: int, cards_left: int) -> float:
+def chip_value(chips: int, cards_left: int, tempo: float = CHIP_TEMPO_OTHERWISE) -> float:
     """What one chip is worth to a seat holding ``chips`` with ``cards_left`` cards still face down."""
-    return 1.0 + CHIP_TEMPO * (cards_left / TOTAL_CARDS) / (max(chips, 0) + 1)
+    return 1.0 + tempo * (cards_left / TOTAL_CARDS) / (max(chips, 0) + 1)
 
 
-def chips_worth(held: int, gained: int, cards_left: int) -> float:
+def chips_worth(held: int, gained: int, cards_left: int, tempo: float = CHIP_TEMPO_OTHERWISE) -> float:
     """What ``gained`` more chips are worth to a seat holding ``held``."""
-    return sum(chip_value(held + extra, cards_left) for extra in range(gained))
+    return sum(chip_value(held + extra, cards_left, tempo) for extra in range(gained))
 
 
 def _chances_of_chips(observation: Observation, order: Sequence[PlayerView]) -> list[float]:
@@ -69,14 +72,15 @@ def act(observation: Observation, rng: random.Random) -> Action:
     wants = [card - 1 in seat.cards or card + 1 in seat.cards for seat in order]
     left = view.cards_left
     table = len(seats)
+    tempo = CHIP_TEMPO.get(table + len(view.left), CHIP_TEMPO_OTHERWISE)
 
     def value(chips_on: int, held: int, depth: int) -> float:
         """Expected cost to us (points, lower is better) of facing the card with ``chips_on`` on it, best play."""
-        take = added - chips_worth(held, chips_on, left)
+        take = added - chips_worth(held, chips_on, left, tempo)
         if held == 0 or depth >= MAX_ROUNDS:
             return take
         # No thanks: pay a chip, then each other seat in turn may take it (then it costs us nothing more) or pass.
-        cost = chip_value(held - 1, left)
+        cost = chip_value(held - 1, left, tempo)
         reach = 1.0
         for step, seat_wants in enumerate(wants, start=1):
             on = chips_on + step
@@ -88,7 +92,7 @@ def act(observation: Observation, rng: random.Random) -> Action:
             cost += reach * value(chips_on + table, held - 1, depth + 1)
         return min(take, cost)
 
-    take_now = added - chips_worth(observation.chips, view.chips_on_card, left)
+    take_now = added - chips_worth(observation.chips, view.chips_on_card, left, tempo)
     return Take() if take_now <= value(view.chips_on_card, observation.chips, 0) + 1e-9 else NoThanks()
 
 

@@ -49,7 +49,7 @@ EXTRA_CARD_QUIET = 0.3  # likewise when they don't: their silence says nothing a
 EXTRA_CARD_SOLO = 0.0  # likewise in a solo game, where no other hand waits for the room a card keeps open
 EXTRA_CARD_LAST = 3.0  # likewise once the draw pile is empty: every card must be laid in the end
 # Laying a card (other than a backwards trick) on a pile where another seat asks for something.
-SIGNAL_COST = {"trick": 6.0, "dont_lay": 1.5, "small_steps": 0.5}
+SIGNAL_COST = {"trick": 6.0, "dont_lay": 0.5, "small_steps": 0.2}
 SMALL_STEPS_GAP = 0.5  # "small steps" also weighs half the room the step takes once more
 # When this seat raises a signal on a pile: the room (cards still to come it skips) its card needs at most.
 DONT_LAY_ROOM = 1.0
@@ -343,7 +343,10 @@ def wanted_signals(observation: Observation) -> dict[str, str]:
 
     Never from the other seats' signals: two computer players reacting to each other could then flip-flop.
     """
-    board = _board(observation)
+    return _wanted(_board(observation))
+
+
+def _wanted(board: _Board) -> dict[str, str]:
     wanted: dict[str, str] = {}
     for pile, name in enumerate(PILES):
         top = board.tops[pile]
@@ -364,6 +367,42 @@ def wanted_signals(observation: Observation) -> dict[str, str]:
     return wanted
 
 
+def _owners_moment(observation: Observation) -> bool:
+    """Whether this seat may re-decide all its signals now: on its own turn (and before the first card), and right
+    after it ended its turn, until the next mover lays a card.
+
+    The turn passes to the next seat that is still here and holds cards, so the seat that ended the turn is the first
+    such seat before the mover (a seat that ended with its last card is not seen: then its signals are all untrue).
+    """
+    view = observation.view
+    if view.current_player in (None, observation.player):
+        return True
+    if view.laid:
+        return False
+    seats = view.seats
+    mover = next(index for index, seat in enumerate(seats) if seat.player == view.current_player)
+    for step in range(1, len(seats)):
+        seat = seats[(mover - step) % len(seats)]
+        if not seat.left and seat.cards:
+            return seat.player == observation.player
+    return False
+
+
+def _stays(mark: Mark, board: _Board) -> bool:
+    """Whether a raised signal stays as it is at another seat's move: while what it says still holds (its backwards
+    trick card, or a card that fits its pile, is in the hand; the engine itself takes a trick signal down when its
+    pile's top changes), unless the seat now holds that pile's backwards trick, which it says at once: a stronger
+    request, never a signal taken down."""
+    if mark.pile is None:
+        return False  # this player never raises a signal about itself
+    pile = PILES.index(mark.pile)
+    top = board.tops[pile]
+    trick = top - BACKWARDS_STEP if _UP[pile] else top + BACKWARDS_STEP
+    if mark.kind == "trick":
+        return trick in board.hand
+    return trick not in board.hand and any(_fits(pile, top, card) for card in board.hand)
+
+
 def signals(observation: Observation) -> list[Signal]:
     """The signals to raise or clear now so that the table shows what this seat wants; [] when it already does.
 
@@ -371,16 +410,26 @@ def signals(observation: Observation) -> list[Signal]:
     call it for every computer seat after every move of the game (anybody's card, end of turn or leave), apply what it
     returns in order, then let the seat to move act. Other seats' signals never change its answer, so a signal by
     somebody else needs no call. Pure: the answer depends on the observation alone.
+
+    A raised signal is sticky: at the other seats' moves it stays as it is while what it says holds (its card is still
+    in the hand and still fits the pile), and only piles without a signal of this seat get a new one, but for a
+    backwards trick the seat now holds, which replaces a "don't lay" or "small steps" at once. Everything is
+    re-decided at the seat's own turn and right after it (``_owners_moment``), so the table does not see a computer
+    player raise a signal and take it down while nothing it said changed.
     """
     view = observation.view
     if view.over or any(seat.player == observation.player and seat.left for seat in view.seats):
         return []
     mine: dict[str | None, Mark] = {mark.pile: mark for mark in view.signals if mark.player == observation.player}
-    wanted = wanted_signals(observation)
+    board = _board(observation)
+    wanted = _wanted(board)
+    sticky = not _owners_moment(observation)
     actions: list[Signal] = []
     for name in PILES:
         kind = wanted.get(name)
         current = mine.get(name)
+        if sticky and current is not None and _stays(current, board):
+            continue
         if kind is not None and (current is None or current.kind != kind):
             actions.append(Signal(kind, name))
         elif kind is None and current is not None:

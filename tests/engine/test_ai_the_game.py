@@ -126,7 +126,8 @@ def test_it_ends_the_turn_rather_than_make_a_big_jump() -> None:
 
 
 def test_it_avoids_a_pile_another_seat_asks_it_to_leave() -> None:
-    free = make_state([(45, 46, 95, 96), (41, 42)], tops={"A": 43, "B": 43, "C": 99, "D": 60})
+    # One card still to lay: 45 skips one card still to come on A or B, 96 one on C.
+    free = make_state([(45, 96), (41, 42)], tops={"A": 43, "B": 43, "C": 98, "D": 60}, laid=1)
     asked = replace(free, signals=(Mark(P2, "dont_lay", "A"), Mark(P2, "dont_lay", "B")))
     assert decide(free) in (Play(45, "A"), Play(45, "B"))
     assert decide(asked) == Play(96, "C")
@@ -150,6 +151,32 @@ def test_it_clears_a_signal_it_no_longer_needs() -> None:
     assert Signal("clear", "C") in ai.signals(tg.observation(state, P2))
 
 
+def test_a_raised_signal_stays_until_its_owners_turn_unless_it_became_untrue() -> None:
+    # P2's 63 fits B two cards still to come past its top: "small steps" there.
+    state = make_state([(61, 64, 80), (63,), (30,)], tops={"A": 70, "B": 60, "C": 20, "D": 10})
+    assert ai.signals(tg.observation(state, P2)) == [Signal("small_steps", "B")]
+    state = tg.apply(state, P2, Signal("small_steps", "B"))
+    # P1's 61 leaves one card in the gap: P2 would now ask "don't lay", but what its signal says still holds.
+    closer = tg.apply(state, P1, Play(61, "B"))
+    assert ai.wanted_signals(tg.observation(closer, P2)) == {"B": "dont_lay"}
+    assert ai.signals(tg.observation(closer, P2)) == []
+    # At its own turn (and right after it) P2 re-decides.
+    ended = tg.apply(tg.apply(closer, P1, Play(80, "A")), P1, EndTurn())
+    assert tg.current_player(ended) == P2
+    assert ai.signals(tg.observation(ended, P2)) == [Signal("dont_lay", "B")]
+    # P1's 64 goes past P2's card: the signal is untrue at once.
+    past = tg.apply(state, P1, Play(64, "B"))
+    assert ai.signals(tg.observation(past, P2)) == [Signal("clear", "B")]
+
+
+def test_a_backwards_trick_that_opens_amid_another_turn_replaces_a_weaker_signal_at_once() -> None:
+    state = make_state([(61, 80), (51, 63), (30,)], tops={"A": 70, "B": 60, "C": 20, "D": 10})
+    state = tg.apply(state, P2, Signal("small_steps", "B"))
+    # After P1's 61, P2's 51 is B's backwards trick: it says so before anybody lays on B again.
+    opened = tg.apply(state, P1, Play(61, "B"))
+    assert ai.signals(tg.observation(opened, P2)) == [Signal("trick", "B")]
+
+
 @pytest.mark.parametrize("players", [1, 3])
 def test_whole_games_stay_legal_and_signals_never_flip_flop(players: int) -> None:
     seats = tuple(range(1, players + 1))
@@ -158,6 +185,13 @@ def test_whole_games_stay_legal_and_signals_never_flip_flop(players: int) -> Non
         while not tg.is_over(state):
             for seat in seats:
                 for signal in ai.signals(tg.observation(state, seat)):
+                    if tg.current_player(state) not in (None, seat) and state.laid:
+                        # Amid another seat's turn a signal of its own changes only once no card of its hand fits
+                        # the pile, or to say the backwards trick it now holds there.
+                        marked = {mark.pile for mark in state.signals if mark.player == seat}
+                        if signal.pile in marked and signal.kind != "trick":
+                            top = tg.top(state, signal.pile)
+                            assert not any(tg.is_legal(signal.pile, top, card) for card in tg.hand(state, seat))
                     state = tg.apply(state, seat, signal)  # the engine refuses any signal it must not raise
                 assert ai.signals(tg.observation(state, seat)) == []
             mover = tg.current_player(state) or seats[0]
