@@ -34,6 +34,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
 sys.path.insert(0, str(ROOT))
 
 import bot  # noqa: E402
+import config  # noqa: E402
 from tests.fake_discord import point_discord_at  # noqa: E402
 
 _running: list[bot.Bot] = []
@@ -100,7 +101,7 @@ def patch_bot_options(options: dict[str, Any]) -> None:
     """Make ``bot.main()`` construct its ``Bot`` with ``options`` on top of its own arguments."""
     original = bot.Bot.__init__
 
-    def init(self: bot.Bot, settings: bot.Settings, *, seed: int | None = None, **given: Any) -> None:
+    def init(self: bot.Bot, settings: config.Settings, *, seed: int | None = None, **given: Any) -> None:
         original(self, settings, seed=seed, **{**given, **options})
         _running.append(self)
 

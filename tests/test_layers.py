@@ -7,7 +7,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TOP = ("bot", "startup", "metrics")
+TOP = ("bot", "config", "startup", "metrics")
 PACKAGES = ("cogs", "table", "engine", "storage", "i18n", "chatfilter")
 # What a layer may never import: the rules know nothing of the bot; the core knows no cog and never calls back into
 # bot.py; storage knows no game flow. (Cogs name bot.Bot for typing; bot.py loads them by name, so no circle.)
@@ -113,3 +113,32 @@ def test_each_layer_imports_only_what_is_below_it() -> None:
             if top in FORBIDDEN.get(layer, ()):
                 wrong.append(f"{name} imports {target}")
     assert wrong == []
+
+
+# Issue 20: parts small enough to read. The game rules are exempt: each is one game's whole rulebook in one place.
+MODULE_LINES, CLASS_LINES = 500, 300
+RULEBOOKS = ("engine.the_game", "engine.no_thanks")
+
+
+def oversized(name: str, path: Path) -> list[str]:
+    source = path.read_text(encoding="utf-8")
+    found = []
+    if name not in RULEBOOKS and len(source.splitlines()) > MODULE_LINES:
+        found.append(f"{name}: {len(source.splitlines())} lines")
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+            length = node.end_lineno - node.lineno + 1
+            if length > CLASS_LINES:
+                found.append(f"{name}.{node.name}: {length} lines")
+    return found
+
+
+def test_no_module_or_class_outgrows_a_readable_size() -> None:
+    assert [problem for name, path in modules().items() for problem in oversized(name, path)] == []
+
+
+def test_the_size_check_sees_an_oversized_class(tmp_path: Path) -> None:
+    big = tmp_path / "big.py"
+    big.write_text("class Big:\n" + "    x = 1\n" * CLASS_LINES, encoding="utf-8")
+    assert oversized("cogs.big", big) == [f"cogs.big.Big: {CLASS_LINES + 1} lines"]
+    assert oversized("engine.the_game", big) == [f"engine.the_game.Big: {CLASS_LINES + 1} lines"]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import bot as bot_module
-from bot import DEFAULT_DATABASE_PATH, ConfigError, Settings
+from config import DEFAULT_DATABASE_PATH, ConfigError, Settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,0 +1,122 @@
+"""The bot's settings, read once from the environment (``.env`` is loaded into it first by ``bot.main``).
+
+Every mistake is a ``ConfigError`` whose message tells the server owner what to write instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+
+
+class ConfigError(Exception):
+    """A setting is missing or malformed; the message tells the server owner what to do."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    token: str
+    database_path: str = DEFAULT_DATABASE_PATH
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    database_url: str | None = None  # PostgreSQL, shared by every process; None: SQLite at database_path
+    shard_count: int | None = None  # None: one process, one shard, as Discord recommends for a small bot
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs; None: all of them
+    log_file: str | None = None  # a rotating log file as well as stderr
+    library_log_level: str = "INFO"  # discord.py's and the database drivers' loggers
+    metrics_port: int | None = None  # None: no metrics or health endpoint, no port opened
+    sync_commands: bool = False  # register the slash commands even if they look unchanged
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
+        """Read the settings from the environment (``.env`` is loaded into it first by ``main``)."""
+        env = os.environ if environ is None else environ
+
+        def value(name: str, default: str = "") -> str:
+            return unquoted(env.get(name, default))
+
+        token = value("DISCORD_TOKEN")
+        if not token:
+            raise ConfigError(
+                "DISCORD_TOKEN is not set: copy .env.example to .env and paste your bot's token "
+                "(Discord Developer Portal > your application > Bot > Reset Token)."
+            )
+        guild = value("DEV_GUILD_ID")
+        if guild and not guild.isdecimal():
+            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {guild!r}.")
+        level = log_level(value("LOG_LEVEL"), "LOG_LEVEL", "INFO")
+        # The drivers' DEBUG lines (hundreds a second) only when asked for; a quieter LOG_LEVEL quietens them too.
+        libraries = log_level(value("LOG_LEVEL_LIBRARIES"), "LOG_LEVEL_LIBRARIES", max(level, "INFO", key=_severity))
+        url = value("DATABASE_URL")
+        if url and not url.startswith(("postgresql://", "postgres://")):
+            raise ConfigError(
+                "DATABASE_URL must be a PostgreSQL URL like postgresql://user:password@host:5432/database "
+                "(or empty, for the SQLite file at DATABASE_PATH)."
+            )
+        count_text = value("SHARD_COUNT")
+        if count_text and not (count_text.isdecimal() and int(count_text) > 0):
+            raise ConfigError(f"SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}.")
+        shard_count = int(count_text) if count_text else None
+        ids_text = value("SHARD_IDS")
+        if ids_text and shard_count is None:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT: the total number of shards of all the bot's processes.")
+        port = value("METRICS_PORT")
+        if port and not (port.isdecimal() and int(port) <= 65535):
+            raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535; 0 picks a free one), not {port!r}.")
+        sync = value("SYNC_COMMANDS").lower()
+        if sync not in ("", "0", "1", "true", "false", "yes", "no"):
+            raise ConfigError(f"SYNC_COMMANDS must be 1 (sync at this start) or 0, not {sync!r}.")
+        return cls(
+            token=token,
+            database_path=value("DATABASE_PATH") or DEFAULT_DATABASE_PATH,
+            dev_guild_id=int(guild) if guild else None,
+            log_level=level,
+            database_url=url or None,
+            shard_count=shard_count,
+            shard_ids=parse_shard_ids(ids_text, shard_count) if ids_text and shard_count else None,
+            log_file=value("LOG_FILE") or None,
+            library_log_level=libraries,
+            metrics_port=int(port) if port else None,
+            sync_commands=sync in ("1", "true", "yes"),
+        )
+
+
+def unquoted(text: str) -> str:
+    """A value without surrounding blanks and one pair of matching quotes: ``docker run --env-file`` passes
+    ``DISCORD_TOKEN="abc"`` on with its quotes, where python-dotenv and a shell would have removed them."""
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()
+    return text
+
+
+def _severity(level: str) -> int:
+    return logging.getLevelNamesMapping()[level]
+
+
+def log_level(text: str, name: str, default: str) -> str:
+    level = text.upper() or default
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise ConfigError(f"{name} must be DEBUG, INFO, WARNING or ERROR, not {text!r}.")
+    return level
+
+
+def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
+    """``0-3`` or ``0,2`` or ``0-1,4``: the shards one process runs, each below ``count``, none twice."""
+    ids: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        first, dash, last = part.partition("-")
+        if not first.isdecimal() or (dash and not last.isdecimal()):
+            raise ConfigError(f"SHARD_IDS must list shard numbers like 0-3 or 0,2, not {text!r}.")
+        low, high = int(first), int(last) if dash else int(first)
+        if low > high:
+            raise ConfigError(f"SHARD_IDS: the range {part} runs backwards; write {high}-{low}.")
+        ids.extend(range(low, high + 1))
+    if max(ids) >= count:
+        raise ConfigError(f"SHARD_IDS: shard {max(ids)} does not exist with SHARD_COUNT={count} (0 to {count - 1}).")
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS names a shard twice: {text!r}.")
+    return tuple(ids)
