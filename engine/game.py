@@ -46,6 +46,8 @@ class GameInfo:
     capabilities: frozenset[str] = frozenset()
     cooperative: bool = False  # the players win or lose together (statistics count teams, not places)
     turn_seconds: int = 180  # the turn clock's default pace: how long a turn of this game takes a person
+    # What a score counts, the lower the better: points, or (The Game) the cards left unplayed.
+    score_counts_cards: bool = False
     # Where the game's table adapter (commands, buttons, presenter) lives, as an import path: the bot loads it for
     # every registered game. Data, not an import: the rules never depend on Discord.
     adapter: str = ""

@@ -41,6 +41,7 @@ INFO = GameInfo(
     # The rules forbid revealing numbers, so the table's chat is kept free of them while the game runs.
     capabilities=frozenset({NO_NUMBERS_IN_CHAT}),
     cooperative=True,
+    score_counts_cards=True,
     # A turn is several cards and some thought.
     turn_seconds=180,
 )

@@ -27,10 +27,11 @@ def is_team_game(kind: str) -> bool:
 
 
 def score_text(kind: str, score: float | None, digits: int = 0) -> Text:
-    """How a score reads: The Game counts the cards left, every other game points."""
+    """How a score reads: in cards left where the game counts them (``GameInfo.score_counts_cards``), else points."""
     if score is None:
         return _("no score")
-    cards = kind == "the_game"
+    game = GAMES.get(kind)
+    cards = game is not None and game.info.score_counts_cards
     if digits == 0:
         whole = round(score)
         if cards:
