@@ -37,6 +37,11 @@ class DMsClosed(Exception):
     """The user does not accept direct messages from the bot (Discord's error 50007)."""
 
 
+def up_to_date(live: Live[Any]) -> bool:
+    """Every DM of the game shows what it should (``dm_sent`` holds the very objects of ``dm_text`` once sent)."""
+    return all(live.dm_sent.get(player) == private for player, private in live.dm_text.items())
+
+
 class Courier:
     def __init__(self, client: discord.Client, storage: Storage, games: Games, languages: Languages) -> None:
         self.client = client
@@ -59,7 +64,7 @@ class Courier:
         """Bring the game's DMs up to date in the background."""
         if self.closing:
             return  # a restart delivers what is left (what each DM shows is stored)
-        if all(live.dm_sent.get(player) == private for player, private in live.dm_text.items()):
+        if up_to_date(live):
             return  # most moves change no DM: no task to start
         task = self._delivery.get(live.record.id)
         if task is not None and not task.done():
@@ -80,8 +85,8 @@ class Courier:
         the table once about closed DMs (as a followup to the action, which keeps the board the newest message and
         costs no rate-limited request)."""
         record = live.record
-        if all(live.dm_sent.get(player) == private for player, private in live.dm_text.items()):
-            return  # every DM shows what it should: no need to ask the database (most moves change no DM)
+        if up_to_date(live):
+            return  # nothing to deliver: no need to ask the database
         if live.dm_stored is None:
             # Read once per game and process, then kept as this process writes it.
             live.dm_stored = await self.storage.private_messages(record.id)
