@@ -25,10 +25,10 @@ from table.clock import TurnClock
 from table.courier import Courier
 from table.end_screen import final_view, team_record
 from table.events import Events
-from table.games import STALE_PANEL, Games, Live, Played, title
+from table.games import Games, Live, Played, title
 from table.language import Languages
 from table.nudges import Nudges
-from table.panels import Panels
+from table.panels import Panels, panel_game
 from table.presenter import Presenter
 from table.seats import Seats
 from table.votes import Votes, vote_buttons
@@ -185,12 +185,8 @@ class Table:
         locale = self.languages.for_reader(interaction)
         channel_id = interaction.channel_id or 0
         async with self.panels.lock(channel_id, interaction.user.id):
-            live, presenter = await self.games.running(channel_id, kind)
             player = interaction.user.id
-            if player not in live.record.players:
-                raise UserError(_("You're not playing in this game."))
-            if game is not None and game != live.record.id:
-                raise UserError(STALE_PANEL)
+            live, presenter = await panel_game(self.games, channel_id, kind, player, game)
             position = presenter.game.move_count(live.state)
             message = self.panel(live, presenter, player, page, locale)
             clicked = clicked_message(interaction)

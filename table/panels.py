@@ -85,11 +85,7 @@ class Panels:
         """The computer player's choice for ``player``'s seat in the channel's game (the id a panel was made for),
         with the game left as it is and marked as hinted in the database before it is returned. Refused out of turn,
         at a table without hints, and for a panel of an earlier game."""
-        live, presenter = await self.games.running(channel_id, kind)
-        if player not in live.record.players:
-            raise UserError(_("You're not playing in this game."))
-        if game != live.record.id:
-            raise UserError(STALE_PANEL)
+        live, presenter = await panel_game(self.games, channel_id, kind, player, game)
         if not offers_hint(live.record):
             raise UserError(NO_HINTS_HERE)
         state, rules = live.state, presenter.game
@@ -216,6 +212,19 @@ class Panels:
         for task in [*self._catching_up.values(), *self._falling_asleep]:
             task.cancel()
         self._catching_up.clear()
+
+
+async def panel_game(
+    games: Games, channel_id: int, kind: str | None, player: int, game: int | None
+) -> tuple[Live[Any], Presenter[Any, Any]]:
+    """The channel's running game, for ``player``'s panel of game ``game`` (None: a panel asked for anew). Refused to
+    somebody not at the table, and for a panel of an earlier game."""
+    live, presenter = await games.running(channel_id, kind)
+    if player not in live.record.players:
+        raise UserError(_("You're not playing in this game."))
+    if game is not None and game != live.record.id:
+        raise UserError(STALE_PANEL)
+    return live, presenter
 
 
 def offers_hint(record: GameRecord) -> bool:
