@@ -188,17 +188,21 @@ def is_legal(pile: str, top: int, card: int) -> bool:
     return _fits(_UP[_pile_index(pile)], top, card)
 
 
+def backwards_trick_card(pile: str, top: int) -> int:
+    """The card that is the backwards trick on ``pile`` showing ``top``: exactly 10 the wrong way."""
+    return top - BACKWARDS_STEP if _UP[_pile_index(pile)] else top + BACKWARDS_STEP
+
+
 def is_backwards_trick(pile: str, top: int, card: int) -> bool:
     """Whether laying ``card`` on ``pile`` showing ``top`` is the backwards trick (exactly 10 the wrong way)."""
-    step = -BACKWARDS_STEP if _UP[_pile_index(pile)] else BACKWARDS_STEP
-    return card == top + step
+    return card == backwards_trick_card(pile, top)
 
 
 def _why_not(index: int, top: int, card: int) -> Text:
     """Why ``card`` does not fit on pile ``index``, and what would: whole sentences, each said the language's way."""
     up = _UP[index]
     pile = PILES[index]
-    trick = top - BACKWARDS_STEP if up else top + BACKWARDS_STEP
+    trick = backwards_trick_card(pile, top)
     has_trick = CARDS[0] <= trick <= CARDS[-1]
     if up and top < CARDS[-1]:
         if has_trick:
@@ -460,8 +464,7 @@ def apply(state: State, player: int, action: Action) -> State:
 
 def _trick_card(state: State, pile: str) -> int:
     """The card that would be the backwards trick on ``pile`` now."""
-    index = _pile_index(pile)
-    return _tops(state)[index] + (-BACKWARDS_STEP if _UP[index] else BACKWARDS_STEP)
+    return backwards_trick_card(pile, _tops(state)[_pile_index(pile)])
 
 
 def _signal(state: State, seat: int, action: Signal) -> State:

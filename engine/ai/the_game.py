@@ -26,6 +26,8 @@ from engine.the_game import (
     Observation,
     Play,
     Signal,
+    backwards_trick_card,
+    is_backwards_trick,
 )
 from i18n import Text, _, _n
 
@@ -308,7 +310,7 @@ def hint(observation: Observation) -> Hint | None:
     room = _room_taken(board, index, top, action.card)
     if reason == "lost":
         why = _("No order of your cards lays the minimum; this card moves its pile the least.")
-    elif action.card == top + (-BACKWARDS_STEP if _UP[index] else BACKWARDS_STEP):
+    elif is_backwards_trick(action.pile, top, action.card):
         why = _(
             "The backwards trick: {pile} goes back ten, {cards} still to come fit it again.",
             pile=action.pile,
@@ -350,8 +352,7 @@ def _wanted(board: _Board) -> dict[str, str]:
     wanted: dict[str, str] = {}
     for pile, name in enumerate(PILES):
         top = board.tops[pile]
-        trick = top - BACKWARDS_STEP if _UP[pile] else top + BACKWARDS_STEP
-        if trick in board.hand:
+        if backwards_trick_card(name, top) in board.hand:
             wanted[name] = "trick"
             continue
         room = min(
@@ -397,7 +398,7 @@ def _stays(mark: Mark, board: _Board) -> bool:
         return False  # this player never raises a signal about itself
     pile = PILES.index(mark.pile)
     top = board.tops[pile]
-    trick = top - BACKWARDS_STEP if _UP[pile] else top + BACKWARDS_STEP
+    trick = backwards_trick_card(mark.pile, top)
     if mark.kind == "trick":
         return trick in board.hand
     return trick not in board.hand and any(_fits(pile, top, card) for card in board.hand)
