@@ -53,3 +53,8 @@ def game_over_here(record: GameRecord) -> Text:
 
 def people(players: tuple[int, ...]) -> str | Text:
     return " ".join(mention(p) for p in players) or _("nobody")
+
+
+def hint_marked(record: GameRecord, line: Text | Localized) -> Text | Localized:
+    """A game's line in a list, marked 💡 when somebody took a Hint in it (it is left out of the leaderboards)."""
+    return _("{line} 💡", line=line) if record.hinted else line

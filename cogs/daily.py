@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._pages import COLOUR, audience, rank_key, title
-from cogs._results import people, result_text
+from cogs._results import hint_marked, people, result_text
 from cogs._ui import in_text_channel
 from i18n import _, _n, lines, render
 from i18n import day as i18n_day
@@ -104,7 +104,7 @@ class Daily(commands.Cog):
                 else:
                     row = _("{channel}: {players} · {result}", **values)
                 # Played with a Hint: compared all the same (it was the table's first try), but marked as in /history.
-                rows.append(_("{line} 💡", line=row) if r.hinted else row)
+                rows.append(hint_marked(r, row))
             embed.add_field(
                 name=render(_n("{game}, {count} player", "{game}, {count} players", seats, game=title(kind)), locale),
                 value=shorten(render(lines(*rows), locale), 1024),

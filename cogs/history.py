@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._pages import COLOUR, PAGE, audience, page_locale, title, turn_page, variant_words, when
-from cogs._results import people, result_text
+from cogs._results import hint_marked, people, result_text
 from cogs._ui import in_text_channel, reply_error
 from cogs.daily import TODAYS_DEAL_CLOSED, hidden_today, today_of
 from engine.errors import CorruptState, GameError
@@ -137,9 +137,7 @@ async def open_replay(interaction: discord.Interaction[Any], game: int) -> None:
 def history_line(game: EndedGame, closed: bool = False) -> Text | Localized:
     """One ended game; marked 💡 when somebody took a Hint, and 🔒 (``closed``) when it is today's daily deal (its
     replay opens tomorrow)."""
-    line: Text | Localized = game_line(game)
-    if game.record.hinted:
-        line = _("{line} 💡", line=line)
+    line = hint_marked(game.record, game_line(game))
     return _("{line} 🔒", line=line) if closed else line
 
 
