@@ -4,7 +4,7 @@ discord.py's ``edit``/``send`` turn Discord's answer (the whole message: author,
 metadata) into a ``Message`` object. The table's edits of boards, panels and DMs never look at it, and that object
 cost more of the bot's CPU than composing the edit itself. These helpers make the same request, with the same
 payload, rate-limit handling and errors (``discord.HTTPException`` and its kinds), and keep only what the caller needs:
-nothing, or the new message's id.
+nothing, or the new message's id. An edit whose connection was lost before Discord answered is sent once more.
 
 They use discord.py's own request building (``handle_message_parameters``) and its two request paths: the webhook
 adapter for an interaction's token (free of the bot's rate limits), the client's HTTP client for channel messages.
@@ -12,15 +12,36 @@ adapter for an interaction's token (free of the bot's rate limits), the client's
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 from discord.http import handle_message_parameters
 from discord.webhook.async_ import async_context
 
+log = logging.getLogger(__name__)
+
 
 def _parameters(client: discord.Client, message: dict[str, Any]) -> Any:
     return handle_message_parameters(previous_allowed_mentions=client.allowed_mentions, **message)
+
+
+async def _once_more_if_lost(edit: Callable[[], Awaitable[None]], message: dict[str, Any]) -> None:
+    """Make an edit, and once more if the connection was lost under it.
+
+    Discord (or a proxy) closes kept-alive connections now and then; a request that goes out on one just then gets no
+    answer, and aiohttp raises (discord.py retries only answers it got). An edit that arrives twice shows the same
+    thing, so it is safe to send again; a new message is not (it could be posted twice)."""
+    try:
+        await edit()
+    except aiohttp.ClientConnectionError as error:
+        log.info("The connection to Discord was lost under an edit (%s); sending it once more", error)
+        for file in [message.get("file"), *message.get("attachments", ())]:
+            if isinstance(file, discord.File):
+                file.reset()  # read from the start again
+        await edit()
 
 
 async def edit_by_token(
@@ -28,25 +49,33 @@ async def edit_by_token(
 ) -> None:
     """Edit a message an interaction posted, through that interaction's token (15 minutes)."""
     webhook = discord.Webhook.partial(application_id, token, client=client)
-    with _parameters(client, message) as params:
-        await async_context.get().edit_webhook_message(
-            application_id,
-            token,
-            message_id,
-            session=webhook.session,
-            proxy=webhook.proxy,
-            proxy_auth=webhook.proxy_auth,
-            payload=params.payload,
-            multipart=params.multipart,
-            files=params.files,
-            with_components=bool(message.get("view")),
-        )
+
+    async def edit() -> None:
+        with _parameters(client, message) as params:
+            await async_context.get().edit_webhook_message(
+                application_id,
+                token,
+                message_id,
+                session=webhook.session,
+                proxy=webhook.proxy,
+                proxy_auth=webhook.proxy_auth,
+                payload=params.payload,
+                multipart=params.multipart,
+                files=params.files,
+                with_components=bool(message.get("view")),
+            )
+
+    await _once_more_if_lost(edit, message)
 
 
 async def edit_in_channel(client: discord.Client, channel_id: int, message_id: int, **message: Any) -> None:
     """Edit one of the bot's messages in a channel or DM (one rate-limited request)."""
-    with _parameters(client, message) as params:
-        await client.http.edit_message(channel_id, message_id, params=params)
+
+    async def edit() -> None:
+        with _parameters(client, message) as params:
+            await client.http.edit_message(channel_id, message_id, params=params)
+
+    await _once_more_if_lost(edit, message)
 
 
 async def send_in_channel(client: discord.Client, channel_id: int, **message: Any) -> int:

@@ -1032,6 +1032,11 @@ class FailureRule(_RouteRule):
 
 
 @dataclass
+class DropRule(_RouteRule):
+    """Close the connection of the next ``times`` matching requests without an answer (see :meth:`FakeDiscord.drop`)."""
+
+
+@dataclass
 class Hold(_RouteRule):
     """Matching requests wait, unanswered, until :meth:`release` (see :meth:`FakeDiscord.hold`).
 
@@ -1410,6 +1415,7 @@ class FakeDiscord:
         self.dispatched: list[tuple[str, JSON]] = []
         self.rate_limits: list[RateLimitRule] = []
         self.failures: list[FailureRule] = []
+        self.drops: list[DropRule] = []
         self.holds: list[Hold] = []
         self._request_listeners: list[Callable[[RequestRecord], object]] = []
         self.heartbeats = 0
@@ -1857,6 +1863,25 @@ class FakeDiscord:
         path = self._narrowed(path, channel, interaction, message_id)
         rule = FailureRule(method.upper(), path, times, status, code, message or f"{status}: injected failure")
         self.failures.append(rule)
+        return rule
+
+    def drop(
+        self,
+        method: str,
+        path: str,
+        *,
+        times: int | None = 1,
+        channel: Any = None,
+        interaction: InteractionRecord | None = None,
+        message_id: Any = None,
+    ) -> DropRule:
+        """Close the connection of the next ``times`` matching requests without answering them, as a server does
+        with a kept-alive connection it closes just as a request arrives: nothing the request asked for happens, and
+        aiohttp raises ``ServerDisconnectedError`` in the bot (not a ``discord.HTTPException``). ``path`` and the
+        narrowing arguments are as for :meth:`fail`; the request is recorded with status 0."""
+        path = self._narrowed(path, channel, interaction, message_id)
+        rule = DropRule(method.upper(), path, times)
+        self.drops.append(rule)
         return rule
 
     def clear_failures(self) -> None:
@@ -2368,6 +2393,14 @@ class FakeDiscord:
                 if failure.matches(request.method, path):
                     failure.hits += 1
                     raise _ApiError(failure.status, failure.code, failure.message)
+            for drop in self.drops:
+                if drop.matches(request.method, path):
+                    drop.hits += 1
+                    record.status = 0
+                    self._notify()
+                    assert request.transport is not None
+                    request.transport.close()
+                    return web.Response(status=500)  # never written: the connection is gone
             if not spec.interaction_endpoint:
                 self._check_auth(request)
             handler: _Handler = getattr(type(self), spec.handler)

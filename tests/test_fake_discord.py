@@ -1030,6 +1030,21 @@ async def test_injected_failures_answer_the_next_matching_requests(world: World,
     assert [m.content for m in fake.channel_messages(world.chan)] == ["second"]
 
 
+async def test_a_dropped_request_loses_its_connection_unanswered(world: World, running: Running) -> None:
+    fake = world.fake
+    rule = fake.drop("POST", CHANNEL_MESSAGES, channel=world.chan)
+    channel = running.bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    # Not an HTTPException: the server said nothing, and discord.py does not retry it either.
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await channel.send("lost")
+    await channel.send("kept")
+    assert rule.hits == 1
+    posts = [r for r in fake.requests if r.route == CHANNEL_MESSAGES and r.method == "POST"]
+    assert [r.status for r in posts] == [0, 200]
+    assert [m.content for m in fake.channel_messages(world.chan)] == ["kept"]
+
+
 async def test_an_interaction_callback_can_be_made_to_fail(world: World, running: Running) -> None:
     fake = world.fake
     fake.fail("POST", "/interactions/{interaction_id}/{token}/callback", status=400, code=40060)

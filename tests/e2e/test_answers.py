@@ -14,8 +14,9 @@ import pytest
 import table.answer
 from engine import the_game
 from tests.e2e.conftest import World
-from tests.e2e.test_hardening import deal, edit, lay_minimum, mover, other_writer, row, shown
-from tests.fake_discord import Perm
+from tests.e2e.table_helpers import newest_board
+from tests.e2e.test_hardening import act, deal, edit, lay_minimum, mover, other_writer, row, shown
+from tests.fake_discord import WEBHOOK_MESSAGE, Perm
 from tests.players import best_play, public_messages, saved_state
 
 SLOW = 0.8  # how long another process holds the database's write lock: well past the (shortened) defer
@@ -156,6 +157,25 @@ async def test_an_expired_token_after_a_commit_loses_nothing_and_board_catches_u
         shown_board = await world.fake.invoke("board", user=ana, channel=world.channel)
         assert shown_board.response is not None
         assert " and drew " in shown_board.response.content  # /board brings the table up to date
+
+
+async def test_a_board_edit_whose_connection_is_lost_is_sent_once_more(world: World) -> None:
+    """Discord closes a kept-alive connection just as the board's edit goes out, and never answers it: the bot sends
+    the edit again, and the board shows the card."""
+    ana, ben = world.players[:2]
+    async with world.bot(seed=26):
+        await deal(world, [ana, ben])
+        board = newest_board(world)
+        member = mover(world)
+        play = best_play(saved_state(world), member.id)
+        lost = world.fake.drop("PATCH", WEBHOOK_MESSAGE, message_id=board)
+        await act(world, member, play)
+        await world.fake.wait_idle()
+        assert lost.hits == 1
+        edits = [r for r in world.fake.requests if r.route == WEBHOOK_MESSAGE]
+        edits = [r.status for r in edits if r.params["message_id"] == str(board.id)]
+        assert edits == [0, 200]
+        assert f"laid {play.card} on {play.pile}" in board.content
 
 
 async def test_a_damaged_game_is_logged_once(world: World, caplog: pytest.LogCaptureFixture) -> None:
