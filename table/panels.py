@@ -7,10 +7,7 @@ kept (``PanelHandle``), and:
 - when a player opens a new panel (``/hand``, "My hand"), the older one shrinks to one line without buttons;
 - when the table moves (a ``Moved`` event), every live panel of the game is brought up to date in the background,
   each panel's edits in order and always from the newest position, so the player whose turn begins sees "Your turn"
-  on the panel they have open. A panel whose owner only watches a turn go on (not theirs before, not theirs after,
-  not their move) is edited at most once every ``watching_seconds``: the first card shows at once, and cards laid
-  faster than that are shown together by one edit (the board in the channel shows each card as it lands). What
-  concerns its owner, a turn beginning or ending or the game ending, is never held back;
+  on the panel they have open;
 - the mover's own panel is answered by their click: a per-player lock makes the background update wait for that
   answer, and it then finds the panel current and leaves it alone.
 
@@ -27,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -56,10 +52,6 @@ HINTS_ON_YOUR_TURN = _("Hints are for your turn: press Hint again when it comes.
 NO_HINTS_HERE = _("Hints are offered only at tables with a computer player or a single person.")
 NO_HINT_NOW = _("There is no hint to give now.")
 
-# Two seconds: a person reading the board takes longer than that per card, so at a people's pace every card still
-# shows on every panel; computer players and fast hands lay cards quicker, and then one edit shows several.
-WATCHING_SECONDS = 2.0
-
 # How a panel is composed: (live game, presenter, player, page, locale) -> the message (content and buttons).
 Compose = Callable[[Live[Any], Presenter[Any, Any], int, str | None, str], dict[str, Any]]
 
@@ -75,7 +67,6 @@ class PanelHandle:
     locale: str
     shown: int
     sleep: asyncio.TimerHandle | None = None
-    edited: float = 0.0  # when a move was last shown by an edit (time.monotonic): a new panel shows the next at once
 
 
 class Panels:
@@ -86,13 +77,9 @@ class Panels:
         self._live: dict[tuple[int, int], PanelHandle] = {}  # (game id, player) -> the live panel
         self._locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
         self._catching_up: dict[tuple[int, int], asyncio.Task[None]] = {}
-        self._watching: set[tuple[int, int]] = set()  # catch-ups holding back a watcher's edit (nothing locked)
-        self._concerned: set[tuple[int, int]] = set()  # catch-ups editing now, told a move concerns their owner
         self._falling_asleep: set[asyncio.Task[None]] = set()
         # A panel nobody clicked for this long sleeps (its token, the only way to edit it, lasts 15 minutes).
         self.awake_seconds: float = INTERACTION_TOKEN_SECONDS
-        # A watcher's panel is edited at most this often while somebody else's turn goes on.
-        self.watching_seconds: float = WATCHING_SECONDS
 
     async def hint(self, channel_id: int, player: int, kind: str, game: int) -> tuple[Live[Any], Any]:
         """The computer player's choice for ``player``'s seat in the channel's game (the id a panel was made for),
@@ -172,42 +159,16 @@ class Panels:
         """Bring every live panel of the game up to date, in the background (the mover's waits for their answer)."""
         game_id = event.live.record.id
         # Only the game's players can have its panels: no walk over every live panel of every game.
-        for player in event.live.record.players:
-            key = (game_id, player)
-            handle = self._live.get(key)
-            if handle is None:
-                continue
-            concerned = concerns(event, player)
+        for key in [(game_id, player) for player in event.live.record.players if (game_id, player) in self._live]:
             running = self._catching_up.get(key)
-            if running is not None and not running.done():
-                if key not in self._watching:
-                    if concerned:
-                        self._concerned.add(key)  # its next round goes at once
-                    continue  # editing now: its next round shows this move too
-                if not concerned:
-                    continue  # already waiting to show the moves so far, this one with them
-                running.cancel()  # waiting, holding nothing: this move goes out now instead
-            wait = 0.0 if concerned else handle.edited + self.watching_seconds - time.monotonic()
-            task = self._catching_up[key] = asyncio.ensure_future(
-                self._catch_up(key, event.live.record.channel_id, wait)
-            )
-            task.add_done_callback(functools.partial(self._caught_up, key))
+            if running is None or running.done():
+                task = self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live.record.channel_id))
+                task.add_done_callback(functools.partial(self._caught_up, key))
 
-    async def _watch(self, key: tuple[int, int], seconds: float) -> None:
-        if seconds <= 0:
-            return
-        self._watching.add(key)
-        try:
-            await asyncio.sleep(seconds)
-        finally:
-            self._watching.discard(key)
-
-    async def _catch_up(self, key: tuple[int, int], channel_id: int, wait: float) -> None:
+    async def _catch_up(self, key: tuple[int, int], channel_id: int) -> None:
         """Edit one panel until it shows the newest position: each edit is composed from the position of its time,
-        so moves made meanwhile are caught by the next round, and a panel is never left behind the table. A
-        watcher's panel waits ``wait`` first, and between rounds unless a move concerned its owner."""
+        so moves made meanwhile are caught by the next round, and a panel is never left behind the table."""
         game_id, player = key
-        await self._watch(key, wait)
         while True:
             async with self.lock(channel_id, player):
                 handle = self._live.get(key)
@@ -229,23 +190,15 @@ class Panels:
                     log.debug("Could not bring a panel of game %s up to date", game_id, exc_info=True)
                     self._live.pop(key, None)  # dismissed, or the token died: the next panel opened takes over
                     return
-                handle.shown, handle.edited = now, time.monotonic()
+                handle.shown = now
                 if over:
                     self._live.pop(key, None)  # its last word: the game is over
                     return
-            if key in self._concerned:
-                self._concerned.discard(key)
-                continue
-            live = self.games.cached(game_id)
-            if live is None or presenter.game.move_count(live.state) <= handle.shown:
-                return  # current: a later move starts a round of its own, held back from this edit's time
-            await self._watch(key, handle.edited + self.watching_seconds - time.monotonic())
 
     def _caught_up(self, key: tuple[int, int], task: asyncio.Task[None]) -> None:
         """A finished catch-up is not kept (one per panel would stay for as long as the bot runs)."""
         if self._catching_up.get(key) is task:
             del self._catching_up[key]
-            self._concerned.discard(key)
 
     def forget(self, game_id: int) -> None:
         """An abandoned game's panels are kept current no more (their buttons are refused as the game's)."""
@@ -282,12 +235,3 @@ def offers_hint(record: GameRecord) -> bool:
         return False
     people = sum(not is_ai(seat) for seat in record.players)
     return people == 1 or people < len(record.players)
-
-
-def concerns(event: Moved, player: int) -> bool:
-    """Whether ``event`` concerns ``player`` beyond watching: their own move, their turn beginning or ending, a new
-    turn or deal, the game's end. Their panel shows such a move at once."""
-    game = event.presenter.game
-    if event.moved_on or event.dealt or event.player == player or game.is_over(event.after):
-        return True
-    return player in (game.current_player(event.before), game.current_player(event.after))

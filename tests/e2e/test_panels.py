@@ -30,7 +30,6 @@ from tests.players import (
     choose,
     hand_in,
     read_panel,
-    saved_row,
     saved_state,
     tops_of,
 )
@@ -114,18 +113,6 @@ async def panel_game(world: World, members: list[Member]) -> list[Turn]:
     return turns
 
 
-async def first_card_then_panel(world: World, mover: Member, watcher: Member) -> Message:
-    """``mover`` lays the game's first card (it is their turn then), and ``watcher`` opens "My hand": their panel."""
-    state = saved_state(world)
-    play = choose(the_game.hand(state, mover.id), tops_of(state), 0, 2)
-    assert play is not None
-    options = {"card": play.card, "pile": play.pile}
-    await world.fake.invoke("play", user=mover, channel=world.channel, options=options)
-    panel = (await world.fake.click(newest_board(world), label="My hand", user=watcher)).original
-    assert panel is not None
-    return panel
-
-
 def shown_cards(world: World, member: Member) -> set[int]:
     """Every card any version of any of ``member``'s panels showed on its ``Your hand:`` line."""
     return {
@@ -195,8 +182,13 @@ async def test_out_of_turn_a_card_shows_its_piles_and_the_turn_brings_them_to_li
     ana, ben, _carol = members
     async with world.bot(seed=10):
         await open_game(world, members)
+        state = saved_state(world)
         # ana lays the first card: it is her turn now, and ben's panel says so.
-        panel = await first_card_then_panel(world, ana, ben)
+        play = choose(the_game.hand(state, ana.id), tops_of(state), 0, 2)
+        assert play is not None
+        await fake.invoke("play", user=ana, channel=world.channel, options={"card": play.card, "pile": play.pile})
+        panel = (await fake.click(newest_board(world), label="My hand", user=ben)).original
+        assert panel is not None
         assert f"<@{ana.id}> is playing." in panel.content
         refusals = 0
         for card in the_game.hand(saved_state(world), ben.id):
@@ -295,48 +287,3 @@ async def test_a_panel_whose_token_is_about_to_die_says_it_sleeps(world: World) 
         await fake.wait_for(lambda: panel.content.startswith("This panel went to sleep"), what="the panel to sleep")
         assert panel.buttons == []
         assert live_panels(world, ana) == []
-
-
-async def test_a_watchers_panel_shows_the_first_card_at_once_and_the_turns_end_at_once(world: World) -> None:
-    """A panel whose owner watches somebody else's turn is edited at most once per ``watching_seconds``: cards laid
-    faster than that are shown together, while a card after a quiet spell, and the turn passing to its owner, show at
-    once."""
-    members = world.players[:2]
-    fake = world.fake
-    ana, ben = members
-    async with world.bot(seed=10) as bot:
-        panels = bot.tables.panels
-        panels.watching_seconds = 60.0  # longer than the test: whatever is held back stays held back
-        await open_game(world, members)
-        panel = await first_card_then_panel(world, ana, ben)
-        edits = len(panel.history)
-
-        async def ana_plays() -> the_game.State:
-            state = saved_state(world)
-            laid = the_game.public_view(state).laid
-            move = choose(the_game.hand(state, ana.id), tops_of(state), laid, laid + 1)  # one more card, always
-            assert move is not None
-            await fake.invoke("play", user=ana, channel=world.channel, options={"card": move.card, "pile": move.pile})
-            return saved_state(world)
-
-        # The first card since ben's panel opened shows at once.
-        state = await ana_plays()
-        await fake.wait_for(lambda: read_panel(panel.content).tops == tops_of(state), what="ana's card on ben's panel")
-        assert len(panel.history) == edits + 1
-        shown = tops_of(state)
-        # The next card, laid right after, waits to be shown with whatever follows.
-        row = saved_row(world)
-        assert row is not None
-        watching = (row["id"], ben.id)
-        state = await ana_plays()
-        await fake.wait_for(lambda: watching in panels._watching, what="ben's panel to hold the card back")
-        await fake.wait_idle()
-        assert len(panel.history) == edits + 1
-        assert read_panel(panel.content).tops == shown != tops_of(state)
-        # ana ends her turn: ben's turn begins, and his panel shows it, with both cards, at once.
-        await fake.invoke("endturn", user=ana, channel=world.channel)
-        state = saved_state(world)
-        assert the_game.current_player(state) == ben.id
-        await fake.wait_for(lambda: shows_turn(panel, state, ben.id), what="ben's turn on his panel")
-        assert len(panel.history) == edits + 2
-        assert watching not in panels._watching
