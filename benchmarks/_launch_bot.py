@@ -9,6 +9,9 @@ The fake runs in another process, so its addresses come from the environment:
 - ``BENCH_STATS_PATH``: on SIGUSR1 the bot process writes the sizes of discord.py's caches there as JSON
   (written from the signal handler, between two bytecodes of whatever the event loop was doing; only reads), with
   the number of hand-offs to aiosqlite's thread so far.
+- ``BENCH_TRACEMALLOC=1``: the bot's Python allocations are traced (``tracemalloc``; the bot runs several times
+  slower); the first SIGUSR1 keeps a snapshot, and every later one adds the lines whose allocations grew most since
+  then (``tracemalloc_growth``) and the traced total (``tracemalloc_kb``): where memory per game goes.
 
 ``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DATABASE_URL``, ``SHARD_COUNT`` and ``SHARD_IDS`` are read by ``bot.main()``
 itself, as in production (``load.py --database-url``/``--processes`` and ``tests/e2e/test_shards.py`` set the last
@@ -23,6 +26,7 @@ import os
 import signal
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -132,13 +136,38 @@ def cache_stats() -> dict[str, Any]:
     }
 
 
+class Allocations:
+    """What the bot's Python code holds more of than at the first look (``BENCH_TRACEMALLOC``)."""
+
+    def __init__(self) -> None:
+        self.first: tracemalloc.Snapshot | None = None
+
+    def stats(self) -> dict[str, Any]:
+        if not tracemalloc.is_tracing():
+            return {}
+        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        if self.first is None:
+            self.first = snapshot
+            return {}
+        growth = snapshot.compare_to(self.first, "lineno")[:15]
+        return {
+            "tracemalloc_kb": tracemalloc.get_traced_memory()[0] // 1024,
+            "tracemalloc_growth": [
+                f"{stat.size_diff // 1024:+} KB {stat.count_diff:+} blocks {stat.traceback[0]}" for stat in growth
+            ],
+        }
+
+
+ALLOCATIONS = Allocations()
+
+
 def write_stats(signum: int, frame: FrameType | None) -> None:
     path = os.environ.get("BENCH_STATS_PATH")
     if not path:
         return
     tmp = f"{path}.tmp"
     with open(tmp, "w", encoding="utf-8") as file:
-        json.dump(cache_stats(), file)
+        json.dump({**cache_stats(), **ALLOCATIONS.stats()}, file)
     os.replace(tmp, path)
 
 
@@ -148,6 +177,8 @@ def main() -> None:
     gc.callbacks.append(GC_TIMER)
     HAND_OFFS.install()
     env = os.environ
+    if env.get("BENCH_TRACEMALLOC"):
+        tracemalloc.start()
     with point_discord_at(env["FAKE_DISCORD_API"], env["FAKE_DISCORD_GATEWAY"], env["FAKE_DISCORD_CDN"]):
         bot.main()
 

@@ -589,7 +589,8 @@ class BotProcess:
         """The sizes of discord.py's caches, written by the launcher on SIGUSR1."""
         self.stats_path.unlink(missing_ok=True)
         os.kill(self.pid, signal.SIGUSR1)
-        for _ in range(100):
+        # A snapshot of every traced allocation (BENCH_TRACEMALLOC) takes seconds.
+        for _ in range(3000 if os.environ.get("BENCH_TRACEMALLOC") else 100):
             if self.stats_path.exists():
                 data: dict[str, Any] = json.loads(self.stats_path.read_text(encoding="utf-8"))
                 return data
@@ -977,7 +978,18 @@ def report(result: Result) -> bool:
     if "aiosqlite_hand_offs" in start and "aiosqlite_hand_offs" in result.caches_window:
         hand_offs = result.caches_window["aiosqlite_hand_offs"] - start["aiosqlite_hand_offs"]
         print(f"database round trips (hand-offs to aiosqlite's thread) per action: {hand_offs / actions:.2f}")
-    skip = {"gc_collections", "gc_total_ms", "gc_longest_ms", "aiosqlite_hand_offs"}
+    if "tracemalloc_growth" in end:
+        print(f"traced Python memory (BENCH_TRACEMALLOC): {end['tracemalloc_kb']} KB; grown most since ready:")
+        for line in end["tracemalloc_growth"]:
+            print(f"  {line}")
+    skip = {
+        "gc_collections",
+        "gc_total_ms",
+        "gc_longest_ms",
+        "aiosqlite_hand_offs",
+        "tracemalloc_kb",
+        "tracemalloc_growth",
+    }
     changed = {
         key: f"{result.caches_ready.get(key)} -> {value}"
         for key, value in end.items()

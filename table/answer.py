@@ -19,6 +19,7 @@ import discord
 
 from i18n import Text, _, render
 from i18n.slash import reader_locale
+from table.wire import answer_with_message
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +111,7 @@ async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False
     await _settled(interaction)
     response = interaction.response
     if not response.is_done():
-        sent = await response.send_message(ephemeral=ephemeral, **message)
-        return getattr(sent, "message_id", None)
+        return await answer_with_message(interaction, ephemeral=ephemeral, **message)
     if response.type is discord.InteractionResponseType.deferred_channel_message and not interaction.extras.get(
         _FILLED
     ):

@@ -7,6 +7,7 @@ import discord
 import pytest
 from discord import app_commands
 
+import table.answer
 from cogs._ui import APOLOGY, WrongChannel, error_message, in_text_channel, reply_error
 from engine.errors import IllegalAction, NotYourTurn
 from i18n import _, render
@@ -30,6 +31,17 @@ class Recorder:
 
     async def send(self, **kwargs: Any) -> None:
         self.sent.append(("followup", kwargs))
+
+
+@pytest.fixture(autouse=True)
+def answers_through_the_response(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stand-in has none of discord.py's internals: a first answer goes through its ``response.send_message``,
+    which ``table.wire.answer_with_message`` stands for (the same request, made more cheaply)."""
+
+    async def answer(interaction: Any, *, ephemeral: bool, **message: Any) -> None:
+        await interaction.response.send_message(ephemeral=ephemeral, **message)
+
+    monkeypatch.setattr(table.answer, "answer_with_message", answer)
 
 
 def interaction(done: bool = False) -> Any:
