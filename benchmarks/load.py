@@ -966,7 +966,8 @@ def report(result: Result) -> bool:
         spent = [e - s for s, e in zip(start["gc_total_ms"], end["gc_total_ms"], strict=True)]
         print(
             f"bot garbage collections in the window (generation 0/1/2): {collections[0]}/{collections[1]}/"
-            f"{collections[2]}, {sum(spent):.0f} ms in all; longest ever {max(end['gc_longest_ms']):.1f} ms"
+            f"{collections[2]}, {sum(spent):.0f} ms in all ({spent[0]:.0f}/{spent[1]:.0f}/{spent[2]:.0f}); "
+            f"longest ever {max(end['gc_longest_ms']):.1f} ms"
         )
     if result.stalls:
         pauses = result.gc_pauses or [0.0]
