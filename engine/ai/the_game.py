@@ -69,6 +69,7 @@ class _Board:
     extra_room: float  # the most room a card beyond the minimum may take
     dead_card: float  # the cost of a card to come that no pile takes any more
     max_extra: int  # cards beyond the minimum that one plan may hold (the rest are planned at the next call)
+    plan_cards: int  # the most cards one plan holds, the minimum aside
 
     def between(self, low: int, high: int) -> float:
         """Cards still to come strictly between ``low`` and ``high``."""
@@ -118,6 +119,7 @@ def _board(observation: Observation) -> _Board:
         extra_room=weighed_by.extra_room if talking else weighed_by.extra_room_quiet,
         dead_card=weighed_by.dead_card if talking else weighed_by.dead_card_quiet,
         max_extra=weighed_by.max_extra,
+        plan_cards=weighed_by.plan_cards,
     )
 
 
@@ -143,20 +145,29 @@ def _position(board: _Board, tops: Sequence[int], hand: Sequence[int]) -> float:
     if low <= high:
         # No pile takes these any more; only a backwards trick could save them.
         cost += board.dead_card * (prefix[high] - prefix[low - 1])
+    # The room a card takes on a pile is prefix[card - 1] - prefix[top] (ascending) or prefix[top - 1] - prefix[card]
+    # (descending); a backwards trick is the best a card can do. Written out with plain comparisons: this runs for
+    # every plan the search tries, and it is most of a decision's time.
+    tricks = (a - BACKWARDS_STEP, b - BACKWARDS_STEP, c + BACKWARDS_STEP, d + BACKWARDS_STEP)
     for card in hand:
-        # The room a card takes on a pile is prefix[card - 1] - prefix[top] (ascending) or
-        # prefix[top - 1] - prefix[card] (descending); a backwards trick is the best a card can do.
-        if card in (a - BACKWARDS_STEP, b - BACKWARDS_STEP, c + BACKWARDS_STEP, d + BACKWARDS_STEP):
+        if card in tricks:
             cost += TRICK_IN_HAND
         else:
-            up = max(a if a < card else 0, b if b < card else 0)
-            down = min(c if c > card else _HIGHEST, d if d > card else _HIGHEST)
-            if up or down < _HIGHEST:
-                gap = min(
-                    prefix[card - 1] - prefix[up] if up else _NO_PILE,
-                    prefix[down - 1] - prefix[card] if down < _HIGHEST else _NO_PILE,
-                )
+            up = a if a < card else 0
+            if up < b < card:
+                up = b
+            down = c if c > card else _HIGHEST
+            if card < d < down:
+                down = d
+            if up:
+                gap = prefix[card - 1] - prefix[up]
+                if down < _HIGHEST:
+                    other = prefix[down - 1] - prefix[card]
+                    if other < gap:
+                        gap = other
                 cost += HAND_GAP * gap
+            elif down < _HIGHEST:
+                cost += HAND_GAP * (prefix[down - 1] - prefix[card])
             else:
                 cost += DEAD_IN_HAND
         if card + BACKWARDS_STEP in hand:
@@ -214,6 +225,8 @@ def _plan(board: _Board, longest: int) -> _Best:
                     continue
                 if laid >= needed:
                     if step > extra_room:
+                        if up and card > top:
+                            break  # the hand is ascending: every later card takes more room still
                         continue  # only nearly free cards are worth laying beyond the minimum
                     step -= extra
                 rest = hand[:index] + hand[index + 1 :]
@@ -246,7 +259,8 @@ def _decide(observation: Observation) -> tuple[Action, str]:
     if observation.view.over or observation.view.current_player not in (None, observation.player):
         raise ValueError("It is not this seat's turn.")
     board = _board(observation)
-    best = _plan(board, board.needed + board.max_extra if board.needed else board.max_extra)
+    longest = board.needed + board.max_extra if board.needed else board.max_extra
+    best = _plan(board, min(longest, max(board.needed, board.plan_cards)))
     if best.first is not None:
         return best.first, "plan" if board.needed else "extra"
     if board.needed == 0:

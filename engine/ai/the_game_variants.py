@@ -24,6 +24,7 @@ class Weights:
     dead_card: float = 2.0  # a card still to come that no pile takes any more, on top of the room it took
     dead_card_quiet: float = 5.0  # likewise at a quiet table
     max_extra: int = 2  # cards beyond the minimum that one plan may hold (the rest are planned at the next call)
+    plan_cards: int = 99  # the most cards one plan holds, but never fewer than the minimum: caps a decision's time
 
 
 STANDARD = Weights()
