@@ -69,7 +69,6 @@ class _Board:
     extra_room: float  # the most room a card beyond the minimum may take
     dead_card: float  # the cost of a card to come that no pile takes any more
     max_extra: int  # cards beyond the minimum that one plan may hold (the rest are planned at the next call)
-    plan_cards: int  # the most cards one plan holds, the minimum aside
 
     def between(self, low: int, high: int) -> float:
         """Cards still to come strictly between ``low`` and ``high``."""
@@ -119,7 +118,6 @@ def _board(observation: Observation) -> _Board:
         extra_room=weighed_by.extra_room if talking else weighed_by.extra_room_quiet,
         dead_card=weighed_by.dead_card if talking else weighed_by.dead_card_quiet,
         max_extra=weighed_by.max_extra,
-        plan_cards=weighed_by.plan_cards,
     )
 
 
@@ -259,8 +257,7 @@ def _decide(observation: Observation) -> tuple[Action, str]:
     if observation.view.over or observation.view.current_player not in (None, observation.player):
         raise ValueError("It is not this seat's turn.")
     board = _board(observation)
-    longest = board.needed + board.max_extra if board.needed else board.max_extra
-    best = _plan(board, min(longest, max(board.needed, board.plan_cards)))
+    best = _plan(board, board.needed + board.max_extra if board.needed else board.max_extra)
     if best.first is not None:
         return best.first, "plan" if board.needed else "extra"
     if board.needed == 0:
