@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.ai.the_game_variants import weights
 from engine.the_game import (
     BACKWARDS_STEP,
     PILES,
@@ -36,29 +37,22 @@ _FIRST, _LAST = 2, 99
 _HIGHEST = 101  # the prefix sums run over 0..101 so that the row cards 1 and 100 index safely
 _NO_PILE = 1000.0  # the room a card would take on a pile it does not fit
 
-# What the plan weighs, in cards still to come. Tuned on seeded all-AI games (benchmarks/ai.py).
+# What the plan weighs, in cards still to come. Tuned on seeded all-AI games (benchmarks/ai.py). The weights that
+# differ by variant (the value of a card beyond the minimum, of a dead card, how far a plan looks) are in
+# ``engine.ai.the_game_variants``.
 # Skipping a card still to come costs more the fewer piles still take it (index: how many piles take it now): a card
 # that loses its last pile is lost, one that loses one pile of four still has three.
 ROOM_BY_PILES = (0.0, 6.0, 2.5, 1.0, 0.6)
-DEAD_CARD = 2.0  # a card still to come that no pile takes any more, on top of the room it took (talking table)
-DEAD_CARD_QUIET = 5.0  # likewise at a quiet table
 DEAD_IN_HAND = 12.0  # a card of our own hand that no pile takes any more
 HAND_GAP = 0.1  # for each card left in the hand, the room it will cost to lay it later
 TRICK_IN_HAND = -1.5  # a card left in the hand that fits a pile as a backwards trick
 PAIR_IN_HAND = 1.0  # two cards ten apart in the hand: a backwards trick for later
-EXTRA_CARD = 0.9  # the value of laying one card more than the minimum, when the other seats signal
-EXTRA_CARD_QUIET = 0.3  # likewise when they don't: their silence says nothing about where their cards go
-EXTRA_CARD_SOLO = 0.0  # likewise in a solo game, where no other hand waits for the room a card keeps open
-EXTRA_CARD_LAST = 3.0  # likewise once the draw pile is empty: every card must be laid in the end
 # Laying a card (other than a backwards trick) on a pile where another seat asks for something.
 SIGNAL_COST = {"trick": 6.0, "dont_lay": 0.5, "small_steps": 0.2}
 SMALL_STEPS_GAP = 0.5  # "small steps" also weighs half the room the step takes once more
 # When this seat raises a signal on a pile: the room (cards still to come it skips) its card needs at most.
 DONT_LAY_ROOM = 1.0
 SMALL_STEPS_ROOM = 3.0
-EXTRA_ROOM = 2.0  # a card beyond the minimum is considered only if it takes at most this much room (talking)
-EXTRA_ROOM_QUIET = 0.5  # likewise at a quiet table
-MAX_EXTRA = 2  # cards beyond the minimum that one plan may hold (the rest are planned at the next call)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +68,7 @@ class _Board:
     extra: float  # the value of laying a card beyond the minimum
     extra_room: float  # the most room a card beyond the minimum may take
     dead_card: float  # the cost of a card to come that no pile takes any more
+    max_extra: int  # cards beyond the minimum that one plan may hold (the rest are planned at the next call)
 
     def between(self, low: int, high: int) -> float:
         """Cards still to come strictly between ``low`` and ``high``."""
@@ -106,11 +101,12 @@ def _board(observation: Observation) -> _Board:
     # Where other seats signal, a pile without a signal is one nobody needs soon; at a quiet table (or alone) nothing
     # is known of the others' cards, so only nearly free cards are laid beyond the minimum.
     talking = any(mark.player != observation.player for mark in view.signals)
-    extra = EXTRA_CARD if talking else EXTRA_CARD_QUIET
+    weighed_by = weights(view.expert, view.smaller_hands)
+    extra = weighed_by.extra_card if talking else weighed_by.extra_card_quiet
     if len(view.seats) == 1:
-        extra = EXTRA_CARD_SOLO
+        extra = weighed_by.extra_card_solo
     if not view.draw_pile:
-        extra = EXTRA_CARD_LAST
+        extra = weighed_by.extra_card_last
     return _Board(
         tops=tops,
         hand=hand,
@@ -119,8 +115,9 @@ def _board(observation: Observation) -> _Board:
         asked=asked,
         needed=max(0, view.minimum - view.laid),
         extra=extra,
-        extra_room=EXTRA_ROOM if talking else EXTRA_ROOM_QUIET,
-        dead_card=DEAD_CARD if talking else DEAD_CARD_QUIET,
+        extra_room=weighed_by.extra_room if talking else weighed_by.extra_room_quiet,
+        dead_card=weighed_by.dead_card if talking else weighed_by.dead_card_quiet,
+        max_extra=weighed_by.max_extra,
     )
 
 
@@ -146,20 +143,29 @@ def _position(board: _Board, tops: Sequence[int], hand: Sequence[int]) -> float:
     if low <= high:
         # No pile takes these any more; only a backwards trick could save them.
         cost += board.dead_card * (prefix[high] - prefix[low - 1])
+    # The room a card takes on a pile is prefix[card - 1] - prefix[top] (ascending) or prefix[top - 1] - prefix[card]
+    # (descending); a backwards trick is the best a card can do. Written out with plain comparisons: this runs for
+    # every plan the search tries, and it is most of a decision's time.
+    tricks = (a - BACKWARDS_STEP, b - BACKWARDS_STEP, c + BACKWARDS_STEP, d + BACKWARDS_STEP)
     for card in hand:
-        # The room a card takes on a pile is prefix[card - 1] - prefix[top] (ascending) or
-        # prefix[top - 1] - prefix[card] (descending); a backwards trick is the best a card can do.
-        if card in (a - BACKWARDS_STEP, b - BACKWARDS_STEP, c + BACKWARDS_STEP, d + BACKWARDS_STEP):
+        if card in tricks:
             cost += TRICK_IN_HAND
         else:
-            up = max(a if a < card else 0, b if b < card else 0)
-            down = min(c if c > card else _HIGHEST, d if d > card else _HIGHEST)
-            if up or down < _HIGHEST:
-                gap = min(
-                    prefix[card - 1] - prefix[up] if up else _NO_PILE,
-                    prefix[down - 1] - prefix[card] if down < _HIGHEST else _NO_PILE,
-                )
+            up = a if a < card else 0
+            if up < b < card:
+                up = b
+            down = c if c > card else _HIGHEST
+            if card < d < down:
+                down = d
+            if up:
+                gap = prefix[card - 1] - prefix[up]
+                if down < _HIGHEST:
+                    other = prefix[down - 1] - prefix[card]
+                    if other < gap:
+                        gap = other
                 cost += HAND_GAP * gap
+            elif down < _HIGHEST:
+                cost += HAND_GAP * (prefix[down - 1] - prefix[card])
             else:
                 cost += DEAD_IN_HAND
         if card + BACKWARDS_STEP in hand:
@@ -217,6 +223,8 @@ def _plan(board: _Board, longest: int) -> _Best:
                     continue
                 if laid >= needed:
                     if step > extra_room:
+                        if up and card > top:
+                            break  # the hand is ascending: every later card takes more room still
                         continue  # only nearly free cards are worth laying beyond the minimum
                     step -= extra
                 rest = hand[:index] + hand[index + 1 :]
@@ -249,7 +257,7 @@ def _decide(observation: Observation) -> tuple[Action, str]:
     if observation.view.over or observation.view.current_player not in (None, observation.player):
         raise ValueError("It is not this seat's turn.")
     board = _board(observation)
-    best = _plan(board, board.needed + MAX_EXTRA if board.needed else MAX_EXTRA)
+    best = _plan(board, board.needed + board.max_extra if board.needed else board.max_extra)
     if best.first is not None:
         return best.first, "plan" if board.needed else "extra"
     if board.needed == 0:

@@ -177,11 +177,14 @@ def test_a_backwards_trick_that_opens_amid_another_turn_replaces_a_weaker_signal
     assert ai.signals(tg.observation(opened, P2)) == [Signal("trick", "B")]
 
 
-@pytest.mark.parametrize("players", [1, 3])
-def test_whole_games_stay_legal_and_signals_never_flip_flop(players: int) -> None:
+@pytest.mark.parametrize(
+    ("players", "variants"),
+    [(1, ()), (3, ()), (1, ("expert",)), (2, ("expert", "smaller_hands")), (3, ("smaller_hands",))],
+)
+def test_whole_games_stay_legal_and_signals_never_flip_flop(players: int, variants: tuple[str, ...]) -> None:
     seats = tuple(range(1, players + 1))
     for seed in range(2):
-        state = tg.GAME.new_game(Setup(seats, seed))
+        state = tg.GAME.new_game(Setup(seats, seed, frozenset(variants)))
         while not tg.is_over(state):
             for seat in seats:
                 for signal in ai.signals(tg.observation(state, seat)):
