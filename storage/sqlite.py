@@ -143,7 +143,8 @@ class SQLiteStorage(SQLStorage):
             await storage._configure()
             await storage.migrate()
             if path != ":memory:":
-                storage._inline = _inline_connection(path)
+                # Set up in a thread: it may wait for another process that is opening the same file right now.
+                storage._inline = await asyncio.to_thread(_inline_connection, path)
         except sqlite3.Error as error:
             await db.close()
             raise _opening(error, path) from error
@@ -286,10 +287,13 @@ class SQLiteStorage(SQLStorage):
 
 def _inline_connection(path: str) -> sqlite3.Connection:
     """The event loop's own connection for single-statement writes: autocommit, durable as the main one, never
-    waiting for a lock (``timeout=0``) and never checkpointing itself."""
-    inline = sqlite3.connect(path, isolation_level=None, timeout=0)
+    checkpointing itself and, once set up, never waiting for a lock (``busy_timeout=0``). Its set-up, made in a
+    thread, waits as the main connection does: another process starting at the same moment may hold the file while
+    it switches it to WAL or migrates it. Used from the event loop's thread afterwards, hence check_same_thread."""
+    inline = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
     for pragma in ("synchronous=NORMAL", "foreign_keys=ON", "cache_size=-256", "wal_autocheckpoint=0"):
         inline.execute(f"PRAGMA {pragma}")
+    inline.execute("PRAGMA busy_timeout=0")
     return inline
 
 
