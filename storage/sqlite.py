@@ -32,6 +32,8 @@ BUSY_TIMEOUT_MS = 2000
 # Writes of the event loop's connection between two checkpoints (a few pages each: a few MB of log at most).
 CHECKPOINT_WRITES = 300
 SETTING = "DATABASE_PATH"
+# Between two tries of switching a file to WAL while another process holds it (see ``_switch_to_wal``).
+WAL_RETRY_S = 0.02
 
 
 def _explain(error: sqlite3.Error, path: str) -> Exception:
@@ -160,7 +162,7 @@ class SQLiteStorage(SQLStorage):
         return storage
 
     async def _configure(self) -> None:
-        await self._db.execute("PRAGMA journal_mode=WAL")
+        await self._switch_to_wal()
         # In WAL mode NORMAL is durable across a crash or kill -9 of the bot (a commit is in the log before the answer
         # goes out); only a power cut or OS crash may roll back the last moments. FULL would add an fsync (about
         # 3 ms here) to every move and cap one process at a few hundred writes a second.
@@ -168,6 +170,22 @@ class SQLiteStorage(SQLStorage):
         await self._db.execute("PRAGMA foreign_keys=ON")
         # Rows are tiny and the OS caches the file; SQLite's default 2 MiB page cache would only duplicate it.
         await self._db.execute("PRAGMA cache_size=-256")
+
+    async def _switch_to_wal(self) -> None:
+        """Switch the file to WAL, retrying while another process holds it. The switch takes its write lock from
+        inside the pragma's own read, and SQLite never calls the busy handler there (waiting could deadlock), so
+        ``busy_timeout`` does not cover it: two processes opening one new file at once would see 'database is
+        locked' at once (CI saw it; about 6% of such starts here)."""
+        deadline = asyncio.get_running_loop().time() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                await self._db.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as error:
+                locked = "locked" in str(error).lower() or "busy" in str(error).lower()
+                if not locked or asyncio.get_running_loop().time() >= deadline:
+                    raise
+            await asyncio.sleep(WAL_RETRY_S)
 
     async def _version(self) -> int:
         async with self._db.execute("PRAGMA user_version") as cursor:

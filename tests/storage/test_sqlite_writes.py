@@ -54,3 +54,22 @@ async def test_inline_writes_are_committed_and_checkpointed(tmp_path: Path) -> N
     await storage.close()
     wal = path.with_name(path.name + "-wal")
     assert not wal.exists() or wal.stat().st_size == 0  # closing checkpointed whatever was left
+
+
+async def test_switching_a_new_file_to_wal_waits_for_another_programs_writer(tmp_path: Path) -> None:
+    """SQLite never calls the busy handler while switching to WAL, so busy_timeout alone failed at once here (CI saw
+    it when two processes opened one new file together)."""
+    path = tmp_path / "bot.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("CREATE TABLE probe (x)")  # a file still in rollback-journal mode
+    other.execute("BEGIN IMMEDIATE")  # another program about to write (as a second bot migrating the file)
+    asyncio.get_running_loop().call_later(0.2, other.execute, "COMMIT")
+    try:
+        storage = await SQLiteStorage.open(str(path))
+    finally:
+        other.close()
+    try:
+        with closing(sqlite3.connect(path)) as reader:
+            assert reader.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        await storage.close()
