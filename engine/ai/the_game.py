@@ -189,6 +189,11 @@ def _plan(board: _Board, longest: int) -> _Best:
     if board.needed == 0:
         best.cost = _position(board, board.tops, board.hand)
     tops = list(board.tops)
+    # No end position scores below this (``_position``'s only rewards: a card left in the hand that is a pile's
+    # backwards trick, at most one per pile, and pairs ten apart, no more than the whole hand holds), so an end
+    # position whose room already costs more than the best plan found is left unscored: the same plan wins, sooner.
+    pairs = sum(card + BACKWARDS_STEP in board.hand for card in board.hand)
+    floor = TRICK_IN_HAND * min(len(board.hand), len(PILES)) - PAIR_IN_HAND * pairs
 
     prefix = board.room
     needed = board.needed
@@ -197,44 +202,62 @@ def _plan(board: _Board, longest: int) -> _Best:
     # Laying a card (other than a backwards trick) on a pile where other seats ask for something.
     asked_cost = [sum(SIGNAL_COST.get(kind, 0.0) for kind in asked) for asked in board.asked]
     small_steps = ["small_steps" in asked for asked in board.asked]
+    # What a card costs on a pile depends on the pile's top and the card alone, and the tops a turn meets are few (the
+    # first ones and the hand's cards): each (pile, top) is worked out once, so a node of the search only walks the
+    # cards that fit. The deepest nodes, most of the search, look beyond the minimum, where only nearly free cards
+    # count: there the list is mostly empty.
+    plays: dict[int, tuple[tuple[int, float], ...]] = {}
+
+    def plays_on(pile: int, top: int, beyond: bool) -> tuple[tuple[int, float], ...]:
+        """The cards of the whole hand that fit ``pile`` at ``top`` (in the hand's order), each with its cost; beyond
+        the minimum only the nearly free ones, less the value of a card laid. Kept in ``plays`` for the next node."""
+        found = plays[(pile * _HIGHEST + top) * 2 + beyond] = tuple(
+            (card, step - extra if beyond else step)
+            for card in board.hand
+            if (step := cost_of(pile, top, card)) is not None and not (beyond and step > extra_room)
+        )
+        return found
+
+    def cost_of(pile: int, top: int, card: int) -> float | None:
+        """The room ``card`` takes on ``pile`` at ``top``, with the signals' costs (None: it does not fit)."""
+        flat = asked_cost[pile]
+        if _UP[pile]:
+            if card > top:
+                step = prefix[card - 1] - prefix[top]
+            elif card == top - BACKWARDS_STEP:
+                return prefix[card] - prefix[top - 1]  # a backwards trick: every signal welcomes it
+            else:
+                return None
+        elif card < top:
+            step = prefix[top - 1] - prefix[card]
+        elif card == top + BACKWARDS_STEP:
+            return prefix[top] - prefix[card - 1]
+        else:
+            return None
+        return step + (flat + SMALL_STEPS_GAP * step if small_steps[pile] else flat)
 
     def search(hand: tuple[int, ...], first_pile: int, laid: int, cost: float, first: Play | None) -> None:
+        beyond = laid >= needed
+        deeper = laid + 1 < longest
+        ends = laid + 1 >= needed
         for pile in range(first_pile, 4):
             top = tops[pile]
-            up = _UP[pile]
-            flat, steps = asked_cost[pile], small_steps[pile]
-            for index, card in enumerate(hand):
-                if up:
-                    if card > top:
-                        step = prefix[card - 1] - prefix[top]
-                        if flat:
-                            step += flat + (SMALL_STEPS_GAP * step if steps else 0.0)
-                    elif card == top - BACKWARDS_STEP:
-                        step = prefix[card] - prefix[top - 1]  # a backwards trick: every signal welcomes it
-                    else:
-                        continue
-                elif card < top:
-                    step = prefix[top - 1] - prefix[card]
-                    if flat:
-                        step += flat + (SMALL_STEPS_GAP * step if steps else 0.0)
-                elif card == top + BACKWARDS_STEP:
-                    step = prefix[top] - prefix[card - 1]
-                else:
+            found = plays.get((pile * _HIGHEST + top) * 2 + beyond)
+            for card, step in plays_on(pile, top, beyond) if found is None else found:
+                if card not in hand:
                     continue
-                if laid >= needed:
-                    if step > extra_room:
-                        if up and card > top:
-                            break  # the hand is ascending: every later card takes more room still
-                        continue  # only nearly free cards are worth laying beyond the minimum
-                    step -= extra
+                scored = ends and cost + step + floor < best.cost - 1e-9
+                if not (scored or deeper):
+                    continue
+                index = hand.index(card)
                 rest = hand[:index] + hand[index + 1 :]
                 play = first or Play(card, PILES[pile])
                 tops[pile] = card
-                if laid + 1 >= needed:
+                if scored:
                     total = cost + step + _position(board, tops, rest)
                     if total < best.cost - 1e-9:
                         best.cost, best.first = total, play
-                if laid + 1 < longest:
+                if deeper:
                     search(rest, pile, laid + 1, cost + step, play)
                 tops[pile] = top
 
