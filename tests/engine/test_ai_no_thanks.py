@@ -79,6 +79,15 @@ def test_it_lets_a_card_only_it_wants_go_round_for_chips() -> None:
     assert decide(make_state(26, 0, [(25,), (27,), (33,)], [11, 11, 11])) == Take()
 
 
+def test_a_card_that_puts_it_out_of_the_running_is_refused_while_it_has_a_chip() -> None:
+    # 30 with 12 chips adds 18 points net: with one chip left the lookahead would take it rather than run dry.
+    assert decide(make_state(30, 12, [(), (), ()], [1, 11, 11])) == NoThanks()
+    # With 13 chips on it the card costs 17 net: short of chips, the seat takes it.
+    assert decide(make_state(30, 13, [(), (), ()], [1, 11, 11])) == Take()
+    # Without a chip there is no choice.
+    assert decide(make_state(30, 12, [(), (), ()], [0, 11, 11])) == Take()
+
+
 def test_the_observation_holds_nothing_the_seat_may_not_see() -> None:
     """Deals that differ in the removed cards, the draw pile's order and the others' chips look the same to P1."""
     state = make_state(20, 3, [(4, 5), (30,), (12,)], [6, 9, 2])
