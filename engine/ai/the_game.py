@@ -173,6 +173,14 @@ def _position(board: _Board, tops: Sequence[int], hand: Sequence[int]) -> float:
     return cost
 
 
+def _lowest_position(hand: Sequence[int]) -> float:
+    """No ``_position`` of ``hand`` or of a part of it scores below this, whatever the tops: its only rewards are a
+    card left that is a pile's backwards trick (at most one card a pile) and pairs ten apart (no more than the whole
+    hand holds); every other term costs."""
+    pairs = sum(card + BACKWARDS_STEP in hand for card in hand)
+    return TRICK_IN_HAND * min(len(hand), len(PILES)) - PAIR_IN_HAND * pairs
+
+
 @dataclass(slots=True)
 class _Best:
     cost: float
@@ -189,11 +197,9 @@ def _plan(board: _Board, longest: int) -> _Best:
     if board.needed == 0:
         best.cost = _position(board, board.tops, board.hand)
     tops = list(board.tops)
-    # No end position scores below this (``_position``'s only rewards: a card left in the hand that is a pile's
-    # backwards trick, at most one per pile, and pairs ten apart, no more than the whole hand holds), so an end
-    # position whose room already costs more than the best plan found is left unscored: the same plan wins, sooner.
-    pairs = sum(card + BACKWARDS_STEP in board.hand for card in board.hand)
-    floor = TRICK_IN_HAND * min(len(board.hand), len(PILES)) - PAIR_IN_HAND * pairs
+    # An end position whose room already costs more than the best plan found, even at the best score an end position
+    # can have, is left unscored: the same plan wins, sooner.
+    floor = _lowest_position(board.hand)
 
     prefix = board.room
     needed = board.needed

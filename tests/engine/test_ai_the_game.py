@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine import the_game as tg
 from engine.ai import PLAYERS, fallback
@@ -298,3 +300,35 @@ def test_the_hint_sees_only_its_seat() -> None:
         state, hands=(state.hands[0], tuple(swap)), draw_pile=tuple(swap.get(card, card) for card in state.draw_pile)
     )
     assert ai.hint(tg.observation(state, P1)) == ai.hint(tg.observation(other, P1)) is not None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    moves=st.integers(0, 60),
+    variants=st.sampled_from([(), ("expert",), ("smaller_hands",)]),
+    kept=st.lists(st.booleans(), min_size=8, max_size=8),
+    tops=st.tuples(st.integers(1, 99), st.integers(1, 99), st.integers(2, 100), st.integers(2, 100)),
+)
+def test_no_end_position_scores_below_the_floor_the_search_prunes_with(
+    seed: int, moves: int, variants: tuple[str, ...], kept: list[bool], tops: tuple[int, int, int, int]
+) -> None:
+    """The plan leaves unscored every end position whose room alone already costs more than the best plan plus this
+    floor: it chooses as an exhaustive search only while no position, of any part of the hand at any tops, is lower."""
+    state = tg.GAME.new_game(Setup((P1, P2), seed, frozenset(variants), tg.INFO.rules_version))
+    for _ in range(moves):
+        if tg.is_over(state):
+            break
+        mover = tg.current_player(state) or P1
+        state = tg.apply(state, mover, ai.act(tg.observation(state, mover), RNG))
+    board = ai._board(tg.observation(state, P1))
+    rest = [card for card, keep in zip(board.hand, kept, strict=False) if keep]
+    assert ai._position(board, tops, rest) >= ai._lowest_position(board.hand)
+
+
+def test_the_floor_is_reached_by_a_hand_of_backwards_tricks_ten_apart() -> None:
+    """The floor is reached: a hand whose every card is a pile's backwards trick, the cards ten apart, scores exactly
+    it (a higher floor would leave unscored a position that can win; a lower one would score more than needed)."""
+    state = make_state([[40, 50], [2, 3]], tops={"A": 50, "B": 60, "C": 99, "D": 98})
+    board = ai._board(tg.observation(state, P1))
+    assert ai._position(board, board.tops, board.hand) == ai._lowest_position(board.hand) == -4.0
