@@ -38,20 +38,18 @@ _HIGHEST = 101  # the prefix sums run over 0..101 so that the row cards 1 and 10
 _NO_PILE = 1000.0  # the room a card would take on a pile it does not fit
 
 # What the plan weighs, in cards still to come. Tuned on seeded all-AI games (benchmarks/ai.py). The weights that
-# differ by variant (the value of a card beyond the minimum, of a dead card, how far a plan looks) are in
-# ``engine.ai.the_game_variants``.
+# differ by variant (the value of a card beyond the minimum, of a dead card, of a gap left in the hand, how far a plan
+# looks, when to ask "don't lay") are in ``engine.ai.the_game_variants``.
 # Skipping a card still to come costs more the fewer piles still take it (index: how many piles take it now): a card
 # that loses its last pile is lost, one that loses one pile of four still has three.
 ROOM_BY_PILES = (0.0, 6.0, 2.5, 1.0, 0.6)
 DEAD_IN_HAND = 12.0  # a card of our own hand that no pile takes any more
-HAND_GAP = 0.1  # for each card left in the hand, the room it will cost to lay it later
 TRICK_IN_HAND = -1.5  # a card left in the hand that fits a pile as a backwards trick
 PAIR_IN_HAND = 1.0  # two cards ten apart in the hand: a backwards trick for later
 # Laying a card (other than a backwards trick) on a pile where another seat asks for something.
 SIGNAL_COST = {"trick": 6.0, "dont_lay": 0.5, "small_steps": 0.2}
 SMALL_STEPS_GAP = 0.5  # "small steps" also weighs half the room the step takes once more
-# When this seat raises a signal on a pile: the room (cards still to come it skips) its card needs at most.
-DONT_LAY_ROOM = 1.0
+# When this seat raises "small steps" on a pile: the room (cards still to come it skips) its card needs at most.
 SMALL_STEPS_ROOM = 3.0
 
 
@@ -69,6 +67,8 @@ class _Board:
     extra_room: float  # the most room a card beyond the minimum may take
     dead_card: float  # the cost of a card to come that no pile takes any more
     max_extra: int  # cards beyond the minimum that one plan may hold (the rest are planned at the next call)
+    hand_gap: float  # for each card left in the hand, the share of the room it will cost to lay it later
+    dont_lay_room: float  # the most room this seat's card may take for it to ask "don't lay" on that pile
 
     def between(self, low: int, high: int) -> float:
         """Cards still to come strictly between ``low`` and ``high``."""
@@ -101,7 +101,7 @@ def _board(observation: Observation) -> _Board:
     # Where other seats signal, a pile without a signal is one nobody needs soon; at a quiet table (or alone) nothing
     # is known of the others' cards, so only nearly free cards are laid beyond the minimum.
     talking = any(mark.player != observation.player for mark in view.signals)
-    weighed_by = weights(view.expert, view.smaller_hands)
+    weighed_by = weights(view.expert, view.smaller_hands, len(view.seats))
     extra = weighed_by.extra_card if talking else weighed_by.extra_card_quiet
     if len(view.seats) == 1:
         extra = weighed_by.extra_card_solo
@@ -118,6 +118,8 @@ def _board(observation: Observation) -> _Board:
         extra_room=weighed_by.extra_room if talking else weighed_by.extra_room_quiet,
         dead_card=weighed_by.dead_card if talking else weighed_by.dead_card_quiet,
         max_extra=weighed_by.max_extra,
+        hand_gap=weighed_by.hand_gap,
+        dont_lay_room=weighed_by.dont_lay_room,
     )
 
 
@@ -138,6 +140,7 @@ def _position(board: _Board, tops: Sequence[int], hand: Sequence[int]) -> float:
     """How bad the position is beyond the room already taken: dead cards, and what the rest of the hand will cost."""
     a, b, c, d = tops
     prefix = board.prefix
+    hand_gap = board.hand_gap
     cost = 0.0
     high, low = min(a, b), max(c, d)
     if low <= high:
@@ -163,9 +166,9 @@ def _position(board: _Board, tops: Sequence[int], hand: Sequence[int]) -> float:
                     other = prefix[down - 1] - prefix[card]
                     if other < gap:
                         gap = other
-                cost += HAND_GAP * gap
+                cost += hand_gap * gap
             elif down < _HIGHEST:
-                cost += HAND_GAP * (prefix[down - 1] - prefix[card])
+                cost += hand_gap * (prefix[down - 1] - prefix[card])
             else:
                 cost += DEAD_IN_HAND
         if card + BACKWARDS_STEP in hand:
@@ -398,7 +401,7 @@ def _wanted(board: _Board) -> dict[str, str]:
         )
         if room is None:
             continue
-        if room <= DONT_LAY_ROOM:
+        if room <= board.dont_lay_room:
             wanted[name] = "dont_lay"
         elif room <= SMALL_STEPS_ROOM:
             wanted[name] = "small_steps"

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from engine import the_game as tg
 from engine.ai import PLAYERS, fallback
 from engine.ai import the_game as ai
+from engine.ai import the_game_variants as variants
 from engine.game import Setup
 from engine.the_game import EndTurn, Leave, Mark, Play, Signal, State
 from i18n import render
@@ -145,6 +146,19 @@ def test_it_signals_a_backwards_trick_and_a_close_card_then_stays_quiet() -> Non
     for signal in wanted:
         state = tg.apply(state, P2, signal)
     assert ai.signals(tg.observation(state, P2)) == []
+
+
+def test_an_expert_pair_asks_dont_lay_where_a_standard_pair_asks_small_steps() -> None:
+    # P2's 63 fits B two cards still to come past its top. At two expert seats the partner's next turn lays three
+    # cards, so a gap of up to three already asks "don't lay" (engine.ai.the_game_variants).
+    state = make_state([(30, 31, 32), (63,)], tops={"A": 70, "B": 60, "C": 20, "D": 10})
+    assert ai.signals(tg.observation(state, P2)) == [Signal("small_steps", "B")]
+    expert = replace(state, expert=True, minimum=3)
+    assert ai.signals(tg.observation(expert, P2)) == [Signal("dont_lay", "B")]
+
+
+def test_standard_rules_weigh_alike_at_every_player_count() -> None:
+    assert {variants.weights(False, False, players) for players in range(1, 6)} == {variants.STANDARD}
 
 
 def test_it_clears_a_signal_it_no_longer_needs() -> None:
