@@ -119,3 +119,22 @@ def test_whole_games_stay_legal() -> None:
 def test_fallback_says_no_thanks_if_it_can_else_takes() -> None:
     assert fallback("no_thanks", [Take(), NoThanks(), Leave()]) == NoThanks()
     assert fallback("no_thanks", [Take(), Leave()]) == Take()
+
+
+def test_on_a_close_call_it_plays_the_rest_of_the_game_out() -> None:
+    # The lookahead alone says no thanks here by about one point: paying a chip lets 12 go to the next seat, which
+    # takes it with 6 chips. Played out, taking 12 with its 5 chips wins clearly more games (10 to 14 more of 24).
+    state = make_state(12, 5, [(3, 4, 10, 14), (), (), (6, 7, 16, 21)], [13, 3, 2, 21], cards_left=15)
+    for seed in range(4):
+        assert ai.act(nt.observation(state, P1), random.Random(seed)) == Take()
+    # 25 with 10 chips on it, the seat down to 3 chips: the lookahead takes it (by a hair); played out, letting the
+    # next seat (which holds 34 and will take it with 11 chips) have it wins clearly more often (11 to 22 of 24).
+    state = make_state(25, 10, [(11, 17, 18), (34,), (4, 14, 22, 27), (6, 7, 20, 31, 32)], [3, 2, 16, 13])
+    for seed in range(4):
+        assert ai.act(nt.observation(state, P1), random.Random(seed)) == NoThanks()
+
+
+def test_the_same_generator_gives_the_same_choice() -> None:
+    state = make_state(12, 5, [(3, 4, 10, 14), (), (), (6, 7, 16, 21)], [13, 3, 2, 21], cards_left=15)
+    choices = {ai.act(nt.observation(state, P1), random.Random(3)) for _ in range(3)}
+    assert len(choices) == 1
