@@ -250,16 +250,16 @@ def _playouts(observation: Observation, position: _Position, rng: random.Random)
     total_chips = starting_chips(len(seats) + len(view.left)) * len(seats)
     lead = 0
     for done in range(PLAYOUTS):
-        if abs(lead) + PLAYOUTS - done < PLAYOUTS_AGREE:
-            break  # the samples left cannot make them agree any more
+        if abs(lead) + PLAYOUTS - done < PLAYOUTS_AGREE or abs(lead) - (PLAYOUTS - done) >= PLAYOUTS_AGREE:
+            break  # the samples left can no longer change the answer
         draw_pile = rng.sample(unseen, view.cards_left)
         chips = [0] * len(seats)
         chips[me] = observation.chips
         if all(seat.chips is not None for seat in seats):
             chips = [observation.chips if index == me else seat.chips or 0 for index, seat in enumerate(seats)]
         else:
-            for _chip in range(_spare_chips(view, observation.chips)):
-                chips[rng.choice(others)] += 1
+            for other in rng.choices(others, k=_spare_chips(view, observation.chips)):
+                chips[other] += 1
         lead += _wins_after(True, position, draw_pile, hands, chips, me, total_chips)
         lead -= _wins_after(False, position, draw_pile, hands, chips, me, total_chips)
     return lead if abs(lead) >= PLAYOUTS_AGREE else 0
