@@ -8,8 +8,8 @@ enough chips on it, or any card once out of chips; a card that nobody else will 
 lets it go round ("milks" it) while that is safe. The goal is to win (the lowest score at the table), so a card that
 adds far more points than the chips on it is refused while the seat has a chip: after such a take it would hardly win
 anyway, and refusing keeps a chance (the lookahead alone, minimising points, would take it when short of chips).
-On a close call the player plays the rest of the game out on sampled deals, for each choice, and follows the choice
-that wins clearly more of them (see ``_playouts``): that is where the lookahead's rule of thumb for a chip goes wrong.
+On a close call at 7 players the player plays the rest of the game out on sampled deals, for each choice, and follows
+the choice that wins clearly more of them (see ``_playouts``): there the lookahead's rule of thumb for a chip errs.
 It decides from the seat's ``Observation`` alone: its own chips and the public board (everybody's cards; other chips
 only when they are open, otherwise estimated from the total).
 """
@@ -50,12 +50,12 @@ TOTAL_CARDS = 24
 # On a close call (the lookahead's two choices within this many points) the seat plays the rest of the game out
 # PLAYOUTS times for each choice and follows them when one wins at least PLAYOUTS_AGREE more games. Seed 7, 7 players,
 # 4,000 games, against the lookahead alone on the same deals: 2 / 24 / 3 won +1.0 point (standard error 0.4);
-# 16 playouts +0.5, following any majority +0.5, a margin of 1 point +0.1.
+# 16 playouts with a lead of 1 or 2 +0.5, +0.6; playouts only once 14 cards or fewer are left -0.9 against 2 / 24 / 3.
 CLOSE_CALL = 2.0
-# Only at the tables where chips are scarce (9 each at 6 players, 7 at 7): there running out of chips is what loses,
-# while at 3 to 5 players (11 chips) the lookahead alone already wins twice the fair share and the long playouts of a
-# small table would take 30 ms at the 99th percentile on a loaded machine (seed 7, 3 players).
-PLAYOUTS_FROM = 6
+# Only at 7 players, where chips are scarcest (7 each): there running out of chips is what loses, and the lookahead
+# alone falls short of twice the fair share. At 6 players (9 chips) the playouts won 39.1% instead of 37.9% (seed 7,
+# 10,000 games), but their longer games took 26.5 ms at the 99th percentile, over the 20 ms allowed; at 3 players 30 ms.
+PLAYOUTS_FROM = 7
 PLAYOUTS = 24
 PLAYOUTS_AGREE = 3
 
