@@ -35,7 +35,6 @@ from i18n import Text, _, _n
 _UP = (True, True, False, False)
 _FIRST, _LAST = 2, 99
 _HIGHEST = 101  # the prefix sums run over 0..101 so that the row cards 1 and 100 index safely
-_NO_PILE = 1000.0  # the room a card would take on a pile it does not fit
 
 # What the plan weighs, in cards still to come. Tuned on seeded all-AI games (benchmarks/ai.py). The weights that
 # differ by variant (the value of a card beyond the minimum, of a dead card, of a gap left in the hand, how far a plan
@@ -217,10 +216,10 @@ def _plan(board: _Board, longest: int) -> _Best:
     # count: there the list is mostly empty.
     plays: dict[int, tuple[tuple[int, float], ...]] = {}
 
-    def plays_on(pile: int, top: int, beyond: bool) -> tuple[tuple[int, float], ...]:
+    def plays_on(key: int, pile: int, top: int, beyond: bool) -> tuple[tuple[int, float], ...]:
         """The cards of the whole hand that fit ``pile`` at ``top`` (in the hand's order), each with its cost; beyond
-        the minimum only the nearly free ones, less the value of a card laid. Kept in ``plays`` for the next node."""
-        found = plays[(pile * _HIGHEST + top) * 2 + beyond] = tuple(
+        the minimum only the nearly free ones, less the value of a card laid. Kept in ``plays`` under ``key``."""
+        found = plays[key] = tuple(
             (card, step - extra if beyond else step)
             for card in board.hand
             if (step := cost_of(pile, top, card)) is not None and not (beyond and step > extra_room)
@@ -251,8 +250,9 @@ def _plan(board: _Board, longest: int) -> _Best:
         ends = laid + 1 >= needed
         for pile in range(first_pile, 4):
             top = tops[pile]
-            found = plays.get((pile * _HIGHEST + top) * 2 + beyond)
-            for card, step in plays_on(pile, top, beyond) if found is None else found:
+            key = (pile * _HIGHEST + top) * 2 + beyond
+            found = plays.get(key)
+            for card, step in plays_on(key, pile, top, beyond) if found is None else found:
                 if card not in hand:
                     continue
                 scored = ends and cost + step + floor < best.cost - 1e-9
