@@ -87,13 +87,18 @@ def _chances_of_chips(observation: Observation, order: Sequence[PlayerView]) -> 
     view = observation.view
     if all(seat.chips is not None for seat in order):
         return [1.0 if seat.chips else 0.0 for seat in order]
-    return _even_chances(_spare_chips(view, observation.chips), len(order))
+    return _even_chances(_spare_chips(_total_chips(view), observation.chips, view.chips_on_card), len(order))
 
 
-def _spare_chips(view: PublicView, held: int) -> int:
+def _total_chips(view: PublicView) -> int:
+    """The chips dealt to the seats still playing: all the chips in the game as far as the seat can tell (a seat that
+    left took its chips away, however many it held then)."""
+    return starting_chips(len(view.players) + len(view.left)) * len(view.players)
+
+
+def _spare_chips(total: int, held: int, on_card: int) -> int:
     """The chips the other seats hold between them: every chip is on the card or with a player."""
-    total = starting_chips(len(view.players) + len(view.left)) * len(view.players)
-    return max(0, total - held - view.chips_on_card)
+    return max(0, total - held - on_card)
 
 
 def _even_chances(spare: int, others: int) -> list[float]:
@@ -177,7 +182,7 @@ def _wins_after(
                         taken[seat],
                         held[seat],
                         [taken[other] for other in order],
-                        _even_chances(max(0, total_chips - held[seat] - on), table - 1),
+                        _even_chances(_spare_chips(total_chips, held[seat], on), table - 1),
                         len(draw_pile) - drawn,
                         position.tempo,
                     )
@@ -251,18 +256,20 @@ def _playouts(observation: Observation, position: _Position, rng: random.Random)
     seen = {position.card, *(card for seat in seats for card in seat.cards)}
     unseen = [card for card in CARDS if card not in seen]
     hands = [seat.cards for seat in seats]
-    total_chips = starting_chips(len(seats) + len(view.left)) * len(seats)
+    total_chips = _total_chips(view)
+    open_chips = all(seat.chips is not None for seat in seats)
+    spare = _spare_chips(total_chips, observation.chips, view.chips_on_card)
     lead = 0
     for done in range(PLAYOUTS):
         if abs(lead) + PLAYOUTS - done < PLAYOUTS_AGREE or abs(lead) - (PLAYOUTS - done) >= PLAYOUTS_AGREE:
             break  # the samples left can no longer change the answer
         draw_pile = rng.sample(unseen, view.cards_left)
-        chips = [0] * len(seats)
-        chips[me] = observation.chips
-        if all(seat.chips is not None for seat in seats):
+        if open_chips:
             chips = [observation.chips if index == me else seat.chips or 0 for index, seat in enumerate(seats)]
         else:
-            for other in rng.choices(others, k=_spare_chips(view, observation.chips)):
+            chips = [0] * len(seats)
+            chips[me] = observation.chips
+            for other in rng.choices(others, k=spare):
                 chips[other] += 1
         lead += _wins_after(True, position, draw_pile, hands, chips, me, total_chips)
         lead -= _wins_after(False, position, draw_pile, hands, chips, me, total_chips)
