@@ -36,12 +36,18 @@ SETTING = "DATABASE_PATH"
 WAL_RETRY_S = 0.02
 
 
+def _locked(error: sqlite3.Error) -> bool:
+    """Whether ``error`` says another connection holds the lock ("database is locked" or "busy")."""
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
 def _explain(error: sqlite3.Error, path: str) -> Exception:
     """The error a caller should see for SQLite's ``error``: ours where we know what it means, else itself."""
     text = str(error).lower()
     if isinstance(error, sqlite3.IntegrityError):
         return Duplicate(str(error)) if "unique" in text else error
-    if "locked" in text or "busy" in text:
+    if _locked(error):
         return StorageBusy("The database is busy right now.")
     if "readonly" in text or "read-only" in text:
         return StorageUnavailable(
@@ -182,8 +188,7 @@ class SQLiteStorage(SQLStorage):
                 await self._db.execute("PRAGMA journal_mode=WAL")
                 return
             except sqlite3.OperationalError as error:
-                locked = "locked" in str(error).lower() or "busy" in str(error).lower()
-                if not locked or asyncio.get_running_loop().time() >= deadline:
+                if not _locked(error) or asyncio.get_running_loop().time() >= deadline:
                     raise
             await asyncio.sleep(WAL_RETRY_S)
 
@@ -252,7 +257,7 @@ class SQLiteStorage(SQLStorage):
                 try:
                     changed = self._inline.execute(statement, args).rowcount
                 except sqlite3.OperationalError as error:
-                    if "locked" not in str(error).lower() and "busy" not in str(error).lower():
+                    if not _locked(error):
                         _raise(error, self.path)
                 except sqlite3.Error as error:
                     _raise(error, self.path)
