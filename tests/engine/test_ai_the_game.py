@@ -11,9 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import the_game as tg
-from engine.ai import PLAYERS, fallback
+from engine.ai import PLAYERS, fallback, the_game_variants
 from engine.ai import the_game as ai
-from engine.ai import the_game_variants as variants
 from engine.game import Setup
 from engine.the_game import EndTurn, Leave, Mark, Play, Signal, State
 from i18n import render
@@ -158,7 +157,7 @@ def test_an_expert_pair_asks_dont_lay_where_a_standard_pair_asks_small_steps() -
 
 
 def test_standard_rules_weigh_alike_at_every_player_count() -> None:
-    assert {variants.weights(False, False, players) for players in range(1, 6)} == {variants.STANDARD}
+    assert {the_game_variants.weights(False, False, players) for players in range(1, 6)} == {the_game_variants.STANDARD}
 
 
 def test_it_clears_a_signal_it_no_longer_needs() -> None:
