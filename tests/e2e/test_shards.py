@@ -136,12 +136,17 @@ class Table:
             await self.take()
             count += 1
 
-    def board(self) -> Message:
-        """The newest message of the bot with the game's buttons."""
+    def live_board(self) -> Message | None:
+        """The newest message of the bot with the game's buttons, if any is up right now."""
         for message in reversed(self.fake.bot_messages(self.channel)):
             if any(button.get("label") == "Take" for button in message.buttons):
                 return message
-        raise AssertionError(f"no board in {self.channel.name}")
+        return None
+
+    async def board(self) -> Message:
+        """The board to click. A take answers the click by closing the clicked board and posts the next one right
+        after, so between the two no board has buttons: wait for the next one."""
+        return await self.fake.wait_for(self.live_board, timeout=10, what=f"a board in {self.channel.name}")
 
 
 @pytest.fixture
@@ -186,7 +191,7 @@ async def test_two_processes_share_the_games_of_their_shards(shards: tuple[FakeD
         racing = tables[4]
         await racing.open()
         for _ in range(5):
-            board = racing.board()
+            board = await racing.board()
             before = (await racing.record()).moves
             clicks = [(member, shard) for member in racing.players for shard in (0, 1)]
             answers = await asyncio.gather(
