@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.ai.the_game_endgame import endgame
 from engine.ai.the_game_variants import weights
 from engine.the_game import (
     BACKWARDS_STEP,
@@ -285,7 +286,15 @@ def act(observation: Observation, rng: random.Random) -> Action:
 
 
 def _decide(observation: Observation) -> tuple[Action, str]:
-    """``act``'s action, and why in one word: "plan" (the plan's card), "extra", "enough" or "lost"."""
+    """``act``'s action, and why in one word: "plan" (the plan's card), "extra", "enough", "lost" or "endgame" (the
+    endgame search overruled the plan)."""
+    action, reason = _planned(observation)
+    chosen = endgame(observation, action)
+    return (action, reason) if chosen == action else (chosen, "endgame")
+
+
+def _planned(observation: Observation) -> tuple[Action, str]:
+    """The turn planner's action and reason (see ``_decide``)."""
     if observation.view.over or observation.view.current_player not in (None, observation.player):
         raise ValueError("It is not this seat's turn.")
     board = _board(observation)
@@ -339,6 +348,14 @@ def hint(observation: Observation) -> Hint | None:
         why = words.get(signal.kind, _("your card fits it closely"))
         return Hint(signal, _("Signal on {pile}: {why}.", pile=signal.pile, why=why))
     action, reason = _decide(observation)
+    if reason == "endgame":
+        return Hint(
+            action,
+            _(
+                "The draw pile is empty: tried against the ways the others' cards may lie, this move most often "
+                "still lets the team lay every card."
+            ),
+        )
     if isinstance(action, EndTurn):
         if reason == "lost":
             return Hint(action, _("No card of yours fits any pile."))
