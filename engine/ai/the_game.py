@@ -7,8 +7,10 @@ hand nor laid is in another hand or the draw pile.
 A turn is planned whole: every order of the cards still needed this turn is tried (backwards tricks that an earlier
 card of the same turn opens included), and each end position is scored by the room left on the piles for the cards
 still to come, the cards that no pile would take any more, and how easily the rest of the hand can be laid later.
-Once the minimum is laid, more cards are laid only while they are nearly free. The plan is recomputed at every call,
-so the caller keeps no memory of the AI and a restart changes nothing.
+Once the minimum is laid, more cards are laid only while they are nearly free. Once the draw pile is empty and few
+cards are left, ``engine.ai.the_game_endgame`` checks the plan's move against the ways the unseen cards may lie and
+overrules a move that throws the game away. The plan is recomputed at every call, so the caller keeps no memory of the
+AI and a restart changes nothing.
 """
 
 from __future__ import annotations
