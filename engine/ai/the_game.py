@@ -7,10 +7,9 @@ hand nor laid is in another hand or the draw pile.
 A turn is planned whole: every order of the cards still needed this turn is tried (backwards tricks that an earlier
 card of the same turn opens included), and each end position is scored by the room left on the piles for the cards
 still to come, the cards that no pile would take any more, and how easily the rest of the hand can be laid later.
-Once the minimum is laid, more cards are laid only while they are nearly free. Once the draw pile is empty and few
-cards are left, ``engine.ai.the_game_endgame`` checks the plan's move against the ways the unseen cards may lie and
-overrules a move that throws the game away. The plan is recomputed at every call, so the caller keeps no memory of the
-AI and a restart changes nothing.
+Once the minimum is laid, more cards are laid only while they are nearly free; once the draw pile is empty, the
+endgame search (``engine.ai.the_game_endgame``) may overrule the plan. It is all recomputed at every call, so the
+caller keeps no memory of the AI and a restart changes nothing.
 """
 
 from __future__ import annotations
@@ -19,7 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.the_game_endgame import endgame
+from engine.ai.the_game_endgame import ENDGAME_WHY, endgame
 from engine.ai.the_game_variants import weights
 from engine.the_game import (
     BACKWARDS_STEP,
@@ -284,19 +283,11 @@ def act(observation: Observation, rng: random.Random) -> Action:
     seat that is not to move: there is nothing it may do but signal.
     """
     del rng  # the plan is deterministic; the parameter is part of every AI player's contract
-    return _decide(observation)[0]
+    return endgame(observation, _decide(observation)[0])
 
 
 def _decide(observation: Observation) -> tuple[Action, str]:
-    """``act``'s action, and why in one word: "plan" (the plan's card), "extra", "enough", "lost" or "endgame" (the
-    endgame search overruled the plan)."""
-    action, reason = _planned(observation)
-    chosen = endgame(observation, action)
-    return (action, reason) if chosen == action else (chosen, "endgame")
-
-
-def _planned(observation: Observation) -> tuple[Action, str]:
-    """The turn planner's action and reason (see ``_decide``)."""
+    """The plan's action, and why in one word: "plan" (the plan's card), "extra", "enough" or "lost"."""
     if observation.view.over or observation.view.current_player not in (None, observation.player):
         raise ValueError("It is not this seat's turn.")
     board = _board(observation)
@@ -350,14 +341,8 @@ def hint(observation: Observation) -> Hint | None:
         why = words.get(signal.kind, _("your card fits it closely"))
         return Hint(signal, _("Signal on {pile}: {why}.", pile=signal.pile, why=why))
     action, reason = _decide(observation)
-    if reason == "endgame":
-        return Hint(
-            action,
-            _(
-                "The draw pile is empty: tried against the ways the others' cards may lie, this move most often "
-                "still lets the team lay every card."
-            ),
-        )
+    if (searched := endgame(observation, action)) != action:
+        return Hint(searched, ENDGAME_WHY)
     if isinstance(action, EndTurn):
         if reason == "lost":
             return Hint(action, _("No card of yours fits any pile."))

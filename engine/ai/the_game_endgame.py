@@ -19,6 +19,7 @@ import random
 from collections.abc import Sequence
 
 from engine.the_game import BACKWARDS_STEP, PILES, Action, EndTurn, Observation, Play, backwards_trick_card
+from i18n import _
 
 _UP = (True, True, False, False)
 _CARDS = range(2, 100)
@@ -29,6 +30,13 @@ DEALS = 12  # deals of the unseen cards tried per decision (one when they can on
 # Positions searched per decision at most, over all deals. Beyond, the move kept is the best one tried in every deal
 # (the planner's own if no other was): this bounds a decision's time (decision p99 within 20 ms at five seats).
 POSITIONS = 3_000
+
+
+# A Hint's line of why when the search overruled the planner.
+ENDGAME_WHY = _(
+    "The draw pile is empty: tried against the ways the others' cards may lie, this move most often still lets the "
+    "team lay every card."
+)
 
 
 class _OutOfPositions(Exception):
@@ -67,7 +75,7 @@ class _Search:
             else:
                 result = True  # every card is laid
         if not result:
-            for _, pile, card in _moves(tops, hand):
+            for _step, pile, card in _moves(tops, hand):
                 index = hand.index(card)
                 rest = hand[:index] + hand[index + 1 :]
                 after = (*tops[:pile], card, *tops[pile + 1 :])
@@ -150,7 +158,7 @@ def endgame(observation: Observation, planned: Action) -> Action:
         return planned
     tops = tuple(pile.top for pile in view.piles)
     laid = view.laid >= view.minimum
-    choices: list[Action] = [Play(card, PILES[pile]) for _, pile, card in _moves(tops, observation.hand)]
+    choices: list[Action] = [Play(card, PILES[pile]) for _step, pile, card in _moves(tops, observation.hand)]
     if laid:
         choices.append(EndTurn())
     if len(choices) < 2:
@@ -173,14 +181,14 @@ def endgame(observation: Observation, planned: Action) -> Action:
     holders = sum(1 for count in counts if count)
     rng = random.Random(f"{observation.hand} {tops} {view.laid} {unseen} {counts}")
     deals = []
-    for _ in range(1 if holders <= 1 else DEALS):
+    for _number in range(1 if holders <= 1 else DEALS):
         hands = _deal(rng, unseen, counts, named)
         if hands is None:
             return planned
         hands[me] = observation.hand
         deals.append(tuple(tuple(sorted(hand)) for hand in hands))
     search = _Search(POSITIONS)
-    known: list[dict[tuple[object, ...], bool]] = [{} for _ in deals]
+    known: list[dict[tuple[object, ...], bool]] = [{} for _dealt in deals]
     best, most = planned, -1
     # The search allocates many small tuples and no reference cycles: the cycle collector would only slow it down.
     collecting = gc.isenabled()
@@ -211,7 +219,7 @@ def _deal(
     """One deal of the unseen cards: each seat gets its count, a named card goes to its seat (None: impossible)."""
     free = [card for card in unseen if card not in named]
     rng.shuffle(free)
-    hands: list[list[int]] = [[] for _ in counts]
+    hands: list[list[int]] = [[] for _count in counts]
     for card, seat in named.items():
         hands[seat].append(card)
     for seat, count in enumerate(counts):

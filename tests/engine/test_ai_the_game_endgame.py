@@ -149,7 +149,7 @@ def test_with_hidden_hands_it_mends_the_planners_move_alike_for_the_same_view_an
     # pile takes it after that); the search keeps B open. Who holds 13, 17, 83 and 23 this seat cannot see.
     state = endgame_state([(21, 88), (13, 17, 83), (23,)], (99, 72, 4, 44))
     observation = tg.observation(state, P1)
-    assert ai._planned(observation)[0] == Play(88, "B")
+    assert ai._decide(observation)[0] == Play(88, "B")
     assert ai.act(observation, random.Random(0)) == Play(21, "D")
     swapped = endgame_state([(21, 88), (13, 17, 23), (83,)], (99, 72, 4, 44))
     assert tg.observation(swapped, P1).hand == observation.hand
