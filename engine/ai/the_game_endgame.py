@@ -18,11 +18,20 @@ import gc
 import random
 from collections.abc import Sequence
 
-from engine.the_game import BACKWARDS_STEP, PILES, Action, EndTurn, Observation, Play, backwards_trick_card
+from engine.the_game import (
+    ASCENDING,
+    BACKWARDS_STEP,
+    CARDS,
+    PILES,
+    Action,
+    EndTurn,
+    Observation,
+    Play,
+    backwards_trick_card,
+)
 from i18n import _
 
-_UP = (True, True, False, False)
-_CARDS = range(2, 100)
+_UP = tuple(name in ASCENDING for name in PILES)
 
 # Tuned on seeded all-AI games (``benchmarks/ai.py``, seed 7); see the README.
 MOST_CARDS = 18  # the search starts once the hands hold at most this many cards together
@@ -66,24 +75,38 @@ class _Search:
             return False
         result = False
         if laid:
-            seats = len(hands)
-            for step in range(1, seats + 1):
-                nxt = (mover + step) % seats
-                if hands[nxt]:
-                    result = self.wins(tops, hands, nxt, False)
-                    break
-            else:
-                result = True  # every card is laid
+            nxt = _next_holder(hands, mover)
+            result = nxt is None or self.wins(tops, hands, nxt, False)
         if not result:
             for _step, pile, card in _moves(tops, hand):
-                index = hand.index(card)
-                rest = hand[:index] + hand[index + 1 :]
-                after = (*tops[:pile], card, *tops[pile + 1 :])
-                if self.wins(after, (*hands[:mover], rest, *hands[mover + 1 :]), mover, True):
+                if self.wins(*_laying(tops, hands, mover, pile, card), mover, True):
                     result = True
                     break
         self.known[key] = result
         return result
+
+
+def _next_holder(hands: tuple[tuple[int, ...], ...], mover: int) -> int | None:
+    """The seat the turn passes to: the next one that still holds cards, the mover's own last (None: all are laid)."""
+    seats = len(hands)
+    for step in range(1, seats + 1):
+        nxt = (mover + step) % seats
+        if hands[nxt]:
+            return nxt
+    return None
+
+
+def _laying(
+    tops: tuple[int, ...], hands: tuple[tuple[int, ...], ...], mover: int, pile: int, card: int
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """The tops and hands once ``mover`` lays ``card`` on ``pile``."""
+    hand = hands[mover]
+    index = hand.index(card)
+    return (*tops[:pile], card, *tops[pile + 1 :]), (
+        *hands[:mover],
+        hand[:index] + hand[index + 1 :],
+        *hands[mover + 1 :],
+    )
 
 
 def _stuck(tops: tuple[int, ...], hands: tuple[tuple[int, ...], ...]) -> bool:
@@ -150,7 +173,8 @@ def _moves(tops: Sequence[int], hand: Sequence[int]) -> list[tuple[int, int, int
 def endgame(observation: Observation, planned: Action) -> Action:
     """The move to make instead of ``planned`` once the draw pile is empty and few cards are left (else ``planned``)."""
     view = observation.view
-    me = next((index for index, seat in enumerate(view.seats) if seat.player == observation.player), None)
+    seat_of = {seat.player: index for index, seat in enumerate(view.seats)}
+    me = seat_of.get(observation.player)
     if view.draw_pile or view.over or view.current_player != observation.player or me is None:
         return planned
     counts = [0 if index == me else seat.cards for index, seat in enumerate(view.seats)]
@@ -166,7 +190,7 @@ def endgame(observation: Observation, planned: Action) -> Action:
     seen = set(observation.hand)
     for pile in view.piles:
         seen.update(pile.cards)
-    unseen = [card for card in _CARDS if card not in seen]
+    unseen = [card for card in CARDS if card not in seen]
     if len(unseen) != sum(counts):
         return planned  # not a position this search knows (a seat left and its cards went back to the draw pile)
     # A backwards trick signal says its owner holds that card (the engine takes the signal down once the pile moves).
@@ -174,9 +198,8 @@ def endgame(observation: Observation, planned: Action) -> Action:
     for mark in view.signals:
         if mark.kind == "trick" and mark.pile is not None and mark.player != observation.player:
             card = backwards_trick_card(mark.pile, tops[PILES.index(mark.pile)])
-            seat = next(index for index, seat in enumerate(view.seats) if seat.player == mark.player)
-            if card in unseen and seat != me:
-                named[card] = seat
+            if card in unseen:
+                named[card] = seat_of[mark.player]
     choices.sort(key=lambda choice: choice != planned)  # the planned move first: it wins ties
     holders = sum(1 for count in counts if count)
     rng = random.Random(f"{observation.hand} {tops} {view.laid} {unseen} {counts}")
@@ -235,14 +258,7 @@ def _wins_after(
     search: _Search, tops: tuple[int, ...], hands: tuple[tuple[int, ...], ...], me: int, choice: Action
 ) -> bool:
     if isinstance(choice, EndTurn):
-        seats = len(hands)
-        for step in range(1, seats + 1):
-            nxt = (me + step) % seats
-            if hands[nxt]:
-                return search.wins(tops, hands, nxt, False)
-        return True
+        nxt = _next_holder(hands, me)
+        return nxt is None or search.wins(tops, hands, nxt, False)
     assert isinstance(choice, Play)
-    pile = PILES.index(choice.pile)
-    rest = tuple(card for card in hands[me] if card != choice.card)
-    after = (*tops[:pile], choice.card, *tops[pile + 1 :])
-    return search.wins(after, (*hands[:me], rest, *hands[me + 1 :]), me, True)
+    return search.wins(*_laying(tops, hands, me, PILES.index(choice.pile), choice.card), me, True)
