@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from engine.ai.the_game_endgame import ENDGAME_WHY, endgame
 from engine.ai.the_game_variants import weights
 from engine.the_game import (
+    ASCENDING,
     BACKWARDS_STEP,
     PILES,
     Action,
@@ -34,7 +35,7 @@ from engine.the_game import (
 )
 from i18n import Text, _, _n
 
-_UP = (True, True, False, False)
+_UP = tuple(name in ASCENDING for name in PILES)
 _FIRST, _LAST = 2, 99
 _HIGHEST = 101  # the prefix sums run over 0..101 so that the row cards 1 and 100 index safely
 
