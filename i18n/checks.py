@@ -114,6 +114,10 @@ def translation_problems(catalog: Catalog) -> list[str]:
     than its own translation. Empty when the catalog is complete."""
     problems: list[str] = []
     lang = str(catalog.locale)
+    if catalog._num_plurals is None:  # Babel's only record of a rule read from the header
+        # Without it Babel falls back on its CLDR data, whose rules change between releases (2.19 gave French and
+        # Spanish a third form), so the same catalog would read differently after an upgrade.
+        problems.append(f"{lang}: the header states no Plural-Forms (copy the line from another catalog and adapt it)")
     command_names = {key_of(m)[1]: forms(m)[0] for m in entries(catalog) if m.context == "command name" and forms(m)[0]}
     for message in entries(catalog):
         where = f"{lang}: {describe(message)}"

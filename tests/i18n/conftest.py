@@ -11,6 +11,14 @@ from babel.messages.pofile import write_po
 
 import i18n
 
+# Each test catalog states its plural rule, as the shipped ones do: without it Babel takes the rule from its CLDR data,
+# which changes between releases (Babel 2.19 gives French and Spanish a third form for large round numbers).
+PLURAL_FORMS = {
+    "de": "nplurals=2; plural=(n != 1);",
+    "es": "nplurals=2; plural=(n != 1);",
+    "fr": "nplurals=2; plural=(n > 1);",
+}
+
 Entry = tuple[str | tuple[str, str], str | tuple[str, ...]] | tuple[str | tuple[str, str], str | tuple[str, ...], str]
 
 
@@ -18,6 +26,7 @@ def write_catalog(folder: Path, language: str, entries: list[Entry], *, fuzzy: f
     """A .po file at ``folder/<language>/LC_MESSAGES/messages.po``: each entry is (msgid, msgstr[, context]), a
     plural entry ((singular, plural), (form, ...))."""
     catalog = Catalog(locale=language, domain=i18n.DOMAIN, fuzzy=False)
+    catalog.mime_headers = [("Plural-Forms", PLURAL_FORMS.get(language, "nplurals=2; plural=(n != 1);"))]
     for entry in entries:
         msgid, msgstr = entry[0], entry[1]
         context = entry[2] if len(entry) == 3 else None
