@@ -329,7 +329,13 @@ def settle_garbage_collector() -> None:
 def env_folders() -> list[Path]:
     """The folders ``main`` looks in for ``.env``, in order (README, *Settings*): the current folder; the checkout
     the bot runs from (``python bot.py``, or an editable install); the folder holding the virtual environment it is
-    installed in (the checkout, for ``pip install .`` into ``.venv``); the per-user config folder."""
+    installed in (the checkout, for ``pip install .`` into ``.venv``); the per-user config folder.
+
+    ``CARDTABLE_HOME`` names the bot's folder outright (relative: to the current folder), and then it is the only one:
+    several bots can share one install, and the tests keep every bot they start away from the owner's own ``.env``."""
+    home = named_home()
+    if home is not None:
+        return [home]
     folders = [Path.cwd()]
     source = Path(__file__).resolve().parent
     if (source / "pyproject.toml").is_file():
@@ -345,10 +351,20 @@ def env_folders() -> list[Path]:
 
 
 def bot_folder() -> Path:
-    """The folder of the first ``.env`` in ``env_folders()``, else the current folder: the settings come from its
-    ``.env``, and a relative ``DATABASE_PATH`` (the default included) is taken from it, whatever the current folder."""
+    """The folder of the first ``.env`` in ``env_folders()``, else the current folder (``CARDTABLE_HOME`` when set):
+    the settings come from its ``.env``, and a relative ``DATABASE_PATH`` (the default included) is taken from it,
+    whatever the current folder."""
+    home = named_home()
+    if home is not None:
+        return home
     # os.path.isfile, not Path.is_file: a folder the bot may not enter (ProtectHome=) is "no .env", not an error.
     return next((folder for folder in env_folders() if os.path.isfile(folder / ".env")), Path.cwd())
+
+
+def named_home() -> Path | None:
+    """The bot's folder as ``CARDTABLE_HOME`` names it, if it does."""
+    home = os.environ.get("CARDTABLE_HOME", "").strip()
+    return Path(home).expanduser().resolve() if home else None
 
 
 def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:

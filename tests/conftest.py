@@ -1,15 +1,47 @@
-"""Shared pytest fixtures."""
+"""Shared pytest fixtures, and the tests' distance from the owner's own set-up."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 
 from tests.fake_discord import FakeDiscord
 from tests.postgres import HINT, REQUIRED, PostgresServer, bindir
 
+ROOT = Path(__file__).resolve().parents[1]
+# Settings every bot would take from the environment: the ones .env.example documents (commented out or not), and
+# those read without a line there. A developer's shell or a production checkout may have any of them set.
+_NAMED = re.compile(r"^#?\s*([A-Z][A-Z0-9_]*)=", re.MULTILINE)
+BOT_SETTINGS = frozenset(_NAMED.findall((ROOT / ".env.example").read_text(encoding="utf-8"))) | {
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DATABASE_URL",
+    "LOG_FILE",
+    "LOG_LEVEL",
+    "LOG_LEVEL_LIBRARIES",
+    "METRICS_PORT",
+    "DEV_GUILD_ID",
+    "SYNC_COMMANDS",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+}
+
+
+def _keep_the_owners_setup_out() -> None:
+    """No test bot reads the owner's settings: none from the environment, and no ``.env`` but one in the folder the
+    bot is started in (``CARDTABLE_HOME=.``; every test starts its bots in a temporary folder of its own), so neither
+    the checkout's ``.env`` nor the per-user config folder's is ever read. Done at import, before any test, so that
+    every bot process a test starts inherits it."""
+    for name in BOT_SETTINGS:
+        os.environ.pop(name, None)
+    os.environ["CARDTABLE_HOME"] = "."
+
+
+_keep_the_owners_setup_out()
 _postgres_missing: list[str] = []
 
 

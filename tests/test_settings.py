@@ -107,6 +107,7 @@ def test_env_is_looked_for_here_then_in_the_checkout_then_in_the_user_config_fol
     here = tmp_path / "here"
     here.mkdir()
     monkeypatch.chdir(here)
+    monkeypatch.delenv("CARDTABLE_HOME")  # set for every test (tests/conftest.py); an owner's start has none
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     if os.name == "nt":
         pytest.skip("the per-user folder is %APPDATA% on Windows")
@@ -131,6 +132,7 @@ def test_the_first_env_found_decides_and_without_one_the_current_folder(
     for folder in folders:
         folder.mkdir()
     monkeypatch.chdir(folders[0])
+    monkeypatch.delenv("CARDTABLE_HOME")
     monkeypatch.setattr(bot_module, "env_folders", lambda: folders)
     assert bot_module.bot_folder() == folders[0]
     (folders[2] / ".env").write_text("")
@@ -153,6 +155,7 @@ def test_a_relative_database_path_is_taken_from_the_env_folder_not_the_current_o
     elsewhere.mkdir()
     (checkout / ".env").write_text("DISCORD_TOKEN=from-env-file\n")
     monkeypatch.chdir(elsewhere)
+    monkeypatch.delenv("CARDTABLE_HOME")
     monkeypatch.setattr(bot_module, "env_folders", lambda: [elsewhere, checkout])
     for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL"):
         monkeypatch.setenv(name, "")  # recorded, so whatever load_dotenv sets is undone afterwards
@@ -172,3 +175,18 @@ def test_a_relative_database_path_is_taken_from_the_env_folder_not_the_current_o
     assert exited.value.code == 0
     assert started[0].token == "from-env-file"
     assert started[0].database_path == str(tmp_path / expected)
+
+
+def test_cardtable_home_names_the_bots_folder_and_no_other_env_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home, here = tmp_path / "home", tmp_path / "here"
+    home.mkdir()
+    here.mkdir()
+    (here / ".env").write_text("DISCORD_TOKEN=not-this-one\n")
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("CARDTABLE_HOME", str(home))
+    assert bot_module.env_folders() == [home]
+    assert bot_module.bot_folder() == home  # even with no .env in it: relative paths are taken from there
+    monkeypatch.setenv("CARDTABLE_HOME", ".")
+    assert bot_module.bot_folder() == here  # relative: to the folder the bot starts in
