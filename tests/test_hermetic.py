@@ -20,7 +20,8 @@ SAMPLE = [
     "tests/e2e/test_owner_startup.py",
     "tests/test_settings.py",
     "tests/test_event_loop.py",
-    "tests/e2e/test_the_game.py::test_two_player_game_won",
+    "tests/e2e/test_lobby.py::test_newgame_join_leave_start_with_commands",
+    "tests/e2e/test_startup.py",
 ]
 OWNERS_ENV = """DISCORD_TOKEN=the-owners-real-token
 DATABASE_URL=postgresql://owner:secret@127.0.0.1:9/production
