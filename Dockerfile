@@ -16,11 +16,13 @@ RUN groupadd --system --gid 10001 cardtable \
     && chown cardtable:cardtable /data
 
 WORKDIR /app
-# The dependencies first, in their own layer: a change to the bot's code rebuilds only the layers below.
-COPY pyproject.toml ./
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" \
+# The dependencies first, in their own layer: a change to the bot's code rebuilds only the layers below. Every
+# optional part (PostgreSQL, the speed-ups) is in the image, at the versions of requirements.lock.
+COPY pyproject.toml requirements.lock ./
+RUN python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; \
+print('\n'.join(p['dependencies'] + p['optional-dependencies']['postgres'] + p['optional-dependencies']['speed']))" \
         > /tmp/requirements.txt \
-    && pip install -r /tmp/requirements.txt \
+    && pip install -c requirements.lock -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
 COPY . .
 RUN pip install --no-deps . && rm -rf build
