@@ -33,7 +33,7 @@ from i18n import _
 
 _UP = tuple(name in ASCENDING for name in PILES)
 
-# Tuned on seeded all-AI games (``benchmarks/ai.py``, seed 7); see the README.
+# Tuned on seeded all-AI games (``benchmarks/ai.py``, seed 7); see docs/computer-players.md.
 MOST_CARDS = 18  # the search starts once the hands hold at most this many cards together
 DEALS = 12  # deals of the unseen cards tried per decision (one when they can only lie one way)
 # Positions searched per decision at most, over all deals. Beyond, the move kept is the best one tried in every deal

@@ -8,7 +8,7 @@ hands hold a card fewer, so a card kept in the hand has fewer chances to fit clo
 beyond the minimum instead of two: its plans are already three cards long, and the fifth card cost time (up to 87 ms a
 decision solo) without winning more. Two weights of the standard game's planner became per-variant ones where a count
 measured better with its own: the room a card left in the hand will cost, and how close a card must fit for its seat
-to ask "don't lay". Everything else tried per count (in the README) moved nothing beyond the noise.
+to ask "don't lay". Everything else tried per count (in docs/computer-players.md) moved nothing beyond the noise.
 """
 
 from __future__ import annotations
