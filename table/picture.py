@@ -1,9 +1,9 @@
 """Pictures where people would rather look than read: the course of a game of The Game, and results over time.
 
-Drawn with Pillow (a maintained imaging library; see docs/architecture.md) into small PNGs, sent once as an attachment: the
-end screen of a game carries one picture, never one per turn. A picture holds no words, so it reads the same in every
-language: numbers, pile letters, arrows and symbols only, in Pillow's built-in font (no font file to install). It has
-its own dark background, so it reads alike on Discord's dark and light themes.
+Drawn with Pillow (a maintained imaging library; see docs/architecture.md) into small PNGs, sent once as an
+attachment: the end screen of a game carries one picture, never one per turn. A picture holds no words, so it reads
+the same in every language: numbers, pile letters, arrows and symbols only, in Pillow's built-in font (no font file
+to install). It has its own dark background, so it reads alike on Discord's dark and light themes.
 
 Drawing is CPU work (tens of milliseconds): callers on the event loop run it in a thread.
 """

@@ -29,6 +29,7 @@ PROMISED = {
     "daily",
     "settings",
     "help",
+    "mygames",
 }
 
 
