@@ -11,6 +11,7 @@ import discord
 from cogs._ui import ErrorHandlingView, reply_error
 from cogs.the_game_board import DIRECTION, SIGNAL_SHORT, SIGNAL_WORDS, hand_line
 from engine import the_game
+from engine.ai.the_game_guard import worth_asking
 from engine.the_game import EndTurn, Play, State
 from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import GameRecord
@@ -26,41 +27,40 @@ def panel_button(game: int, verb: str, a: object = "", b: object = "", **options
     return discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}", **options)
 
 
-# Laying a card jumps the pile by at most this much without a question: a bigger jump gives away more room than a
-# backwards trick could ever win back (ten). A backwards trick wins room, so it is never questioned.
-BIG_JUMP = 10
 CARD_PAGE = re.compile(r"card([0-9]+)")  # the panel's page choosing a pile for a card
 LAY_PAGE = re.compile(r"lay([0-9]+)([A-D])")  # the panel's page asking before a risky card
 
 
-def misclick_risks(view: the_game.PublicView, player: int, card: int, pile: str) -> list[Text]:
-    """Why laying ``card`` on ``pile`` takes one confirming click: somebody else asked to keep the pile, or the card
-    jumps more than ``BIG_JUMP``. Empty for an illegal card (the rules refuse it) and for a backwards trick."""
+def misclick_risks(observation: the_game.Observation, card: int, pile: str) -> list[Text]:
+    """Why laying ``card`` on ``pile`` takes one confirming click: it is clearly worse than the best lay this hand has
+    by the computer player's own reckoning (less clearly, where somebody else asked to keep the pile). Empty for the
+    hand's best lay, a good enough one, an illegal card (the rules refuse it) and a backwards trick."""
+    view, player = observation.view, observation.player
     top = next(p.top for p in view.piles if p.name == pile)
     if not the_game.is_legal(pile, top, card) or the_game.is_backwards_trick(pile, top, card):
+        return []
+    if not worth_asking(observation, Play(card, pile)):
         return []
     risks: list[Text] = [
         _("🛑 {player} asked not to lay on {pile}.", player=mention(mark.player), pile=pile)
         for mark in view.signals
         if mark.pile == pile and mark.kind == "dont_lay" and mark.player != player
     ]
-    if abs(card - top) > BIG_JUMP:
-        risks.append(
-            _n(
-                "That jumps {count} ({top} → {card}).",
-                "That jumps {count} ({top} → {card}).",
-                abs(card - top),
-                top=top,
-                card=card,
-            )
+    risks.append(
+        _n(
+            "That jumps {count} ({top} → {card}); another lay of your hand keeps more room.",
+            "That jumps {count} ({top} → {card}); another lay of your hand keeps more room.",
+            abs(card - top),
+            top=top,
+            card=card,
         )
+    )
     return risks
 
 
 def pile_button(
     game: int,
-    view: the_game.PublicView,
-    player: int,
+    observation: the_game.Observation,
     card: int,
     pile: the_game.PileView,
     my_turn: bool,
@@ -85,8 +85,8 @@ def pile_button(
         )
     else:
         text = _p("button", "{pile} {arrow} {top}", pile=pile.name, arrow=arrow, top=pile.top)
-    icons = " ".join(SIGNAL_WORDS[mark.kind][0] for mark in view.signals if mark.pile == pile.name)
-    risky = bool(misclick_risks(view, player, card, pile.name))
+    icons = " ".join(SIGNAL_WORDS[mark.kind][0] for mark in observation.view.signals if mark.pile == pile.name)
+    risky = bool(misclick_risks(observation, card, pile.name))
     style = (
         discord.ButtonStyle.success if trick else discord.ButtonStyle.danger if risky else discord.ButtonStyle.primary
     )
@@ -131,7 +131,8 @@ def hand_panel(record: GameRecord, state: State, player: int, page: str | None, 
     back = label(_p("button", "Back"))
     my_turn = not view.over and view.current_player in (None, player)
     asked = LAY_PAGE.fullmatch(page or "")
-    risks = [] if asked is None or not my_turn else misclick_risks(view, player, int(asked[1]), asked[2])
+    seat = the_game.observation(state, player)
+    risks = [] if asked is None or not my_turn else misclick_risks(seat, int(asked[1]), asked[2])
     if asked is not None and not risks:
         page = f"card{asked[1]}"  # the question no longer stands (or the turn passed): back to the piles
     chosen = CARD_PAGE.fullmatch(page or "")
@@ -151,7 +152,7 @@ def hand_panel(record: GameRecord, state: State, player: int, page: str | None, 
         else:
             parts.append(_("Where could {card} go? You can lay it when your turn comes.", card=card))
         for pile in view.piles:
-            buttons.append(pile_button(game, view, player, card, pile, my_turn, label))
+            buttons.append(pile_button(game, seat, card, pile, my_turn, label))
         buttons.append(panel_button(game, "page", "main", label=back, style=discord.ButtonStyle.secondary, row=1))
     elif page == "signals":
         parts.append(_("Signals tell the table what you need, without numbers. Click one again to take it down."))
@@ -310,7 +311,7 @@ class PanelButton(
         player = interaction.user.id
         if live.record.id != self.game or view.current_player not in (None, player) or view.over:
             return False
-        return bool(misclick_risks(view, player, int(self.a), self.b))
+        return bool(misclick_risks(the_game.observation(live.state, player), int(self.a), self.b))
 
 
 class TheGameBoard(ErrorHandlingView):

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import no_thanks, the_game
+from engine.ai.the_game_guard import worth_asking
+from engine.the_game import Play
 from tests.e2e.conftest import World
 from tests.fake_discord import InteractionRecord, Member, Message, MessageVersion
 from tests.players import answer, expected_board, public_messages, read_board, saved_state
@@ -276,13 +278,12 @@ def pile_label(pile: the_game.PileView, card: int, signals: tuple[the_game.Mark,
 
 
 def asks_first(state: the_game.State, player: int, card: int, pile: str) -> bool:
-    """Whether laying ``card`` on ``pile`` takes a confirming click: somebody else's "don't lay" there, or a jump of
-    more than ten that is no backwards trick."""
+    """Whether laying ``card`` on ``pile`` takes a confirming click: where the computer player's reckoning finds it
+    clearly worse than the hand's best lay (``engine.ai.the_game_guard``); never for a backwards trick."""
     top = the_game.top(state, pile)
-    if the_game.is_backwards_trick(pile, top, card):
+    if not the_game.is_legal(pile, top, card) or the_game.is_backwards_trick(pile, top, card):
         return False
-    keep = any(m.pile == pile and m.kind == "dont_lay" and m.player != player for m in state.signals)
-    return keep or abs(card - top) > 10
+    return worth_asking(the_game.observation(state, player), Play(card, pile))
 
 
 async def lay_by_panel(world: World, panel: Message, user: Member, card: int, pile: str) -> int:

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import pytest
 
+from cogs.the_game_panel import misclick_risks
 from engine import the_game
+from engine.ai.the_game_guard import KEPT_REGRET_TO_ASK, REGRET_TO_ASK, regrets
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import (
     asks_first,
@@ -232,46 +234,51 @@ async def test_out_of_turn_a_card_shows_its_piles_and_the_turn_brings_them_to_li
         assert panel.content.startswith(f"<@{ben.id}> laid {mine.card} on {mine.pile}")
 
 
-async def test_a_pile_somebody_asked_to_keep_and_a_big_jump_take_one_confirming_click(world: World) -> None:
+async def test_only_a_clearly_worse_lay_or_a_kept_pile_takes_one_confirming_click(world: World) -> None:
     members = world.players[:3]
     fake = world.fake
     ana, ben, _carol = members
     async with world.bot(seed=10):
         await open_game(world, members)
         state = saved_state(world)
-        hand = the_game.hand(state, ana.id)
-        # Before the first card every pile is fresh: ana's highest card jumps far on A.
-        big = max(card for card in hand if card - 1 <= 50)
-        assert big - 1 > 10
+        worse = regrets(the_game.observation(state, ana.id))
+        # Before the first card: the best lay the hand has is never asked about, however far it jumps.
+        best = min(worse, key=lambda play: worse[play])
+        bad = max(worse, key=lambda play: worse[play])
+        assert worse[bad] >= REGRET_TO_ASK
         panel = (await fake.click(newest_board(world), label="My hand", user=ana)).original
         assert panel is not None
-        await click_panel(world, panel, ana, "card", big)
-        button = panel_button(panel, "pile", big, "A")
-        assert button["label"] == f"A ↑ 1 → {big} (+{big - 1})"
-        assert button["style"] == 4  # red: it asks first
-        await click_panel(world, panel, ana, "pile", big, "A")
-        assert f"Lay {big} on A anyway?" in panel.content
-        assert f"That jumps {big - 1} (1 → {big})." in panel.content
+        await click_panel(world, panel, ana, "card", best.card)
+        assert panel_button(panel, "pile", best.card, best.pile)["style"] != 4
+        # A lay far worse than the best one asks first, and says why.
+        await click_panel(world, panel, ana, "page", "main")
+        await click_panel(world, panel, ana, "card", bad.card)
+        top = the_game.top(state, bad.pile)
+        assert panel_button(panel, "pile", bad.card, bad.pile)["style"] == 4  # red: it asks first
+        await click_panel(world, panel, ana, "pile", bad.card, bad.pile)
+        assert f"Lay {bad.card} on {bad.pile} anyway?" in panel.content
+        jump = abs(bad.card - top)
+        assert f"That jumps {jump} ({top} → {bad.card}); another lay of your hand keeps more room." in panel.content
         assert saved_state(world) == state
         # Back: nothing was laid, and the piles are there again.
-        await click_panel(world, panel, ana, "card", big)
-        assert f"Where does {big} go?" in panel.content
+        await click_panel(world, panel, ana, "card", bad.card)
+        assert f"Where does {bad.card} go?" in panel.content
         assert saved_state(world) == state
-        # ben asks the table to keep D; ana's smallest card on D then asks first, with ben's signal on its button.
-        await fake.invoke("signal", user=ben, channel=world.channel, options={"kind": "dont_lay", "pile": "D"})
+        # A lay somewhat worse than the best goes through without a question, until ben asks the table to keep its
+        # pile: then it asks first, with ben's signal on its button.
+        kept = next(play for play in worse if KEPT_REGRET_TO_ASK <= worse[play] < REGRET_TO_ASK)
+        assert not misclick_risks(the_game.observation(state, ana.id), kept.card, kept.pile)
+        await fake.invoke("signal", user=ben, channel=world.channel, options={"kind": "dont_lay", "pile": kept.pile})
         state = saved_state(world)
-        small = min(hand)
-        assert 100 - small > 10
         await click_panel(world, panel, ana, "page", "main")
-        await click_panel(world, panel, ana, "card", small)
-        button = panel_button(panel, "pile", small, "D")
-        assert button["label"] == f"D ↓ 100 → {small} ({small - 100:+d}) 🛑"
-        await click_panel(world, panel, ana, "pile", small, "D")
-        assert f"🛑 <@{ben.id}> asked not to lay on D." in panel.content
+        await click_panel(world, panel, ana, "card", kept.card)
+        assert panel_button(panel, "pile", kept.card, kept.pile)["label"].endswith("🛑")
+        await click_panel(world, panel, ana, "pile", kept.card, kept.pile)
+        assert f"🛑 <@{ben.id}> asked not to lay on {kept.pile}." in panel.content
         assert saved_state(world) == state
-        await click_panel(world, panel, ana, "lay", small, "D")
-        assert panel.content.startswith(f"<@{ana.id}> laid {small} on D")
-        assert the_game.top(saved_state(world), "D") == small
+        await click_panel(world, panel, ana, "lay", kept.card, kept.pile)
+        assert panel.content.startswith(f"<@{ana.id}> laid {kept.card} on {kept.pile}")
+        assert the_game.top(saved_state(world), kept.pile) == kept.card
 
 
 async def test_a_panel_whose_token_is_about_to_die_says_it_sleeps(world: World) -> None:
