@@ -68,6 +68,7 @@ class MyGames(commands.Cog):
     @app_commands.command(
         name="mygames", description="The tables you are seated at, in every server, where it is your turn first."
     )
+    @app_commands.guild_only()
     async def mygames(self, interaction: discord.Interaction[Bot]) -> None:
         locale = interaction.locale.value
         seats = await self.seats(interaction.user.id)

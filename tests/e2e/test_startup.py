@@ -228,7 +228,9 @@ async def test_the_same_env_and_database_are_used_whatever_folder_the_bot_is_sta
     config = tmp_path / "config" / "cardtable-bot"
     config.mkdir(parents=True)
     (config / ".env").write_text("DISCORD_TOKEN=owner-token\nLOG_LEVEL=INFO\n")
-    env = {k: v for k, v in os.environ.items() if k not in {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID"}}
+    # Without CARDTABLE_HOME (which the tests set, tests/conftest.py): this is the bot looking for its .env.
+    skipped = {"DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "CARDTABLE_HOME"}
+    env = {k: v for k, v in os.environ.items() if k not in skipped}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
     async with FakeDiscord() as fake:
         fake.add_guild("Card Club")
