@@ -68,6 +68,7 @@ __all__ = [
     "MIN_LENGTH",
     "ORDINARY",
     "SHORT",
+    "SHORT_ALONE",
     "SHORT_MAX",
     "TARGETS",
     "censored_reading",
@@ -233,30 +234,43 @@ for _lang, _words in CARDINALS.items():
         _LANGUAGES_OF[_w] = (*_LANGUAGES_OF.get(_w, ()), _lang)
 
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
 def _short_variants(word: str) -> set[str]:
-    """The spellings a short reading takes for ``word``: a doubled letter or a swapped pair (three-letter words
-    and the as-written-only ones), a dropped final letter (four and five letters)."""
+    """The spellings a short reading takes for ``word``: a letter added anywhere or a swapped pair (three-letter
+    words and the as-written-only ones), a dropped letter (four letters: the result is too short for the general
+    one-edit reading), a dropped final letter (five letters)."""
     variants = set()
-    if len(word) >= 4:
+    if len(word) == 4:
+        variants |= {word[:i] + word[i + 1 :] for i in range(len(word))}
+    elif len(word) == 5:
         variants.add(word[:-1])
     if len(word) == 3 or word in _AS_WRITTEN_ONLY:
-        variants |= {word[: i + 1] + word[i:] for i in range(len(word))}
+        variants |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in _LETTERS}
         variants |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
     return {v for v in variants if len(v) >= 3 and v != word}
 
 
-def _one_edit(a: str, b: str) -> bool:
-    """Whether two different words are one insertion, deletion, replacement or swap of neighbours apart."""
-    if len(a) == len(b):
-        return _one_change(a, b)
-    if abs(len(a) - len(b)) != 1:
-        return False
-    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
-    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
+def _one_edit_neighbours(word: str) -> set[str]:
+    """Every other word one insertion, deletion, replacement (of a letter a-z) or swap of neighbours away."""
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    near = {a + b[1:] for a, b in cuts if b}
+    near |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+    near |= {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
+    near |= {a + c + b for a, b in cuts for c in _LETTERS}
+    near.discard(word)
+    return near
+
+
+# The typos of each language's function words: a set is checked once per variant, not once per word and variant.
+_FUNCTION_WORD_TYPOS: dict[str, frozenset[str]] = {
+    lang: frozenset(t for word in words for t in _one_edit_neighbours(word)) for lang, words in FUNCTION_WORDS.items()
+}
 
 
 def _function_word_typo(token: str, langs: tuple[str, ...]) -> bool:
-    return any(_one_edit(token, word) for lang in langs for word in FUNCTION_WORDS[lang])
+    return any(token in _FUNCTION_WORD_TYPOS[lang] for lang in langs)
 
 
 def _build_short() -> dict[str, str]:
@@ -307,6 +321,10 @@ SHORT: dict[str, str] = {
 
 # The longest short misspelling ("ttres", "septt"): longer tokens need no look.
 SHORT_MAX = max(map(len, SHORT), default=0)
+
+# The short readings that may count in a message that shows no language at all ("sxi", "fve" alone): no word of
+# the four languages, not even one that only the frequency lists know.
+SHORT_ALONE: frozenset[str] = frozenset(v for v in SHORT if v not in ORDINARY)
 
 
 def short_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
