@@ -13,10 +13,18 @@ from __future__ import annotations
 
 import re
 
-from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue
+from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
 from chatfilter._language import COMMON, LANGUAGES, Language
 from chatfilter._lookup import NOT_A_PART, TRIPLE_RE, lookup
-from chatfilter._misspellings import SHORT, SHORT_ALONE, SHORT_MAX, censored_reading, short_misspelling
+from chatfilter._misspellings import (
+    SHORT,
+    SHORT_ALONE,
+    SHORT_MAX,
+    SLOT,
+    censored_reading,
+    short_misspelling,
+    slot_misspelling,
+)
 from chatfilter._normalize import SOFT, SOFT_CHARS
 from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES, SPLIT_PHRASES
 
@@ -62,9 +70,23 @@ class Message:
             if key is not None:
                 if self._counts(key, i, i + 1):
                     return True
-            elif len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
-                return True
+            else:
+                if len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
+                    return True
+                if tok in SLOT and self._slot_counts(*slot_misspelling(tok), i):
+                    return True
         return False
+
+    def _slot_counts(self, target: str, langs: tuple[str, ...], i: int) -> bool:
+        """A misspelling that is a word only of other languages, a rare word or a function word's typo ("troi",
+        "aht") counts in a number slot: the message mainly in the number's language, an article before it or a count
+        noun after it ("j'ai le troi", "die zhen liegt")."""
+        key = FORMS[target]
+        if key and not self._counts(key, i, i + 1):
+            return False
+        near = self._context(i, i + 1)
+        language = self.language()
+        return any(language.is_mainly(lang) and number_slot(near, lang) for lang in langs)
 
     def _short_counts(self, target: str, langs: tuple[str, ...], i: int) -> bool:
         """A short misspelling ("trres", "sxi", "onc") counts where its word counts and the message is in the

@@ -70,11 +70,13 @@ __all__ = [
     "SHORT",
     "SHORT_ALONE",
     "SHORT_MAX",
+    "SLOT",
     "TARGETS",
     "censored_reading",
     "misspelt_number",
     "reads_as_number",
     "short_misspelling",
+    "slot_misspelling",
 ]
 
 MIN_LENGTH = 4
@@ -273,8 +275,10 @@ def _function_word_typo(token: str, langs: tuple[str, ...]) -> bool:
     return any(token in _FUNCTION_WORD_TYPOS[lang] for lang in langs)
 
 
-def _build_short() -> dict[str, str]:
+def _build_short() -> tuple[dict[str, str], dict[str, str]]:
+    """The short readings, and apart from them those that are also a typo of a function word ("aht": "hat")."""
     readings: dict[str, str] = {}
+    typos: dict[str, str] = {}
     for target, langs in sorted(_LANGUAGES_OF.items()):
         if not 3 <= len(target) <= 5 or target in RESPELT:
             continue
@@ -285,29 +289,35 @@ def _build_short() -> dict[str, str]:
                 continue
             if not _function_word_typo(variant, langs):
                 readings[variant] = target
-    return readings
+            else:
+                typos.setdefault(variant, target)
+    return readings, {v: t for v, t in typos.items() if v not in readings}
 
 
-# A short reading (before ordinary words are excluded) and the number word it stands for: "trres" -> "tres".
-_SHORT_READINGS: dict[str, str] = _build_short()
+# A short reading (before ordinary words are excluded) and the number word it stands for: "trres" -> "tres"; and
+# the short readings that are a function word's typo too, read only in a number slot (see SLOT below).
+_SHORT_READINGS, _TYPO_READINGS = _build_short()
 
 
 def reads_as_number(token: str) -> bool:
     """Whether W2's edit and respelling rules read ``token`` as a number word, *before* ordinary words are
     excluded. The generator of ``_misspellings_ordinary.json`` runs exactly this over a dictionary."""
-    return token in _SHORT_READINGS or _read(token) is not None
+    return token in _SHORT_READINGS or token in _TYPO_READINGS or _read(token) is not None
 
 
-def _load_ordinary() -> tuple[frozenset[str], frozenset[str]]:
+def _load_ordinary() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, ...]], frozenset[str]]:
     path = pathlib.Path(__file__).with_name("_misspellings_ordinary.json")
     table = json.loads(path.read_text(encoding="utf-8"))
-    return frozenset(table["words"]), frozenset(table["frequent_only"])
+    # The generator imports this module before it has written "home" and "names" for the first time.
+    home = {word: tuple(langs) for word, langs in table.get("home", {}).items()}
+    return frozenset(table["words"]), frozenset(table["frequent_only"]), home, frozenset(table.get("names", ()))
 
 
 # Ordinary words of the four languages that reads_as_number() would take for a number word (casefolded and
 # accent-stripped like the filter's tokens), and those of them that no dictionary has, only the frequency lists
-# (``tre``, ``sep``: foreign words, abbreviations, typos).
-ORDINARY, FREQUENT_ONLY = _load_ordinary()
+# (``tre``, ``sep``: foreign words, abbreviations, typos); the languages each is an everyday word of (a dictionary
+# word in lower case, or common there), and those a dictionary knows only capitalized (names: ``Sven``, ``Tenn``).
+ORDINARY, FREQUENT_ONLY, HOME, NAMES = _load_ordinary()
 
 # The short readings that no dictionary has: the token and the number word it stands for. A word only the
 # frequency lists know ("tre": Italian, and a French typo of "très") still reads as the number in context
@@ -321,6 +331,30 @@ SHORT: dict[str, str] = {
 
 # The longest short misspelling ("ttres", "septt"): longer tokens need no look.
 SHORT_MAX = max(map(len, SHORT), default=0)
+
+
+def _build_slot() -> dict[str, str]:
+    """The misspellings that count only in a number slot, with the number word they stand for: those that are
+    an everyday word of no language, only a rare one ("troi", "zhen") and no name, and the short readings that are
+    a function word's typo too ("aht", "dso"). An everyday word of another language stays even there ("una dose")."""
+    slot: dict[str, str] = {}
+    for token in sorted(ORDINARY | _TYPO_READINGS.keys()):
+        target = _SHORT_READINGS.get(token) or _TYPO_READINGS.get(token) or _read(token)
+        if target and target in _LANGUAGES_OF and token not in NAMES and not HOME.get(token):
+            slot[token] = target
+    return slot
+
+
+# A number slot is a message mainly in the number word's language with a count cue right beside the word ("j'ai
+# le troi", "die zhen liegt", "tengo el dso"): there a reader takes the misspelling for the number.
+SLOT: dict[str, str] = _build_slot()
+
+
+def slot_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
+    """The number word a slot reading (a token of :data:`SLOT`) stands for, with its languages."""
+    target = SLOT[token]
+    return target, _LANGUAGES_OF[target]
+
 
 # The short readings that may count in a message that shows no language at all ("sxi", "fve" alone): no word of
 # the four languages, not even one that only the frequency lists know.

@@ -11,7 +11,7 @@ import pytest
 
 from chatfilter import mentions_number
 from chatfilter._language import COMMON, FUNCTION_WORDS
-from chatfilter._misspellings import ORDINARY, SHORT_ALONE
+from chatfilter._misspellings import HOME, NAMES, ORDINARY, SHORT_ALONE, SLOT
 from chatfilter._number_words import CARDINALS, FORMS, SPLIT_PHRASES
 from tests.chatfilter.chat_corpus import ALL_CASES
 from tests.chatfilter.chat_corpus_issue27 import ALL_ISSUE27
@@ -29,10 +29,10 @@ LOCALES = pathlib.Path(__file__).resolve().parents[2] / "i18n" / "locales"
 
 def test_held_out_corpus_figures() -> None:
     """Written before the filter was changed for issue 40 (then: precision 1.000, recall 0.736). The misses left
-    are misspellings the rulings keep as ordinary words or typos of function words (see docs/chat-filter.md)."""
+    are misspellings the rulings keep as ordinary words, names or typos of function words (docs/chat-filter.md)."""
     precision, recall = precision_recall(ALL_ISSUE40)
     assert precision >= 0.995
-    assert recall >= 0.95
+    assert recall >= 0.96
 
 
 def test_held_out_corpus_is_new_and_has_both_labels_per_kind() -> None:
@@ -165,6 +165,28 @@ def test_short_misspellings_count_alone_and_in_a_sentence(lang: str, variant: st
 )
 def test_ordinary_short_words_stay(text: str) -> None:
     assert not mentions_number(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("ich hab die aht", 1),  # "aht" is also "hat" mistyped, but after an article in German it is the number
+        ("tengo el dso", 1),  # "dso" is also "eso" mistyped
+        ("aht", 0),  # alone, the typo of a function word stays
+        ("das aht er gesagt", 0),  # no number slot: after "das" it is the verb mistyped
+        ("una dose de suerte", 0),  # an everyday word of another language stays, even after an article
+        ("just Sven and me", 0),  # a name
+        ("I have the tenn", 0),  # "Tenn." an abbreviation a dictionary knows: a name-like word stays
+    ],
+)
+def test_misspellings_in_a_number_slot(text: str, label: int) -> None:
+    assert mentions_number(text) is bool(label)
+
+
+def test_slot_readings_are_no_everyday_word_and_no_name() -> None:
+    assert SLOT
+    assert not set(SLOT) & NAMES
+    assert all(not HOME.get(token) for token in SLOT)
 
 
 # --- invisible characters ------------------------------------------------------------------------------------
