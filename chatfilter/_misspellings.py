@@ -26,14 +26,19 @@ included):
   and an added ``e`` (``fümfe``). Each is a sound change a German reader undoes without noticing. The endings
   are read as written unless a sound change showed the spelling is spoken: "sense" is no "sens" one edit from
   "seis".
-* **Short number words, in context.** Every one-letter change of a three-letter number word is nearly always a
-  word (``tow``, ``sex``, ``tan``, ``elk``), so short words get a narrower reading: a doubled letter or a swapped
-  pair of a three-letter word or of ``tres``/``sept``/``acht`` (``sixx``, ``trres``, ``sxi``, ``septt``), and a
-  dropped final letter of a four- or five-letter word (``onc``, ``tre``, ``zwe``). Such a *short reading* is
-  returned separately (:func:`short_misspelling`), because it counts only in context: the filter wants the
-  message to be in the number word's language or a count around it ("me quedan trres cartas"). A short reading
-  that is one edit from a function word of the number's language (``tne`` for "the", ``dre`` for "der") is the
-  function word's typo, not the number.
+* **Short number words, in context or alone.** Every replaced letter of a three-letter number word is nearly
+  always a word (``tow``, ``sex``, ``tan``, ``elk``), so short words get a narrower reading: a letter added
+  anywhere or a swapped pair of a three-letter word or of ``tres``/``sept``/``acht`` (``sixx``, ``tweo``,
+  ``trres``, ``sxi``, ``septt``), a dropped letter of a four-letter word (``fve``, ``onc``, ``zwe``) and a dropped
+  final letter of a five-letter one. Such a *short reading* is returned separately (:func:`short_misspelling`),
+  because it counts in context: the message in the number word's language or a count around it ("me quedan
+  trres cartas"), or, when it is no word of any language at all (:data:`SHORT_ALONE`), a message that shows no
+  language ("sxi" alone). A short reading that is one edit from a function word of the number's language (``tne``
+  for "the", ``dre`` for "der") is the function word's typo, not the number, except in a number slot.
+* **Number slots.** Right after an article of the number's language or before a count noun, in a message mainly
+  in that language, a reader takes a misspelling for the number even when it is a function word's typo or a rare
+  word elsewhere ("ich hab die aht", "tengo el dso"): :data:`SLOT`. Everyday words of any language and names
+  stay even there ("una dose de suerte", "Sven").
 * **Ordinary words stay.** Every word of the four languages that the two rules above would read as a number
   (``forth``, ``weight``, ``threw``, ``dose``, ``there``, ``neue``, ``fiche``...) is listed in
   ``_misspellings_ordinary.json``, which ``tools/gen_misspelling_exclusions.py`` generates from the Hunspell
@@ -363,7 +368,7 @@ SHORT_ALONE: frozenset[str] = frozenset(v for v in SHORT if v not in ORDINARY)
 
 def short_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
     """The number word a short reading (a token of :data:`SHORT`) takes ``token`` for, with its languages:
-    ``trres`` -> ``tres``, Spanish. It counts only in context, which the filter judges."""
+    ``trres`` -> ``tres``, Spanish. It counts in context, which the filter judges."""
     target = SHORT[token]
     return target, _LANGUAGES_OF[target]
 

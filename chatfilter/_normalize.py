@@ -1,11 +1,13 @@
 """The text a reader sees: one normalized copy of a message in which disguised letters are plain letters.
 
 NFKC folds styled letters and fullwidth forms; invisible characters and combining marks (zalgo, strike-through)
-are dropped; Cyrillic, Greek and Armenian look-alikes, small caps, circled and regional-indicator letters become
-Latin letters; markdown characters, NBSP and line breaks become a "soft" separator that a reader does not see as a
-word break (``th**ree**``, ``thir\u00a0ty``). Case is kept here (Roman numerals need it); :func:`fold` then gives
-the casefolded copy as typed (accents kept, for ``très``/``tres``) and the accent-stripped copy the vocabulary is
-matched against. Symbol leetspeak (``s!x``, ``$even``) is a second copy, made only when the first finds nothing.
+are dropped (every format character and combining mark, and whatever Unicode calls default-ignorable, assigned yet
+or not); Cyrillic, Greek and Armenian look-alikes, small caps, circled and regional-indicator letters become
+Latin letters; markdown characters, NBSP, the narrow spaces and line breaks become a "soft" separator that a
+reader does not see as a word break (``th**ree**``, ``thir\u00a0ty``). Case is kept here (Roman numerals need
+it); :func:`fold` then gives the casefolded copy as typed (accents kept, for ``très``/``tres``) and the
+accent-stripped copy the vocabulary is matched against. Symbol leetspeak (``s!x``, ``$even``) is a second copy,
+made only when the first finds nothing.
 """
 
 from __future__ import annotations

@@ -14,7 +14,11 @@ French or Spanish" (``forth``, ``weight``, ``threw``, ``dose``). This script fin
    ``MISSPELLINGS`` that frequency lists pick up from the web, plus the few words of ``EXTRA_ORDINARY``;
 4. of those, the ones no dictionary accepts (``frequent_only``: foreign words, abbreviations and typos the
    frequency lists picked up, such as ``tre``). A misspelt short number word, which counts only in context
-   anyway, is excluded by the dictionary words alone.
+   anyway, is excluded by the dictionary words alone;
+5. per ordinary word, the languages it is an everyday word of (``home``: a lower-case dictionary word there, German
+   capitalized too, or at least ``HOME_ZIPF`` in wordfreq), and the ``names`` (no everyday word anywhere, but an
+   English, French or Spanish dictionary accepts it capitalized: Sven, Tenn). A misspelling that is neither counts
+   in a number slot (``chatfilter._misspellings.SLOT``).
 
 Only the resulting list (a few thousand short words) is shipped; the dictionaries and wordfreq are developer
 tools, never runtime dependencies. Run after any change to the number-word tables or the rules:
