@@ -21,15 +21,18 @@ The order of the steps matters:
    which are matched whole against the generated vocabulary (``chatfilter._number_words``, matched by
    ``chatfilter._lookup``). Matching whole tokens, never substrings, is what keeps "often", "weight" and
    "Zweifel" legal.
-4. Split words are rejoined only where a reader would rejoin them: across markdown, NBSP and line breaks, a
-   fragment that is not itself a common word ("thir ty"), and runs of single letters ("t h r e e", also after a
-   one-letter word: "I have a s i x"). Words separated by ordinary spaces are never merged ("that would" does
-   not contain "two"). ``chatfilter._message``.
+4. Split words are rejoined only where a reader would rejoin them: across markdown, NBSP, narrow spaces and line
+   breaks, a fragment that is not itself a common word ("thir ty"), a common word and the rest of a number word
+   after one ordinary space unless the two are a phrase of the message's language ("for ty" counts, "se ven
+   bien" stays), and runs of single letters ("t h r e e", also after a one-letter word: "I have a s i x"). Other
+   words separated by ordinary spaces are never merged ("that would" does not contain "two").
+   ``chatfilter._message``.
 5. A token that is no number word may still be a misspelt or respelt one (W2: ``thrity``, ``zwanzich``,
    ``soixente``, ``ventidos``), unless it is an ordinary word of the four languages (``forth``, ``weight``); and
    censor characters between letters stand for the letters they hide (``tw*lve``). ``chatfilter._misspellings``
    holds those rules and their table of ordinary words; a misspelt *short* number word (``trres``, ``sxi``)
-   counts only in context.
+   counts in context, or alone when it is no word at all, and a misspelling that is only a rare word or a
+   function word's typo counts in a number slot (``ich hab die aht``).
 6. A word that is a number in one language and an ordinary word in another (``once``, ``dos``, ``quince``,
    ``elf``...) asks its context rule (``chatfilter._context``): its neighbours, then the message's language,
    decided once per message from the function words it contains (``chatfilter._language``).
@@ -51,7 +54,8 @@ Everything is compiled at import; nothing is cached per message. Standard librar
 words ships as generated JSON (``tools/gen_misspelling_exclusions.py``).
 
 Judgement calls where the policy is silent, each decided by its own principles (form, not intent; a little
-context for cross-language words, never full language identification):
+context for cross-language words, never full language identification). Issue 40's rulings (words split by one
+space, short misspellings alone, number slots, what is invisible) are the "Decided" list of ``docs/chat-filter.md``.
 
 * The look-alikes' own calls (``once``, ``dos``, ``quince``, ``neuf``, ``acht``...) are listed in
   ``chatfilter._context``.
@@ -70,8 +74,9 @@ context for cross-language words, never full language identification):
   further away are listed (``zwoa``, ``fuchzig``, ``thoity``). "Ordinary word" means accepted by a Hunspell
   dictionary of the four languages or common in wordfreq (Zipf >= 2.5), names included (``Sven``, ``Nina``
   stay), minus known web misspellings (``fourty``, ``eigth``, ``nien``). Three-letter number words (``two``,
-  ``six``, ``ten``, ``dos``, ``dix``) get only a doubled letter or a swapped pair, and four- and five-letter ones
-  a dropped final letter, in context (the short reading); German spoken and dialect spellings are undone by
+  ``six``, ``ten``, ``dos``, ``dix``) get only a letter added or a swapped pair, four-letter ones a dropped
+  letter and five-letter ones a dropped final letter (the short reading: in context, or alone when it is no word
+  at all); German spoken and dialect spellings are undone by
   sound changes (``fünnef``, ``tsehn``, ``siwwe``, ``achd``).
   Misspelt cross-language words follow their word's context rule (``nuef`` like ``neuf``); ``tres``,
   ``sept`` and ``acht``, which count by default, get only the short reading.

@@ -27,7 +27,7 @@ from typing import NamedTuple
 from chatfilter._language import Language, words
 from chatfilter._number_words import LARGE_WORDS
 
-__all__ = ["CONTEXT_RULES", "LARGE_PREV", "Context", "number_cue"]
+__all__ = ["CONTEXT_RULES", "LARGE_PREV", "Context", "number_cue", "number_slot"]
 
 # Context clues for the words that are a number in one language and an ordinary word in another.
 _ES_NUM_PREV = words("el los las la al del y o son hasta tengo tiene tienes tenemos quedan hay con de sobre")
@@ -209,6 +209,21 @@ CONTEXT_RULES: dict[str, Callable[[Context, Language], bool]] = {
 # short number word ("me quedan trres cartas", "I have sxi cards").
 _NUM_PREV = {"en": _EN_NUM_PREV, "de": _DE_NUM_PREV, "fr": _FR_NUM_PREV, "es": _ES_NUM_PREV}
 _NUM_NEXT = {"en": _EN_NUM_NEXT, "de": _DE_NUM_NEXT, "fr": _FR_NUM_NEXT, "es": _ES_NUM_NEXT}
+
+
+# Per language, the articles: a misspelling right after one (or before a count noun) stands where a number goes.
+_ARTICLES = {
+    "en": words("the a an"),
+    "de": words("der die den dem ein eine einen einem ne"),  # not "das": "das aht er gesagt" is "hat" mistyped
+    "fr": words("le la les l un une du"),
+    "es": words("el la los las un una lo"),
+}
+
+
+def number_slot(c: Context, lang: str) -> bool:
+    """Whether the word stands where a number goes in ``lang``: after an article or before a count noun ("j'ai le
+    _", "die _ liegt", "_ cartas"). Narrower than :func:`number_cue`: "just", "my" or "have" go before names too."""
+    return c.prev in _ARTICLES[lang] or c.next in _NUM_NEXT[lang]
 
 
 def number_cue(c: Context, lang: str) -> bool:

@@ -23,7 +23,7 @@ message can be said again. A word typed with its accent (``très``) is the word 
 
 from __future__ import annotations
 
-__all__ = ["COMMON", "FUNCTION_WORDS", "Language", "words"]
+__all__ = ["COMMON", "FUNCTION_WORDS", "LANGUAGES", "Language", "words"]
 
 
 def words(*groups: str) -> frozenset[str]:
@@ -67,13 +67,13 @@ _ES |= words("una lo fue hace eres tú usted hemos estás tener hacer ser estar"
 # Words of both French and Spanish count for both, so that neither wins by them alone.
 _ES |= words("bien les")
 
-_LANGUAGES = ("en", "de", "fr", "es")
+LANGUAGES = ("en", "de", "fr", "es")
 # Accents stripped too, for comparing with tokens that lost theirs.
-FUNCTION_WORDS: dict[str, frozenset[str]] = dict(zip(_LANGUAGES, (_EN, _DE, _FR, _ES), strict=True))
-_BITS = {lang: 1 << i for i, lang in enumerate(_LANGUAGES)}
+FUNCTION_WORDS: dict[str, frozenset[str]] = dict(zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True))
+_BITS = {lang: 1 << i for i, lang in enumerate(LANGUAGES)}
 # Each listed word with the languages it belongs to, as bits ("la" is French and Spanish).
 _LANGUAGES_OF: dict[str, int] = {}
-for _lang, _vocab in zip(_LANGUAGES, (_EN, _DE, _FR, _ES), strict=True):
+for _lang, _vocab in zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True):
     for _w in _vocab:
         _LANGUAGES_OF[_w] = _LANGUAGES_OF.get(_w, 0) | _BITS[_lang]
 
@@ -85,7 +85,7 @@ class Language:
     __slots__ = ("_counts",)
 
     def __init__(self, tokens: list[str], seps: list[str]) -> None:
-        counts = dict.fromkeys(_LANGUAGES, 0)
+        counts = dict.fromkeys(LANGUAGES, 0)
         for k, token in enumerate(tokens):
             # A lone letter is a French elision only before an apostrophe (j'ai, c'est); elsewhere it may be a
             # letter of a spelled-out word ("d o s").
@@ -93,7 +93,7 @@ class Language:
                 continue
             bits = _LANGUAGES_OF.get(token, 0)
             if bits:
-                for lang in _LANGUAGES:
+                for lang in LANGUAGES:
                     if bits & _BITS[lang]:
                         counts[lang] += 1
         self._counts = counts
@@ -101,6 +101,10 @@ class Language:
     def prefers(self, lang: str, other: str) -> bool:
         """Whether the message reads more like ``lang`` than like ``other``."""
         return self._counts[lang] > self._counts[other]
+
+    def is_silent(self) -> bool:
+        """Whether the message holds no function word of any language (a lone word, "sxi left")."""
+        return not any(self._counts.values())
 
     def is_mainly(self, lang: str) -> bool:
         """Whether ``lang`` has more function words in the message than any other language."""

@@ -3,22 +3,32 @@
 The normalized, casefolded, accent-stripped message is cut into tokens (runs of letters) and the separators
 between them. A token is matched whole (``chatfilter._lookup``); split words are rejoined only where a reader
 would rejoin them: across markdown, NBSP, line breaks, hyphens and dots, a fragment that is not itself a common
-word ("thir ty"), runs of single letters ("t h r e e", also after a one-letter word: "I have a s i x"), and censor
-characters between letters ("tw*lve"). Words separated by ordinary spaces are never merged ("that would" does
-not contain "two"). A hit on a look-alike (``once``, ``dos``, ``quince``...) or a short misspelling (``trres``)
-then asks its context: the words around it and, once per message, the message's language.
+word ("thir ty"), a common word and the rest of a number word after one ordinary space unless the two are a
+phrase of the message's language ("for ty" counts, "se ven bien" stays), runs of single letters ("t h r e e", also
+after a one-letter word: "I have a s i x"), and censor characters between letters ("tw*lve"). Other words separated
+by ordinary spaces are never merged ("that would" does not contain "two"). A hit on a look-alike (``once``,
+``dos``, ``quince``...), a short misspelling (``trres``) or a misspelling read only in a number slot (``aht``) then
+asks its context: the words around it and, once per message, the message's language.
 """
 
 from __future__ import annotations
 
 import re
 
-from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue
-from chatfilter._language import COMMON, Language
+from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
+from chatfilter._language import COMMON, LANGUAGES, Language
 from chatfilter._lookup import NOT_A_PART, TRIPLE_RE, lookup
-from chatfilter._misspellings import SHORT, SHORT_MAX, censored_reading, short_misspelling
+from chatfilter._misspellings import (
+    SHORT,
+    SHORT_ALONE,
+    SHORT_MAX,
+    SLOT,
+    censored_reading,
+    short_misspelling,
+    slot_misspelling,
+)
 from chatfilter._normalize import SOFT, SOFT_CHARS
-from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES
+from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES, SPLIT_PHRASES
 
 __all__ = ["Message"]
 
@@ -62,19 +72,36 @@ class Message:
             if key is not None:
                 if self._counts(key, i, i + 1):
                     return True
-            elif len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
-                return True
+            else:
+                if len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
+                    return True
+                if tok in SLOT and self._slot_counts(*slot_misspelling(tok), i):
+                    return True
         return False
 
-    def _short_counts(self, target: str, langs: tuple[str, ...], i: int) -> bool:
-        """A short misspelling ("trres", "sxi", "onc") counts where its word counts and the message is in the
-        word's language or shows a count around it ("me quedan trres cartas")."""
+    def _slot_counts(self, target: str, langs: tuple[str, ...], i: int) -> bool:
+        """A misspelling that is a word only of other languages, a rare word or a function word's typo ("troi",
+        "aht") counts in a number slot: the message mainly in the number's language, an article before it or a count
+        noun after it ("j'ai le troi", "die zhen liegt")."""
         key = FORMS[target]
         if key and not self._counts(key, i, i + 1):
             return False
         near = self._context(i, i + 1)
         language = self.language()
-        return any(language.is_mainly(lang) or number_cue(near, lang) for lang in langs)
+        return any(language.is_mainly(lang) and number_slot(near, lang) for lang in langs)
+
+    def _short_counts(self, target: str, langs: tuple[str, ...], i: int) -> bool:
+        """A short misspelling ("trres", "sxi", "onc") counts where its word counts and the message is in the
+        word's language or shows a count around it ("me quedan trres cartas"), or, when it is no word of any
+        language, where the message shows no language at all ("sxi", "fve left")."""
+        key = FORMS[target]
+        if key and not self._counts(key, i, i + 1):
+            return False
+        near = self._context(i, i + 1)
+        language = self.language()
+        if any(language.is_mainly(lang) or number_cue(near, lang) for lang in langs):
+            return True
+        return self.tokens[i] in SHORT_ALONE and language.is_silent()
 
     # -- a word split by markdown, NBSP, a line break or a space inside it --
 
@@ -90,19 +117,36 @@ class Message:
             first_common = acc in COMMON
             for j in range(i + 1, min(i + 5, n)):
                 sep = seps[j]
+                spaced = False  # a common word, one ordinary space and the rest of a number word ("se ven")
                 if not (sep and SOFT_CHARS.issuperset(sep)):
                     if not _JOIN_SEP_RE.fullmatch(sep):
                         break
                     if first_common and (len(acc) > 1 or tokens[j] in COMMON):
-                        break
+                        if j > i + 1 or sep != " " or len(acc) == 1:
+                            break
+                        spaced = True
                 acc += tokens[j]
                 key = FORMS.get(acc)
                 # "thir ty's" is fine, but a fragment glued to an apostrophe belongs to the next word.
-                if key is not None and not _has_apostrophe(seps[j + 1]) and self._counts(key, i, j + 1):
+                if (
+                    key is not None
+                    and not _has_apostrophe(seps[j + 1])
+                    and (not spaced or self._split_counts(i))
+                    and self._counts(key, i, j + 1)
+                ):
                     return True
-                if acc not in PREFIXES:
+                if spaced or acc not in PREFIXES:
                     break
         return False
+
+    def _split_counts(self, i: int) -> bool:
+        """Two ordinary words of one language that spell a number word ("se ven", "on se", "no venta") are that
+        language's phrase, unless the message is plainly in another language ("I have se ven")."""
+        langs = SPLIT_PHRASES.get(f"{self.tokens[i]} {self.tokens[i + 1]}")
+        if langs is None:
+            return True
+        language = self.language()
+        return any(language.is_mainly(lang) for lang in LANGUAGES if lang not in langs)
 
     # -- t h r e e, t.h.r.e.e, one letter per line, 🇹 🇭 🇷 🇪 🇪 --
 

@@ -26,14 +26,19 @@ included):
   and an added ``e`` (``fümfe``). Each is a sound change a German reader undoes without noticing. The endings
   are read as written unless a sound change showed the spelling is spoken: "sense" is no "sens" one edit from
   "seis".
-* **Short number words, in context.** Every one-letter change of a three-letter number word is nearly always a
-  word (``tow``, ``sex``, ``tan``, ``elk``), so short words get a narrower reading: a doubled letter or a swapped
-  pair of a three-letter word or of ``tres``/``sept``/``acht`` (``sixx``, ``trres``, ``sxi``, ``septt``), and a
-  dropped final letter of a four- or five-letter word (``onc``, ``tre``, ``zwe``). Such a *short reading* is
-  returned separately (:func:`short_misspelling`), because it counts only in context: the filter wants the
-  message to be in the number word's language or a count around it ("me quedan trres cartas"). A short reading
-  that is one edit from a function word of the number's language (``tne`` for "the", ``dre`` for "der") is the
-  function word's typo, not the number.
+* **Short number words, in context or alone.** Every replaced letter of a three-letter number word is nearly
+  always a word (``tow``, ``sex``, ``tan``, ``elk``), so short words get a narrower reading: a letter added
+  anywhere or a swapped pair of a three-letter word or of ``tres``/``sept``/``acht`` (``sixx``, ``tweo``,
+  ``trres``, ``sxi``, ``septt``), a dropped letter of a four-letter word (``fve``, ``onc``, ``zwe``) and a dropped
+  final letter of a five-letter one. Such a *short reading* is returned separately (:func:`short_misspelling`),
+  because it counts in context: the message in the number word's language or a count around it ("me quedan
+  trres cartas"), or, when it is no word of any language at all (:data:`SHORT_ALONE`), a message that shows no
+  language ("sxi" alone). A short reading that is one edit from a function word of the number's language (``tne``
+  for "the", ``dre`` for "der") is the function word's typo, not the number, except in a number slot.
+* **Number slots.** Right after an article of the number's language or before a count noun, in a message mainly
+  in that language, a reader takes a misspelling for the number even when it is a function word's typo or a rare
+  word elsewhere ("ich hab die aht", "tengo el dso"): :data:`SLOT`. Everyday words of any language and names
+  stay even there ("una dose de suerte", "Sven").
 * **Ordinary words stay.** Every word of the four languages that the two rules above would read as a number
   (``forth``, ``weight``, ``threw``, ``dose``, ``there``, ``neue``, ``fiche``...) is listed in
   ``_misspellings_ordinary.json``, which ``tools/gen_misspelling_exclusions.py`` generates from the Hunspell
@@ -68,12 +73,15 @@ __all__ = [
     "MIN_LENGTH",
     "ORDINARY",
     "SHORT",
+    "SHORT_ALONE",
     "SHORT_MAX",
+    "SLOT",
     "TARGETS",
     "censored_reading",
     "misspelt_number",
     "reads_as_number",
     "short_misspelling",
+    "slot_misspelling",
 ]
 
 MIN_LENGTH = 4
@@ -233,34 +241,49 @@ for _lang, _words in CARDINALS.items():
         _LANGUAGES_OF[_w] = (*_LANGUAGES_OF.get(_w, ()), _lang)
 
 
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
 def _short_variants(word: str) -> set[str]:
-    """The spellings a short reading takes for ``word``: a doubled letter or a swapped pair (three-letter words
-    and the as-written-only ones), a dropped final letter (four and five letters)."""
+    """The spellings a short reading takes for ``word``: a letter added anywhere or a swapped pair (three-letter
+    words and the as-written-only ones), a dropped letter (four letters: the result is too short for the general
+    one-edit reading), a dropped final letter (five letters)."""
     variants = set()
-    if len(word) >= 4:
+    if len(word) == 4:
+        variants |= {word[:i] + word[i + 1 :] for i in range(len(word))}
+    elif len(word) == 5:
         variants.add(word[:-1])
     if len(word) == 3 or word in _AS_WRITTEN_ONLY:
-        variants |= {word[: i + 1] + word[i:] for i in range(len(word))}
+        variants |= {word[:i] + c + word[i:] for i in range(len(word) + 1) for c in _LETTERS}
         variants |= {word[:i] + word[i + 1] + word[i] + word[i + 2 :] for i in range(len(word) - 1)}
     return {v for v in variants if len(v) >= 3 and v != word}
 
 
-def _one_edit(a: str, b: str) -> bool:
-    """Whether two different words are one insertion, deletion, replacement or swap of neighbours apart."""
-    if len(a) == len(b):
-        return _one_change(a, b)
-    if abs(len(a) - len(b)) != 1:
-        return False
-    longer, shorter = (a, b) if len(a) > len(b) else (b, a)
-    return any(longer[:i] + longer[i + 1 :] == shorter for i in range(len(longer)))
+def _one_edit_neighbours(word: str) -> set[str]:
+    """Every other word one insertion, deletion, replacement (of a letter a-z) or swap of neighbours away."""
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    near = {a + b[1:] for a, b in cuts if b}
+    near |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+    near |= {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
+    near |= {a + c + b for a, b in cuts for c in _LETTERS}
+    near.discard(word)
+    return near
+
+
+# The typos of each language's function words: a set is checked once per variant, not once per word and variant.
+_FUNCTION_WORD_TYPOS: dict[str, frozenset[str]] = {
+    lang: frozenset(t for word in words for t in _one_edit_neighbours(word)) for lang, words in FUNCTION_WORDS.items()
+}
 
 
 def _function_word_typo(token: str, langs: tuple[str, ...]) -> bool:
-    return any(_one_edit(token, word) for lang in langs for word in FUNCTION_WORDS[lang])
+    return any(token in _FUNCTION_WORD_TYPOS[lang] for lang in langs)
 
 
-def _build_short() -> dict[str, str]:
+def _build_short() -> tuple[dict[str, str], dict[str, str]]:
+    """The short readings, and apart from them those that are also a typo of a function word ("aht": "hat")."""
     readings: dict[str, str] = {}
+    typos: dict[str, str] = {}
     for target, langs in sorted(_LANGUAGES_OF.items()):
         if not 3 <= len(target) <= 5 or target in RESPELT:
             continue
@@ -271,29 +294,35 @@ def _build_short() -> dict[str, str]:
                 continue
             if not _function_word_typo(variant, langs):
                 readings[variant] = target
-    return readings
+            else:
+                typos.setdefault(variant, target)
+    return readings, {v: t for v, t in typos.items() if v not in readings}
 
 
-# A short reading (before ordinary words are excluded) and the number word it stands for: "trres" -> "tres".
-_SHORT_READINGS: dict[str, str] = _build_short()
+# A short reading (before ordinary words are excluded) and the number word it stands for: "trres" -> "tres"; and
+# the short readings that are a function word's typo too, read only in a number slot (see SLOT below).
+_SHORT_READINGS, _TYPO_READINGS = _build_short()
 
 
 def reads_as_number(token: str) -> bool:
     """Whether W2's edit and respelling rules read ``token`` as a number word, *before* ordinary words are
     excluded. The generator of ``_misspellings_ordinary.json`` runs exactly this over a dictionary."""
-    return token in _SHORT_READINGS or _read(token) is not None
+    return token in _SHORT_READINGS or token in _TYPO_READINGS or _read(token) is not None
 
 
-def _load_ordinary() -> tuple[frozenset[str], frozenset[str]]:
+def _load_ordinary() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, ...]], frozenset[str]]:
     path = pathlib.Path(__file__).with_name("_misspellings_ordinary.json")
     table = json.loads(path.read_text(encoding="utf-8"))
-    return frozenset(table["words"]), frozenset(table["frequent_only"])
+    # The generator imports this module before it has written "home" and "names" for the first time.
+    home = {word: tuple(langs) for word, langs in table.get("home", {}).items()}
+    return frozenset(table["words"]), frozenset(table["frequent_only"]), home, frozenset(table.get("names", ()))
 
 
 # Ordinary words of the four languages that reads_as_number() would take for a number word (casefolded and
 # accent-stripped like the filter's tokens), and those of them that no dictionary has, only the frequency lists
-# (``tre``, ``sep``: foreign words, abbreviations, typos).
-ORDINARY, FREQUENT_ONLY = _load_ordinary()
+# (``tre``, ``sep``: foreign words, abbreviations, typos); the languages each is an everyday word of (a dictionary
+# word in lower case, or common there), and those a dictionary knows only capitalized (names: ``Sven``, ``Tenn``).
+ORDINARY, FREQUENT_ONLY, HOME, NAMES = _load_ordinary()
 
 # The short readings that no dictionary has: the token and the number word it stands for. A word only the
 # frequency lists know ("tre": Italian, and a French typo of "très") still reads as the number in context
@@ -309,9 +338,37 @@ SHORT: dict[str, str] = {
 SHORT_MAX = max(map(len, SHORT), default=0)
 
 
+def _build_slot() -> dict[str, str]:
+    """The misspellings that count only in a number slot, with the number word they stand for: those that are
+    an everyday word of no language, only a rare one ("troi", "zhen") and no name, and the short readings that are
+    a function word's typo too ("aht", "dso"). An everyday word of another language stays even there ("una dose")."""
+    slot: dict[str, str] = {}
+    for token in sorted(ORDINARY | _TYPO_READINGS.keys()):
+        target = _SHORT_READINGS.get(token) or _TYPO_READINGS.get(token) or _read(token)
+        if target and target in _LANGUAGES_OF and token not in NAMES and not HOME.get(token):
+            slot[token] = target
+    return slot
+
+
+# A number slot is a message mainly in the number word's language with a count cue right beside the word ("j'ai
+# le troi", "die zhen liegt", "tengo el dso"): there a reader takes the misspelling for the number.
+SLOT: dict[str, str] = _build_slot()
+
+
+def slot_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
+    """The number word a slot reading (a token of :data:`SLOT`) stands for, with its languages."""
+    target = SLOT[token]
+    return target, _LANGUAGES_OF[target]
+
+
+# The short readings that may count in a message that shows no language at all ("sxi", "fve" alone): no word of
+# the four languages, not even one that only the frequency lists know.
+SHORT_ALONE: frozenset[str] = frozenset(v for v in SHORT if v not in ORDINARY)
+
+
 def short_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
     """The number word a short reading (a token of :data:`SHORT`) takes ``token`` for, with its languages:
-    ``trres`` -> ``tres``, Spanish. It counts only in context, which the filter judges."""
+    ``trres`` -> ``tres``, Spanish. It counts in context, which the filter judges."""
     target = SHORT[token]
     return target, _LANGUAGES_OF[target]
 

@@ -1,11 +1,13 @@
 """The text a reader sees: one normalized copy of a message in which disguised letters are plain letters.
 
 NFKC folds styled letters and fullwidth forms; invisible characters and combining marks (zalgo, strike-through)
-are dropped; Cyrillic, Greek and Armenian look-alikes, small caps, circled and regional-indicator letters become
-Latin letters; markdown characters, NBSP and line breaks become a "soft" separator that a reader does not see as a
-word break (``th**ree**``, ``thir\u00a0ty``). Case is kept here (Roman numerals need it); :func:`fold` then gives
-the casefolded copy as typed (accents kept, for ``très``/``tres``) and the accent-stripped copy the vocabulary is
-matched against. Symbol leetspeak (``s!x``, ``$even``) is a second copy, made only when the first finds nothing.
+are dropped (every format character and combining mark, and whatever Unicode calls default-ignorable, assigned yet
+or not); Cyrillic, Greek and Armenian look-alikes, small caps, circled and regional-indicator letters become
+Latin letters; markdown characters, NBSP, the narrow spaces and line breaks become a "soft" separator that a
+reader does not see as a word break (``th**ree**``, ``thir\u00a0ty``). Case is kept here (Roman numerals need
+it); :func:`fold` then gives the casefolded copy as typed (accents kept, for ``très``/``tres``) and the
+accent-stripped copy the vocabulary is matched against. Symbol leetspeak (``s!x``, ``$even``) is a second copy,
+made only when the first finds nothing.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ SOFT = "\x1f"
 SOFT_CHARS = frozenset(SOFT + "\n\r-.")
 _MARKDOWN = "*_~|`\\"
 
-# Applied before NFKC, which would turn NBSP into an ordinary space.
-_NBSP_RE = re.compile("[\u00a0\u202f\u2007\u2028\u2029\u0085]")
+# Applied before NFKC, which would turn NBSP into an ordinary space. The narrow spaces (six-per-em, punctuation,
+# thin, hair, medium mathematical) are a sliver a reader does not see as a word break either ("thr\u200aee").
+_NBSP_RE = re.compile("[\u00a0\u202f\u2007\u2028\u2029\u0085\u2006\u2008\u2009\u200a\u205f]")
 
 # Cyrillic, Greek and Armenian letters that look like Latin ones (UTS #39 confusables, Latin targets only).
 # Case is kept so that Cyrillic "ХХ" still reads as the Roman numeral XX.
@@ -53,15 +56,23 @@ _STYLED_BLOCKS = ((0x0250, 0x02FF), (0x1D00, 0x1DBF), (0xA700, 0xA7FF), (0xAB30,
 _INVISIBLE_LETTERS = "\u3164\u115f\u1160\uffa0\u2800"
 
 
+# Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt): what a renderer shows as nothing,
+# including code points this Python's Unicode data does not assign yet (U+2065, U+FFF0, most of plane 14).
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5), (0x180B, 0x180F),
+    (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+
+
 def _post_nfkc_table() -> dict[int, str | None]:
     table: dict[int, str | None] = {}
-    for cp in range(0x10000):
+    # Format characters and combining marks of the BMP and of planes 1 and 14 (no other plane has any).
+    for cp in (*range(0x20000), *range(0xE0000, 0xE1000)):
         if unicodedata.category(chr(cp)) in ("Cf", "Mn", "Me"):
             table[cp] = None
-    for first, last in ((0xE0000, 0xE01EF), (0x1D165, 0x1D1AD)):  # tags, variation selectors, musical marks
-        for cp in range(first, last + 1):
-            if unicodedata.category(chr(cp)) in ("Cf", "Mn", "Me"):
-                table[cp] = None
+    for first, last in _DEFAULT_IGNORABLE:
+        table.update(dict.fromkeys(range(first, last + 1)))
     table.update(dict.fromkeys(map(ord, _INVISIBLE_LETTERS)))
     for first, last in _STYLED_BLOCKS:
         for cp in range(first, last + 1):

@@ -14,7 +14,11 @@ French or Spanish" (``forth``, ``weight``, ``threw``, ``dose``). This script fin
    ``MISSPELLINGS`` that frequency lists pick up from the web, plus the few words of ``EXTRA_ORDINARY``;
 4. of those, the ones no dictionary accepts (``frequent_only``: foreign words, abbreviations and typos the
    frequency lists picked up, such as ``tre``). A misspelt short number word, which counts only in context
-   anyway, is excluded by the dictionary words alone.
+   anyway, is excluded by the dictionary words alone;
+5. per ordinary word, the languages it is an everyday word of (``home``: a lower-case dictionary word there, German
+   capitalized too, or at least ``HOME_ZIPF`` in wordfreq), and the ``names`` (no everyday word anywhere, but an
+   English, French or Spanish dictionary accepts it capitalized: Sven, Tenn). A misspelling that is neither counts
+   in a number slot (``chatfilter._misspellings.SLOT``).
 
 Only the resulting list (a few thousand short words) is shipped; the dictionaries and wordfreq are developer
 tools, never runtime dependencies. Run after any change to the number-word tables or the rules:
@@ -46,6 +50,8 @@ LANGS = ("en", "de", "fr", "es")
 DICTIONARIES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES")
 HUNSPELL_DIR = pathlib.Path("/usr/share/hunspell")
 COMMON_ZIPF = 2.5
+# An ordinary word is an everyday word of a language where it is this common there (or a lower-case dictionary word).
+HOME_ZIPF = 3.0
 SOURCES = (
     "Hunspell dictionaries en_US, en_GB (SCOWL), de_DE (igerman98), fr_FR (Dicollecte), es_ES (RLA-ES)"
     " as packaged by Debian; wordfreq 3.1 'large' lists (Robyn Speer et al., data CC BY-SA 4.0)"
@@ -92,6 +98,42 @@ def rejected_by(dictionary: str, words: list[str]) -> set[str]:
     return set(result.stdout.split("\n"))
 
 
+def _home_and_names(ordinary: set[str], hits: dict[str, set[str]]) -> tuple[dict[str, list[str]], set[str]]:
+    """Per ordinary word, the languages it is an everyday word of (a dictionary of the language accepts it in
+    lower case, German capitalized too as its nouns are, or wordfreq rates it at least HOME_ZIPF there); and the
+    names: words of no language's everyday vocabulary that an English, French or Spanish dictionary accepts
+    capitalized (Sven, Tenn)."""
+    from wordfreq import zipf_frequency  # developer tool only
+
+    words = {token: hits.get(token, {token}) for token in ordinary}
+    lower = sorted({w.lower() for ws in words.values() for w in ws})
+    capital = sorted({w.capitalize() for ws in words.values() for w in ws})
+    accepted: dict[str, set[str]] = {lang: set() for lang in LANGS}
+    capital_elsewhere: set[str] = set()
+    for dictionary in DICTIONARIES:
+        lang = dictionary[:2]
+        accepted[lang] |= set(lower) - rejected_by(dictionary, lower)
+        capitals = set(capital) - rejected_by(dictionary, capital)
+        if lang == "de":
+            accepted[lang] |= {w.lower() for w in capitals}
+        else:
+            capital_elsewhere |= {w.lower() for w in capitals}
+    home: dict[str, list[str]] = {}
+    names: set[str] = set()
+    for token, ws in sorted(words.items()):
+        langs = [
+            lang
+            for lang in LANGS
+            if any(w.lower() in accepted[lang] or zipf_frequency(w, lang) >= HOME_ZIPF for w in ws)
+        ]
+        if token in EXTRA_ORDINARY:
+            langs = ["en"]  # English chat words and names the sources miss
+        home[token] = langs
+        if not langs and any(w.lower() in capital_elsewhere for w in ws):
+            names.add(token)
+    return home, names
+
+
 def main() -> None:
     from wordfreq import iter_wordlist, zipf_frequency  # developer tool only
 
@@ -117,11 +159,14 @@ def main() -> None:
             ordinary.add(token)
         if common and not in_dictionary and token not in EXTRA_ORDINARY:
             frequent_only.add(token)
+    home, names = _home_and_names(ordinary, hits)
     table = {
         "generated_by": "tools/gen_misspelling_exclusions.py",
         "sources": SOURCES,
         "words": sorted(ordinary),
         "frequent_only": sorted(frequent_only),
+        "home": home,
+        "names": sorted(names),
     }
     OUT.write_text(json.dumps(table, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     print(f"{len(hits)} candidates read as numbers, {len(ordinary)} ordinary words written to {OUT}")

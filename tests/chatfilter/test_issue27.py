@@ -8,7 +8,7 @@ from collections import defaultdict
 import pytest
 
 from chatfilter import _lookup, _message, mentions_number
-from chatfilter._misspellings import MIN_LENGTH, SHORT, TARGETS, censored_reading, short_misspelling
+from chatfilter._misspellings import MIN_LENGTH, SHORT, SHORT_ALONE, TARGETS, censored_reading, short_misspelling
 from chatfilter._number_words import FORMS, LARGE_WORDS
 from tests.chatfilter.chat_corpus import ALL_CASES, REALISTIC
 from tests.chatfilter.chat_corpus_issue27 import ALL_ISSUE27, Case
@@ -82,14 +82,13 @@ def test_the_limit_in_messages(text: str, label: int) -> None:
     assert mentions_number(text) is bool(label)
 
 
-# --- short misspellings: only in context ---------------------------------------------------------------------
+# --- short misspellings: in context, or alone when they are no word (issue 40) -------------------------------
 
 
 @pytest.mark.parametrize("token", ["sxi", "twwo", "trres", "ssept", "aacht", "ddix", "eelf", "doos"])
-def test_short_misspellings_need_context(token: str) -> None:
+def test_short_misspellings_count_in_context(token: str) -> None:
     assert token in SHORT
     _, langs = short_misspelling(token)
-    assert not mentions_number(token)  # alone, nothing says which language or that it is a count
     sentences = {
         "en": "I have {} cards",
         "de": "ich habe noch {} Karten",
@@ -98,6 +97,29 @@ def test_short_misspellings_need_context(token: str) -> None:
     }
     for lang in langs:
         assert mentions_number(sentences[lang].format(token)), (token, lang)
+
+
+@pytest.mark.parametrize("token", ["sxi", "twwo", "trres", "ssept", "aacht", "ddix"])
+def test_short_misspellings_that_are_no_word_count_alone(token: str) -> None:
+    """Issue 40 overturned issue 27's "only in context": alone, a misspelling that is no word of any of the four
+    languages can only be the number."""
+    assert token in SHORT_ALONE
+    assert mentions_number(token)
+    assert mentions_number(f"{token}!")
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("eelf", 0),  # alone, a look-alike follows its word's rule: "elf" alone is the English word
+        ("die eelf", 1),
+        ("doos", 1),  # like a lone "dos", which counts
+        ("mon sac à doos", 0),  # like "sac à dos"
+        ("I have trres, je pense", 0),  # a mixed message without a main language lets a short misspelling through
+    ],
+)
+def test_short_misspellings_alone_follow_their_word(text: str, label: int) -> None:
+    assert mentions_number(text) is bool(label)
 
 
 @pytest.mark.parametrize("token", ["tne", "dre", "isx"])
