@@ -12,6 +12,7 @@ from __future__ import annotations
 from storage.base import Storage
 from storage.errors import ChannelBusy, Conflict, StorageBusy, StorageError, StorageUnavailable
 from storage.postgres import PostgresStorage
+from storage.privacy import FORMER_BASE, cutoff, is_former
 from storage.records import (
     OPEN_STATUSES,
     STATUSES,
@@ -30,6 +31,7 @@ from storage.records import (
 from storage.sqlite import SQLiteStorage
 
 __all__ = [
+    "FORMER_BASE",
     "OPEN_STATUSES",
     "STATUSES",
     "ChannelBusy",
@@ -48,6 +50,8 @@ __all__ = [
     "Streak",
     "Tally",
     "Timer",
+    "cutoff",
+    "is_former",
     "now",
     "open_storage",
 ]
