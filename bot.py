@@ -51,6 +51,7 @@ CONCERNS = (
     "cogs.settings",
     "cogs.threads",
     "cogs.help",
+    "cogs.privacy",
 )
 
 

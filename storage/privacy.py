@@ -152,6 +152,9 @@ async def _settle_pending(db: Session) -> int:
         "SELECT pseudonym, user_id, up_to_game FROM former_players WHERE user_id IS NOT NULL"
     ):
         if not await _rewrite_ended(db, int(user), FORMER_BASE + int(number), int(up_to_game)):
+            # Their last game's DMs needed these; a later interaction of theirs stores them afresh.
+            await db.execute("DELETE FROM meta WHERE key = ?", f"locale:{user}")
+            await db.execute("DELETE FROM dm_channels WHERE user_id = ?", user)
             await db.execute("UPDATE former_players SET user_id = NULL WHERE pseudonym = ?", number)
             settled += 1
     return settled
