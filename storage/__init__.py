@@ -3,10 +3,10 @@
 
 The package is SQL only: no locks, caches, rules or rendering. Its parts, each importing only those before it:
 ``records`` and ``errors``; ``dialect`` (what differs in the two databases' SQL); ``rows`` (a game row read and
-written); ``stats`` and ``sql`` (every statement, written once); ``results`` and ``migrations`` (the one schema
-history); ``privacy`` (forgetting people, servers and hand texts); the drivers ``sqlite`` and ``postgres``
-(connection, transactions, error mapping, appending a move); ``copy`` and ``maintenance`` (the owner's command-line
-``forget-server`` and ``copy-database``).
+written); ``stats`` (the statistics' statements); ``results`` and ``migrations`` (the one schema history); ``privacy``
+(forgetting people, servers and hand texts); ``sql`` (every other statement, written once); the drivers ``sqlite`` and
+``postgres`` (connection, transactions, error mapping, appending a move); ``copy`` and ``maintenance`` (the owner's
+command-line ``copy-database`` and ``forget-server``).
 """
 
 from __future__ import annotations
