@@ -15,6 +15,7 @@ from storage import is_former
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import open_game
 from tests.e2e.test_lobby import invoke
+from tests.e2e.test_no_thanks import open_game as open_no_thanks
 from tests.players import answer, latest_hand
 
 
@@ -94,6 +95,28 @@ async def test_forget_asks_once_then_the_seats_read_a_former_player(world: World
         await sweeper(bot).sweep()
         assert ana.id not in players_of(world, running)
         assert rows(world, "SELECT count(*) FROM former_players WHERE user_id IS NOT NULL") == [(0,)]
+
+
+async def test_a_finished_game_names_the_former_player_and_its_rematch_seats_the_others(world: World) -> None:
+    fake = world.fake
+    ana, ben, cy = world.players[:3]
+    async with world.bot(seed=2) as bot:
+        table = await open_no_thanks(world, bot, 3)
+        await table.play_out()
+        game = rows(world, "SELECT max(id) FROM games")[0][0]
+        asked = answer(await invoke(world, "forget", ana))
+        assert asked.message is not None
+        await fake.click(asked.message, label="Forget me", user=ana)
+        assert ana.id not in players_of(world, game)
+        replay = answer(await invoke(world, "history", cy))
+        assert "a former player" in replay.embeds[0]["description"]
+        # A rematch seats the people of the game, not the former player (whose seat could never act).
+        end_screen = fake.messages[int(rows(world, "SELECT message_id FROM games WHERE id = ?", game)[0][0])]
+        await fake.click(end_screen, f"rematch:{game}", user=ben)
+        await fake.wait_idle()
+        lobby = rows(world, "SELECT max(id) FROM games")[0][0]
+        assert lobby != game
+        assert sorted(players_of(world, lobby)) == sorted([ben.id, cy.id])
 
 
 async def test_a_server_that_removes_the_bot_is_erased_after_its_grace_period(world: World) -> None:
