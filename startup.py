@@ -65,7 +65,8 @@ def parser() -> argparse.ArgumentParser:
         description="A self-hosted Discord bot for card games (The Game, No Thanks!). With no options it starts the "
         "bot; its settings come from the environment and a .env file (README, Settings).",
         epilog="Settings: DISCORD_TOKEN (required), DATABASE_PATH, DATABASE_URL, DEV_GUILD_ID, LOG_LEVEL, "
-        "LOG_LEVEL_LIBRARIES, LOG_FILE, METRICS_PORT, SHARD_COUNT, SHARD_IDS. Exit status 2: a setting to fix. "
+        "LOG_LEVEL_LIBRARIES, LOG_FILE, METRICS_PORT, SHARD_COUNT, SHARD_IDS, FORGET_SERVER_AFTER_DAYS, "
+        "KEEP_HAND_TEXTS_DAYS. Exit status 2: a setting to fix. "
         "Maintenance: cardtable-bot forget-server ID, cardtable-bot copy-database --to URL (each with --help).",
     )
     command.add_argument("--version", action="version", version=f"%(prog)s {version()} (database schema {LATEST})")
