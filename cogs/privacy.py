@@ -22,7 +22,7 @@ from discord.ext import commands, tasks
 from cogs._ui import ErrorHandlingView
 from i18n import _, _p, render
 from storage import cutoff
-from table.answer import detached, send, update
+from table.answer import detached, in_time, send, update
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -84,7 +84,8 @@ class Privacy(commands.Cog):
 
     async def forget(self, interaction: discord.Interaction[Any]) -> None:
         user = interaction.user.id
-        await self.bot.storage.forget_user(user)  # committed before the answer
+        async with in_time(interaction):  # a long-time player's games take a while to rewrite (0.6 s for 150)
+            await self.bot.storage.forget_user(user)  # committed before the answer
         self.bot.tables.languages.forget(user)
         self.bot.tables.courier.forget(user)
         log.info("A person asked to be forgotten; done")  # no id: the log would keep what was just erased

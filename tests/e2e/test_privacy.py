@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, closing
 from typing import Any
 
 from bot import Bot
@@ -21,7 +21,7 @@ from tests.players import answer, latest_hand
 
 def rows(world: World, statement: str, *args: Any) -> list[tuple[Any, ...]]:
     """What the bot committed, read from outside it."""
-    with sqlite3.connect(world.database_path) as db:
+    with closing(sqlite3.connect(world.database_path)) as db:
         return list(db.execute(statement, args).fetchall())
 
 
@@ -138,7 +138,7 @@ async def test_a_server_that_removes_the_bot_is_erased_after_its_grace_period(wo
     await fake.remove_bot_from_guild(world.guild)
     async with bot_with(world) as bot:
         await fake.wait_for(lambda: rows(world, "SELECT guild_id FROM departed_guilds"), what="the removal noticed")
-        with sqlite3.connect(world.database_path) as db:
+        with closing(sqlite3.connect(world.database_path)) as db, db:
             db.execute("UPDATE departed_guilds SET removed_at = '2000-01-01T00:00:00+00:00'")
         await sweeper(bot).sweep()
         for table in ("games", "results", "guild_settings", "departed_guilds"):
