@@ -77,6 +77,7 @@ class Privacy(commands.Cog):
         self.sweeper.cancel()
 
     @app_commands.command(name="forget", description="Erase what the bot keeps about you (asks once to confirm).")
+    @app_commands.guild_only()  # like every command: Discord offers none in DMs
     async def ask(self, interaction: discord.Interaction[Bot]) -> None:
         # The reader's language straight from the interaction: remembering it now would store what is to be erased.
         locale = interaction.locale.value
