@@ -103,9 +103,10 @@ class Privacy(commands.Cog):
     async def on_guild_remove(self, guild: discord.Guild) -> None:
         await self.bot.storage.guild_removed(guild.id)
         days = self.bot.settings.forget_server_after_days
-        log.info("Removed from server %s; its data is erased in %d days unless the bot comes back", guild.id, days)
         if days == 0:
             await self.erase(guild.id)
+            return
+        log.info("Removed from server %s; its data is erased in %d days unless the bot comes back", guild.id, days)
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:
