@@ -33,7 +33,7 @@ from config import ConfigError, Settings
 from engine import GAMES
 from i18n import _, render
 from i18n.slash import CatalogTranslator, sync_payload
-from storage import Storage, StorageUnavailable, open_storage
+from storage import Storage, StorageUnavailable, maintenance, open_storage
 from table.answer import NO_PINGS
 from table.flow import Table
 
@@ -52,6 +52,7 @@ CONCERNS = (
     "cogs.threads",
     "cogs.help",
     "cogs.my_games",
+    "cogs.privacy",
 )
 
 
@@ -379,6 +380,9 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def main(argv: list[str] | None = None) -> None:
+    arguments = sys.argv[1:] if argv is None else argv
+    if maintenance.wanted(arguments):  # forget-server, copy-database: no bot started
+        sys.exit(maintenance.main(arguments, bot_folder()))
     options = startup.parser().parse_args(argv)  # --help and --version answer and exit here: no bot started
     folder = bot_folder()
     load_dotenv(folder / ".env")

@@ -7,9 +7,14 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+# Issue 33 (docs/privacy.md): how long a server's data outlives the bot's removal from it, and how long the hand
+# texts of ended games are kept.
+DEFAULT_FORGET_SERVER_AFTER_DAYS = 30
+DEFAULT_KEEP_HAND_TEXTS_DAYS = 30
 
 
 class ConfigError(Exception):
@@ -29,6 +34,8 @@ class Settings:
     library_log_level: str = "INFO"  # discord.py's and the database drivers' loggers
     metrics_port: int | None = None  # None: no metrics or health endpoint, no port opened
     sync_commands: bool = False  # register the slash commands even if they look unchanged
+    forget_server_after_days: int = DEFAULT_FORGET_SERVER_AFTER_DAYS  # 0: at once
+    keep_hand_texts_days: int = DEFAULT_KEEP_HAND_TEXTS_DAYS  # 0: deleted at the next sweep after the end
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -81,6 +88,8 @@ class Settings:
             library_log_level=libraries,
             metrics_port=int(port) if port else None,
             sync_commands=sync in ("1", "true", "yes"),
+            forget_server_after_days=days(env, "FORGET_SERVER_AFTER_DAYS", DEFAULT_FORGET_SERVER_AFTER_DAYS),
+            keep_hand_texts_days=days(env, "KEEP_HAND_TEXTS_DAYS", DEFAULT_KEEP_HAND_TEXTS_DAYS),
         )
 
 
@@ -91,6 +100,15 @@ def unquoted(text: str) -> str:
     if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
         text = text[1:-1].strip()
     return text
+
+
+def days(env: Mapping[str, str], name: str, default: int) -> int:
+    text = unquoted(env.get(name, ""))
+    if not text:
+        return default
+    if not text.isdecimal():
+        raise ConfigError(f"{name} must be a whole number of days (0 or more), not {text!r}.")
+    return int(text)
 
 
 def _severity(level: str) -> int:

@@ -17,6 +17,8 @@ from typing import TextIO
 
 import discord
 
+from storage.migrations import LATEST
+
 DISTRIBUTION = "cardtable-bot"
 # Our own loggers: LOG_LEVEL applies to them. Every other logger (discord.py, aiosqlite, asyncpg, aiohttp) is a
 # library's and stays at LOG_LEVEL_LIBRARIES (INFO by default), so DEBUG shows the bot's own lines, not the drivers'.
@@ -63,9 +65,11 @@ def parser() -> argparse.ArgumentParser:
         description="A self-hosted Discord bot for card games (The Game, No Thanks!). With no options it starts the "
         "bot; its settings come from the environment and a .env file (README, Settings).",
         epilog="Settings: DISCORD_TOKEN (required), DATABASE_PATH, DATABASE_URL, DEV_GUILD_ID, LOG_LEVEL, "
-        "LOG_LEVEL_LIBRARIES, LOG_FILE, METRICS_PORT, SHARD_COUNT, SHARD_IDS. Exit status 2: a setting to fix.",
+        "LOG_LEVEL_LIBRARIES, LOG_FILE, METRICS_PORT, SHARD_COUNT, SHARD_IDS, FORGET_SERVER_AFTER_DAYS, "
+        "KEEP_HAND_TEXTS_DAYS. Exit status 2: a setting to fix. "
+        "Maintenance: cardtable-bot forget-server ID, cardtable-bot copy-database --to URL (each with --help).",
     )
-    command.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    command.add_argument("--version", action="version", version=f"%(prog)s {version()} (database schema {LATEST})")
     command.add_argument(
         "--sync-commands",
         action="store_true",

@@ -51,8 +51,8 @@ def game_over_here(record: GameRecord) -> Text:
     )
 
 
-def people(players: tuple[int, ...]) -> str | Text:
-    return " ".join(mention(p) for p in players) or _("nobody")
+def people(players: tuple[int, ...]) -> Localized:
+    return joined([mention(p) for p in players], " ") if players else _("nobody")
 
 
 def hint_marked(record: GameRecord, line: Text | Localized) -> Text | Localized:

@@ -17,7 +17,7 @@ from cogs._ui import in_text_channel, reply_error
 from cogs.lobby import Lobby
 from engine import GAMES
 from i18n import Localized, _, lines
-from storage import ChannelBusy, GameRecord, NewGame
+from storage import ChannelBusy, GameRecord, NewGame, is_former
 from table.answer import UserError, detached
 from table.end_screen import REMATCH_ID, replay_view, team_record
 from table.events import Moved
@@ -86,8 +86,9 @@ class AfterTheEnd(commands.Cog):
         if interaction.user.id not in old.players:
             raise UserError(_("Only the players of that game can ask for a rematch; open a new one with /newgame."))
         info = GAMES[old.kind].info
-        # The presser hosts and comes first; the others keep their order.
-        players = (interaction.user.id, *(p for p in old.players if p != interaction.user.id))
+        # The presser hosts and comes first; the others keep their order. A former player (/forget) is nobody to
+        # seat: their seat would never act.
+        players = (interaction.user.id, *(p for p in old.players if p != interaction.user.id and not is_former(p)))
         daily = old.options.get("deal") == "daily"
         new = NewGame(
             channel_id=old.channel_id,

@@ -184,7 +184,7 @@ class Presenter:
 
     def start_text(self, state: State) -> Text:
         first = no_thanks.current_player(state)
-        players = ", ".join(mention(p) for p in state.players)
+        players = joined([mention(p) for p in state.players], ", ")
         chips = _("Everybody's chips are shown on the board.") if state.open_chips else _("Your chips are in your DMs.")
         if first is None:
             return _(

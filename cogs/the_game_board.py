@@ -116,7 +116,7 @@ def render_board(state: State, locale: str = "en") -> discord.Embed:
     return embed
 
 
-def seat_line(player: str, cards: int, left: bool, stuck: bool, to_move: bool) -> Text:
+def seat_line(player: str | Text, cards: int, left: bool, stuck: bool, to_move: bool) -> Text:
     """A seat on the board: ``@ana: 5 cards``, then "nearly stuck" and the mover's arrow when they apply."""
     status = _("left the game") if left else _n("{count} card", "{count} cards", cards)
     if stuck and to_move:

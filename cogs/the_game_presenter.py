@@ -79,7 +79,7 @@ class Presenter:
             "from now on.",
             minimum,
             variant=variant_text(state),
-            players=", ".join(mention(p) for p in state.players),
+            players=joined([mention(p) for p in state.players], ", "),
         )
 
     def announce(self, before: State, after: State, player: int, action: Any) -> Text:

@@ -3,8 +3,10 @@
 
 The package is SQL only: no locks, caches, rules or rendering. Its parts, each importing only those before it:
 ``records`` and ``errors``; ``dialect`` (what differs in the two databases' SQL); ``rows`` (a game row read and
-written); ``stats`` and ``sql`` (every statement, written once); ``results`` and ``migrations`` (the one schema
-history); the drivers ``sqlite`` and ``postgres`` (connection, transactions, error mapping, appending a move).
+written); ``stats`` (the statistics' statements); ``results`` and ``migrations`` (the one schema history); ``privacy``
+(forgetting people, servers and hand texts); ``sql`` (every other statement, written once); the drivers ``sqlite`` and
+``postgres`` (connection, transactions, error mapping, appending a move); ``copy`` and ``maintenance`` (the owner's
+command-line ``copy-database`` and ``forget-server``).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from storage.base import Storage
 from storage.errors import ChannelBusy, Conflict, StorageBusy, StorageError, StorageUnavailable
 from storage.postgres import PostgresStorage
+from storage.privacy import FORMER_BASE, cutoff, is_former
 from storage.records import (
     OPEN_STATUSES,
     STATUSES,
@@ -30,6 +33,7 @@ from storage.records import (
 from storage.sqlite import SQLiteStorage
 
 __all__ = [
+    "FORMER_BASE",
     "OPEN_STATUSES",
     "STATUSES",
     "ChannelBusy",
@@ -48,6 +52,8 @@ __all__ = [
     "Streak",
     "Tally",
     "Timer",
+    "cutoff",
+    "is_former",
     "now",
     "open_storage",
 ]

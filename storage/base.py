@@ -175,3 +175,40 @@ class Storage(Protocol):
         """Each table's first ended try at the daily deal of ``day`` (ISO date) on the server: the first game per
         channel, kind and table size; in order of their end."""
         ...
+
+    # ---- forgetting (issue 33, ``storage.privacy``) -------------------------------------------------------------
+
+    async def forget_user(self, user_id: int) -> int:
+        """Erase a person's data: their language, DM channel and the hand texts of their ended games; their seats in
+        ended games become a pseudonym (returned), their open games' seats when those end. Committed on return."""
+        ...
+
+    async def settle_forgotten(self) -> int:
+        """Give the pseudonym to the seats of forgotten people in games that ended since they asked; returns how
+        many people have no open game left (their link to the pseudonym is then gone)."""
+        ...
+
+    async def forget_hand_texts(self, ended_before: str) -> int:
+        """Delete the stored DM texts of games that ended before ``ended_before`` (a time stamp); how many."""
+        ...
+
+    async def guild_removed(self, guild_id: int, at: str | None = None) -> None:
+        """Note that the bot was removed from the server (``at``, now by default; an earlier note is kept)."""
+        ...
+
+    async def guild_returned(self, guild_id: int) -> bool:
+        """The bot is in the server again: its data stays. True if a removal was noted."""
+        ...
+
+    async def known_guilds(self) -> set[int]:
+        """Every server the database holds anything of."""
+        ...
+
+    async def departed_guilds(self) -> dict[int, str]:
+        """The servers the bot was removed from, and when, oldest first."""
+        ...
+
+    async def forget_guild(self, guild_id: int) -> int:
+        """Delete the server's settings and every game of its channels (moves, results, DMs, clocks) at once;
+        returns how many games were deleted."""
+        ...

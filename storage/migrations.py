@@ -171,6 +171,31 @@ async def _hints(db: Session) -> None:
     )
 
 
+async def _forgetting(db: Session) -> None:
+    """Version 7: forgetting (issue 33). ``former_players``: each person who asked to be forgotten gets a number, and
+    their seats carry ``FORMER_BASE + pseudonym`` from then on; ``user_id`` links the two only while a game they sat
+    in before asking (its id at most ``up_to_game``) is still open (it is rewritten when it ends), and is cleared
+    then. ``departed_guilds``: servers
+    the bot was removed from, erased once their grace period is over unless the bot comes back first."""
+    await script(
+        db,
+        """
+        CREATE TABLE former_players (
+            pseudonym     {id},
+            user_id       {bigint},
+            up_to_game    {bigint} NOT NULL,
+            forgotten_at  TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX former_players_pending ON former_players (user_id) WHERE user_id IS NOT NULL;
+        CREATE TABLE departed_guilds (
+            guild_id    {bigint} PRIMARY KEY,
+            removed_at  TEXT     NOT NULL
+        );
+        CREATE INDEX private_messages_by_user ON private_messages (user_id)
+        """,
+    )
+
+
 STEPS: tuple[Callable[[Session], Awaitable[None]], ...] = (
     _games,
     _move_log,
@@ -178,8 +203,15 @@ STEPS: tuple[Callable[[Session], Awaitable[None]], ...] = (
     _results,
     _guild_settings,
     _hints,
+    _forgetting,
 )
 LATEST = len(STEPS)
+# The release that brought each database schema, checked against pyproject's version by tests/test_versions.py: a
+# new step needs a new release (a released line never changes). Each release's schema is the one it was shipped with.
+RELEASES: dict[str, int] = {
+    "0.2.0": 5,
+    "0.3.0": 7,
+}
 
 
 def refuse_newer(version: int, where: str, setting: str) -> None:

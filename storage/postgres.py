@@ -29,7 +29,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from storage.dialect import POSTGRES
 from storage.errors import Duplicate, StorageBusy
-from storage.migrations import refuse_newer, upgrade
+from storage.migrations import Session, refuse_newer, upgrade
 from storage.pg_startup import explain, safe_url, split_url
 from storage.records import Ending, now
 from storage.rows import Row, dump
@@ -194,6 +194,13 @@ class PostgresStorage(SQLStorage):
         query = POSTGRES.sql(statement)
         status = await self._run(lambda: self._pool.execute(query, *args))
         return int(str(status).rsplit(" ", 1)[-1])  # "UPDATE 1", "INSERT 0 1", "DELETE 0"
+
+    async def _atomic(self, work: Callable[[Session], Awaitable[T]]) -> T:
+        async def transaction() -> T:
+            async with self._pool.acquire() as db, db.transaction():
+                return await work(_Session(db))
+
+        return await self._run(transaction)
 
     async def append_move(
         self, game_id: int, seq: int, player: int, action: Any, ending: Ending | None = None, auto: bool = False

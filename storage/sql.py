@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from storage.errors import ChannelBusy, Conflict, Duplicate
+from storage.privacy import PrivacyQueries
 from storage.records import Ending, GameRecord, LoggedMove, NewGame, Timer, now
 from storage.rows import COLUMNS, SELECT, WRITABLE, dump, record
 from storage.stats import StatsQueries
@@ -31,7 +32,7 @@ async def backoff(attempt: int) -> None:
     await asyncio.sleep(random.uniform(0, 0.004 * 2 ** min(attempt, 5)))
 
 
-class SQLStorage(StatsQueries):
+class SQLStorage(StatsQueries, PrivacyQueries):
     """What both drivers share; a driver adds its connection, transactions, error mapping and ``append_move``."""
 
     @abstractmethod

@@ -10,21 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import aiosqlite
 
 from storage.dialect import SQLITE
 from storage.errors import Duplicate, StorageBusy, StorageUnavailable
-from storage.migrations import refuse_newer, upgrade
+from storage.migrations import Session, refuse_newer, upgrade
 from storage.records import Ending, now
 from storage.rows import Row, dump
 from storage.sql import SQLStorage
 
 __all__ = ["BUSY_TIMEOUT_MS", "SQLiteStorage", "now"]
+
+T = TypeVar("T")
 
 # Long enough to ride out another process's checkpoint or a burst of writes, short enough that an interaction can
 # still be answered within Discord's three seconds.
@@ -283,6 +285,10 @@ class SQLiteStorage(SQLStorage):
         except (sqlite3.Error, ValueError):
             # Busy (another process reads the log), or closing: the next round tries again.
             return
+
+    async def _atomic(self, work: Callable[[Session], Awaitable[T]]) -> T:
+        async with self._transaction():
+            return await work(_Session(self._db))
 
     async def append_move(
         self, game_id: int, seq: int, player: int, action: Any, ending: Ending | None = None, auto: bool = False

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 import metrics
-from i18n import _, render
+from i18n import _, joined, render
 from storage import Storage
 from table.answer import USERS_ONLY
 from table.events import Moved
@@ -54,6 +54,10 @@ class Courier:
         # user id -> their DM channel, as stored: one read per user and process, not one per DM.
         self._dm_channels: dict[int, int] = {}
         self.closing = False
+
+    def forget(self, user_id: int) -> None:
+        """Drop a forgotten person's DM channel from memory (the database's copy goes with their data)."""
+        self._dm_channels.pop(user_id, None)
 
     async def on_moved(self, event: Moved) -> None:
         """Moves nobody clicked for (computer players, the autopilot) have no interaction to wait for."""
@@ -120,7 +124,7 @@ class Courier:
             notice = render(
                 _(
                     "{players}: I can't send you direct messages. {hint}",
-                    players=", ".join(mention(p) for p in untold),
+                    players=joined([mention(p) for p in untold], ", "),
                     hint=presenter.closed_dms_hint,
                 ),
                 self.languages.of_record(record),

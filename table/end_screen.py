@@ -80,7 +80,7 @@ async def team_record(storage: Storage, record: GameRecord) -> Localized | None:
         "These players' record: {count} game together; first places: {wins}; best: {best}.",
         "These players' record: {count} games together; first places: {wins}; best: {best}.",
         games,
-        wins=joined([f"{mention(s.players[0])} {s.won}" for s in standings], ", "),
+        wins=joined([joined([mention(s.players[0]), str(s.won)], " ") for s in standings], ", "),
         # Translators: the best (lowest) score of these games and who scored it: "5 points by @ben".
         best=_("{score} by {players}", score=score_text(record.kind, best), players=joined(best_players, ", ")),
     )

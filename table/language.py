@@ -86,6 +86,11 @@ class Languages:
         except Exception:
             log.warning("Could not store the language of user %s", user, exc_info=True)
 
+    def forget(self, user_id: int) -> None:
+        """Drop the language remembered for a person who asked to be forgotten (the database's copy goes with their
+        data)."""
+        self._users.pop(user_id, None)
+
     async def reader(self, user_id: int) -> str:
         """The language last seen from ``user_id`` (English for somebody never seen)."""
         locale = self._users.get(user_id)

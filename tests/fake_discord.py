@@ -1398,6 +1398,8 @@ class FakeDiscord:
 
         self.users: dict[int, User] = {self.bot.id: self.bot}
         self.guilds: dict[int, Guild] = {}
+        #: Guilds the bot was removed from (``remove_bot_from_guild``), by id.
+        self.removed_guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.rejected_tokens: set[str] = set()
@@ -1728,6 +1730,28 @@ class FakeDiscord:
             seq = self._dispatch("THREAD_DELETE", {**data, "type": chan.type}, intent=Intent.GUILDS)
         else:
             seq = self._dispatch("CHANNEL_DELETE", chan.payload(), intent=Intent.GUILDS)
+        await self._delivered(seq)
+        self._notify()
+
+    async def remove_bot_from_guild(self, guild: Any) -> None:
+        """The server's owner removes the bot (kicks it, or the bot leaves): GUILD_DELETE without ``unavailable``,
+        which discord.py reports as ``on_guild_remove``. The guild is no longer sent at the next connection and its
+        REST routes answer 404 Unknown Guild; its record is kept for ``invite_bot_back``."""
+        g = self._guild(guild)
+        del self.guilds[g.id]
+        self.removed_guilds[g.id] = g
+        seq = self._dispatch("GUILD_DELETE", {"id": str(g.id)}, intent=Intent.GUILDS)
+        await self._delivered(seq)
+        self._notify()
+
+    async def invite_bot_back(self, guild: Any) -> None:
+        """The owner invites the bot again into a guild it was removed from: GUILD_CREATE (``on_guild_join``), with
+        the guild's channels and members as they were."""
+        g = self.removed_guilds.pop(_id_of(guild))
+        self.guilds[g.id] = g
+        # A join carries no ``unavailable`` (False would mean "back after an outage": on_guild_available).
+        payload = {k: v for k, v in self._guild_create_payload(g).items() if k != "unavailable"}
+        seq = self._dispatch("GUILD_CREATE", payload, intent=Intent.GUILDS)
         await self._delivered(seq)
         self._notify()
 

@@ -18,6 +18,7 @@ PROMISED = {
     "hand",
     "board",
     "rules",
+    "forget",
     "play",
     "endturn",
     "take",

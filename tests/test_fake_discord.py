@@ -1273,6 +1273,36 @@ async def test_a_deleted_channel_is_gone_for_the_bot(world: World, running: Runn
     assert info.value.code == 10003
 
 
+async def test_the_bot_removed_from_a_guild_and_invited_back(world: World, running: Running) -> None:
+    fake, bot = world.fake, running.bot
+    events: list[tuple[str, int]] = []
+
+    async def removed(guild: discord.Guild) -> None:
+        events.append(("remove", guild.id))
+
+    async def joined(guild: discord.Guild) -> None:
+        events.append(("join", guild.id))
+
+    bot.add_listener(removed, "on_guild_remove")
+    bot.add_listener(joined, "on_guild_join")
+    await fake.remove_bot_from_guild(world.guild)
+    await fake.wait_for(lambda: events, what="on_guild_remove")
+    assert events == [("remove", world.guild.id)]
+    assert bot.get_guild(world.guild.id) is None
+    with pytest.raises(discord.NotFound) as info:
+        await bot.fetch_guild(world.guild.id)
+    assert info.value.code == 10004
+    with pytest.raises(FakeDiscordError):
+        await fake.remove_bot_from_guild(world.guild.id)  # not in it any more
+
+    await fake.invite_bot_back(world.guild)
+    await fake.wait_for(lambda: len(events) == 2, what="on_guild_join")
+    assert events[1] == ("join", world.guild.id)
+    guild = bot.get_guild(world.guild.id)
+    assert guild is not None
+    assert {c.name for c in guild.text_channels} == {"games", "lounge"}
+
+
 # ------------------------------------------------------------------ threads the bot starts and posts in
 
 

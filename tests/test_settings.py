@@ -18,6 +18,12 @@ def test_defaults() -> None:
     assert settings == Settings(token="abc", database_path=DEFAULT_DATABASE_PATH, dev_guild_id=None, log_level="INFO")
 
 
+def test_privacy_settings() -> None:
+    assert (Settings.from_env({"DISCORD_TOKEN": "t"}).forget_server_after_days) == 30
+    settings = Settings.from_env({"DISCORD_TOKEN": "t", "FORGET_SERVER_AFTER_DAYS": "0", "KEEP_HAND_TEXTS_DAYS": "7"})
+    assert (settings.forget_server_after_days, settings.keep_hand_texts_days) == (0, 7)
+
+
 def test_every_setting() -> None:
     settings = Settings.from_env(
         {"DISCORD_TOKEN": "t", "DATABASE_PATH": "/tmp/x.db", "DEV_GUILD_ID": "123", "LOG_LEVEL": "debug"}
@@ -32,6 +38,8 @@ def test_every_setting() -> None:
         ({"DISCORD_TOKEN": "  "}, "DISCORD_TOKEN is not set"),
         ({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "my server"}, "DEV_GUILD_ID must be a server id"),
         ({"DISCORD_TOKEN": "t", "LOG_LEVEL": "loud"}, "LOG_LEVEL must be"),
+        ({"DISCORD_TOKEN": "t", "FORGET_SERVER_AFTER_DAYS": "a month"}, "FORGET_SERVER_AFTER_DAYS must be a whole"),
+        ({"DISCORD_TOKEN": "t", "KEEP_HAND_TEXTS_DAYS": "-1"}, "KEEP_HAND_TEXTS_DAYS must be a whole number"),
     ],
 )
 def test_bad_settings_are_explained(env: dict[str, str], message: str) -> None:

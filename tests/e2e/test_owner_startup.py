@@ -19,6 +19,7 @@ import pytest
 import bot as bot_module
 import startup
 from bot import Settings
+from storage.migrations import LATEST
 from tests.e2e.test_startup import LAUNCHER, one_line, start_and_stop
 from tests.fake_discord import FakeDiscord
 
@@ -121,7 +122,7 @@ def test_help_and_version_answer_without_starting_the_bot(tmp_path: Path, how: l
     env["FAKE_DISCORD_API"] = f"http://127.0.0.1:{closed_port()}/api/v10"
     version = subprocess.run([*how, "--version"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert version.returncode == 0, version.stderr
-    assert version.stdout.strip() == f"cardtable-bot {startup.version()}"
+    assert version.stdout.strip() == f"cardtable-bot {startup.version()} (database schema {LATEST})"
     assert re.fullmatch(r"\d+\.\d+\.\d+", startup.version())
     helped = subprocess.run([*how, "--help"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert helped.returncode == 0, helped.stderr
