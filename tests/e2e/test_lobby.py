@@ -470,3 +470,25 @@ async def test_commands_are_synced_on_the_first_start_only(world: World) -> None
         await invoke(world, "rules", world.players[0])  # the commands still work
     assert len(world.fake.command_syncs) == 1
     assert {command["name"] for command in world.fake.commands()} == names
+
+
+async def test_once_the_host_has_left_any_remaining_player_may_end_the_game(world: World) -> None:
+    ana, ben, cy = world.players[:3]
+    async with world.bot():
+        await invoke(world, "newgame", ana)
+        await invoke(world, "join", ben)
+        await invoke(world, "join", cy)
+        await invoke(world, "start", ana)
+        await settled(world)
+        refusal = "Only the host or a member with Manage Channels can end this game."
+        await refused(world, await invoke(world, "endgame", ben), refusal)
+        await invoke(world, "leave", ana)
+        await settled(world)
+        # The host is gone: a spectator still may not end it, a player still seated may.
+        await refused(world, await invoke(world, "endgame", world.spectator), refusal)
+        ended = await invoke(world, "endgame", ben)
+        assert not answer(ended).ephemeral
+        assert answer(ended).content.startswith(f"{ben.mention} ended the game of The Game.")
+        row = saved_row(world)
+        assert row is not None
+        assert row["status"] == "abandoned"
