@@ -9,6 +9,7 @@ from pathlib import Path
 import discord
 import pytest
 
+import bot as bot_module
 import metrics
 import startup
 
@@ -124,3 +125,23 @@ def test_the_reason_of_a_close_names_discords_close_code() -> None:
 
     closed = discord.ConnectionClosed(Socket(), shard_id=None, code=4000)  # type: ignore[arg-type]
     assert startup.connection_error(closed).startswith("Discord closed it with code 4000")
+
+
+def test_an_unexpected_crash_is_logged_once_with_its_traceback_and_status_1(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def crash(settings: object) -> int:
+        raise RuntimeError("a bug")
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(bot_module, "env_folders", lambda: [tmp_path])
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("LOG_FILE", "")
+    monkeypatch.setattr(bot_module, "run", crash)
+    monkeypatch.setattr(bot_module.startup, "setup_logging", lambda *_: None)
+    with pytest.raises(SystemExit) as exited:
+        bot_module.main([])
+    assert exited.value.code == 1
+    [record] = [r for r in caplog.records if r.levelno == logging.CRITICAL]
+    assert record.exc_info is not None
+    assert str(record.exc_info[1]) == "a bug"

@@ -4,8 +4,11 @@ WARNING line, not a traceback."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +19,8 @@ import startup
 from storage import open_storage
 from tests.e2e.conftest import World
 from tests.e2e.test_owner_startup import start_offline
-from tests.e2e.test_startup import one_line
+from tests.e2e.test_startup import LAUNCHER, one_line
+from tests.fake_discord import FakeDiscord
 
 
 @pytest.mark.parametrize(
@@ -45,6 +49,32 @@ async def test_a_start_up_error_is_one_line_on_stderr_and_the_same_line_in_log_f
     logged = (tmp_path / "logs" / "bot.log").read_text().splitlines()  # relative to the bot's folder
     assert len(logged) == 1, logged
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ERROR +startup: " + re.escape(line), logged[0])
+
+
+async def test_a_rejected_token_is_in_log_file_too(tmp_path: Path) -> None:
+    await (await open_storage(str(tmp_path / "bot.sqlite3"))).close()  # migrated before: only the failure is logged
+    async with FakeDiscord() as fake:
+        fake.reject_token("stale-token")
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": "stale-token",
+            "DATABASE_PATH": str(tmp_path / "bot.sqlite3"),
+            "DEV_GUILD_ID": "",
+            "LOG_FILE": str(tmp_path / "bot.log"),
+            "FAKE_DISCORD_API": fake.api_url,
+            "FAKE_DISCORD_GATEWAY": fake.gateway_url,
+            "FAKE_DISCORD_CDN": fake.cdn_url,
+        }
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(LAUNCHER), cwd=tmp_path, env=env, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        out, err = await asyncio.wait_for(proc.communicate(), 30)
+    assert out == b""
+    assert proc.returncode == 2
+    line = one_line(err.decode())
+    assert line.startswith("Discord rejected DISCORD_TOKEN")
+    assert f"ERROR    startup: {line}" in (tmp_path / "bot.log").read_text()
 
 
 async def test_a_log_file_named_in_env_gets_the_error_of_a_later_env_line(tmp_path: Path) -> None:
