@@ -229,14 +229,19 @@ def translations(language: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(compiled)
 
 
-@functools.lru_cache(maxsize=128)
 def _resolve(locale: str | None) -> Locale:
+    return _resolve_among(locale, languages())
+
+
+# The languages are part of the key: a test that points LOCALES_DIR elsewhere never meets an answer of the old folder.
+@functools.lru_cache(maxsize=128)
+def _resolve_among(locale: str | None, known: tuple[str, ...]) -> Locale:
     if locale:
         try:
             parsed = Locale.parse(locale.replace("-", "_"))
         except (ValueError, UnknownLocaleError):
             parsed = None
-        if parsed is not None and parsed.language in languages():
+        if parsed is not None and parsed.language in known:
             return parsed
     return Locale.parse(SOURCE_LANGUAGE)
 

@@ -49,7 +49,6 @@ def write_stub(folder: Path, *, untranslated: str | None = None) -> Path:
 
 def forget_catalogs() -> None:
     i18n.translations.cache_clear()
-    i18n._resolve.cache_clear()
 
 
 @pytest.fixture
