@@ -360,22 +360,10 @@ def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
-def load_env_file(folder: Path) -> list[str]:
-    """The ``.env`` in ``folder`` into the environment, where the environment does not set a name already (it wins,
-    as the README says); the file's problems, one line each."""
-    path = folder / ".env"
-    if not os.path.isfile(path):
-        return []
-    values, problems = config.read_env_file(path)
-    for name, value in values.items():
-        os.environ.setdefault(name, value)
-    return problems
-
-
 def main(argv: list[str] | None = None) -> None:
     options = startup.parser().parse_args(argv)  # --help and --version answer and exit here: no bot started
     folder = bot_folder()
-    problems = load_env_file(folder)
+    problems = config.load_env_file(folder / ".env")
     # The log file first, named as written: every later problem, a setting's included, is reported in it too.
     log_name = config.unquoted(os.environ.get("LOG_FILE", ""))
     log_file = folder / Path(log_name).expanduser() if log_name and not config.value_problem(log_name) else None

@@ -141,6 +141,17 @@ def read_env_file(path: Path) -> tuple[dict[str, str], list[str]]:
     return values, problems
 
 
+def load_env_file(path: Path) -> list[str]:
+    """The settings of the ``.env`` at ``path`` (if there is one) into the environment, where the environment does not
+    set a name already (it wins, as the README says); the file's problems, one line each."""
+    if not os.path.isfile(path):  # not Path.is_file: a folder the bot may not enter (ProtectHome=) is "no .env"
+        return []
+    values, problems = read_env_file(path)
+    for name, value in values.items():
+        os.environ.setdefault(name, value)
+    return problems
+
+
 def unquoted(text: str) -> str:
     """A value without surrounding blanks and one pair of matching quotes: ``docker run --env-file`` passes
     ``DISCORD_TOKEN="abc"`` on with its quotes, where python-dotenv and a shell would have removed them."""
