@@ -145,3 +145,17 @@ def test_an_unexpected_crash_is_logged_once_with_its_traceback_and_status_1(
     [record] = [r for r in caplog.records if r.levelno == logging.CRITICAL]
     assert record.exc_info is not None
     assert str(record.exc_info[1]) == "a bug"
+
+
+def test_the_optional_parts_line_names_what_is_used_and_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(discord.utils, "HAS_ORJSON", True)
+    monkeypatch.setattr(discord.utils, "_ZSTD_SOURCE", None)
+    line = startup.optional_parts(uvloop=True, database_url="postgresql://bot@db/cardtable")
+    assert line == (
+        'Optional parts in use: uvloop, orjson; not installed: zstandard (pip install ".[speed]"); '
+        "database: PostgreSQL (asyncpg)"
+    )
+    monkeypatch.setattr(discord.utils, "_ZSTD_SOURCE", "zstandard")
+    assert startup.optional_parts(uvloop=True, database_url=None) == (
+        "Optional parts in use: uvloop, orjson, zstandard; database: SQLite"
+    )

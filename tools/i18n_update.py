@@ -110,6 +110,10 @@ def main() -> int:
     for lang in languages:
         added, removed = update_catalog(lang, sources)
         print(f"{lang}: {added} new, {removed} gone")
+    if args.add:
+        # Babel takes the rule from its CLDR data, which has changed between releases (2.19 gives Italian, French
+        # and Spanish a third form for round millions): the translator states the rule the catalog keeps.
+        print(f"{args.add}: check the rule, then state it: Plural-Forms: {read_catalog(args.add).plural_forms}")
     return 0
 
 
