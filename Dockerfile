@@ -1,6 +1,9 @@
 # The card-table bot in a container; the database lives on the volume /data (README, "Keeping it running"):
 #   docker build -t cardtable-bot .
 #   docker run -d --name cardtable-bot --restart unless-stopped --env-file .env -v cardtable-data:/data cardtable-bot
+# --env-file reads .env as the bot does (one NAME=value a line, taken literally, a pair of quotes around a value
+# removed by the bot): a line the two would read differently, such as `NAME=value  # comment`, stops the bot with
+# status 2 and one line naming the setting, whichever of the two read it.
 FROM python:3.11-slim
 
 ENV PYTHONUNBUFFERED=1 \

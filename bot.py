@@ -24,8 +24,8 @@ import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
-from dotenv import load_dotenv
 
+import config
 import metrics
 import startup
 from cogs._ui import check_options, reply_error
@@ -255,15 +255,17 @@ async def run(settings: Settings) -> int:
     try:
         bot.metrics_endpoint = await metrics.serve(bot, settings.metrics_port)
     except OSError as error:
-        print(f"Can't serve metrics on METRICS_PORT={settings.metrics_port} ({error.strerror or error}): choose a "
-              "free port or leave METRICS_PORT empty.", file=sys.stderr)  # fmt: skip
+        startup.report(
+            f"Can't serve metrics on METRICS_PORT={settings.metrics_port} ({error.strerror or error}): choose a "
+            "free port or leave METRICS_PORT empty."
+        )
         return 2
     try:
         storage = await open_storage(settings.database_path, settings.database_url)
     except StorageUnavailable as error:
         if bot.metrics_endpoint is not None:
             await bot.metrics_endpoint.close()
-        print(error, file=sys.stderr)
+        startup.report(error)
         return 2
     bot.storage = metrics.time_storage(storage) if bot.metrics_endpoint is not None else storage
     loop = asyncio.get_running_loop()
@@ -282,28 +284,25 @@ async def run(settings: Settings) -> int:
                 client_log.setLevel(level)
             assert bot.application_id is not None
             log.info("cardtable-bot %s; invite it with %s", startup.version(), startup.invite_url(bot.application_id))
+            uvloop = type(loop).__module__.startswith("uvloop")
+            log.info("%s", startup.optional_parts(uvloop=uvloop, database_url=settings.database_url))
             settle_garbage_collector()
             await bot.connect()
     except discord.LoginFailure:
-        print(
-            "Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal into .env.", file=sys.stderr
-        )
+        startup.report("Discord rejected DISCORD_TOKEN: copy a fresh token from the Developer Portal into .env.")
         return 2
     except discord.PrivilegedIntentsRequired:
-        print(
+        startup.report(
             "Enable the Message Content intent: Developer Portal > your application > Bot > Privileged Gateway "
-            "Intents, then start the bot again.",
-            file=sys.stderr,
+            "Intents, then start the bot again."
         )
         return 2
     except StorageUnavailable as error:
-        print(error, file=sys.stderr)
+        startup.report(error)
         return 2
     except (aiohttp.ClientConnectionError, OSError) as error:
         # Before the gateway is up nothing is lost by stopping; an owner needs the cause in one line, not a traceback.
-        print(
-            f"Can't reach Discord ({error.__class__.__name__}: {error}): check this machine's network.", file=sys.stderr
-        )
+        startup.report(f"Can't reach Discord ({error.__class__.__name__}: {error}): check this machine's network.")
         return 2
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
@@ -385,29 +384,41 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(maintenance.main(arguments, bot_folder()))
     options = startup.parser().parse_args(argv)  # --help and --version answer and exit here: no bot started
     folder = bot_folder()
-    load_dotenv(folder / ".env")
+    problems = config.load_env_file(folder / ".env")
+    # The log file first, named as written: every later problem, a setting's included, is reported in it too.
+    log_name = config.unquoted(os.environ.get("LOG_FILE", ""))
+    log_file = folder / Path(log_name).expanduser() if log_name and not config.value_problem(log_name) else None
+    if log_file is not None:
+        try:
+            startup.open_log_file(log_file)
+        except OSError as error:
+            startup.report(
+                f"Can't write the log file {log_file} ({error.strerror}): set LOG_FILE to a file in a folder the "
+                "bot's user may write, or leave it empty."
+            )
+            sys.exit(2)
     try:
+        if problems:
+            raise ConfigError(problems[0])
         settings = Settings.from_env()
     except ConfigError as error:
-        print(error, file=sys.stderr)
+        startup.report(error)
         sys.exit(2)
     if options.sync_commands:
         settings = dataclasses.replace(settings, sync_commands=True)
     # Relative paths are taken from the .env's folder; an absolute path stays as it is.
     settings = dataclasses.replace(settings, database_path=str(folder / Path(settings.database_path).expanduser()))
-    log_file = folder / Path(settings.log_file).expanduser() if settings.log_file else None
-    try:
-        startup.setup_logging(settings.log_level, settings.library_log_level, log_file)
-    except OSError as error:
-        print(f"Can't write the log file {log_file} ({error.strerror}): set LOG_FILE to a file in a folder the "
-              "bot's user may write, or leave it empty.", file=sys.stderr)  # fmt: skip
-        sys.exit(2)
+    startup.setup_logging(settings.log_level, settings.library_log_level)
     log.debug("Settings from %s; database %s", folder / ".env", settings.database_path)
     try:
         with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
             status = runner.run(run(settings))
     except KeyboardInterrupt:  # Ctrl+C where asyncio has no signal handlers (Windows): the bot was closed
         status = 0
+    except Exception:
+        # A bug, not a setting: its traceback once, on stderr and in LOG_FILE, rather than only on a console.
+        log.critical("The bot stopped on an unexpected error", exc_info=True)
+        status = 1
     sys.exit(status)
 
 

@@ -1,14 +1,21 @@
 """The bot's settings, read once from the environment (``.env`` is loaded into it first by ``bot.main``).
 
 Every mistake is a ``ConfigError`` whose message tells the server owner what to write instead.
+
+One ``.env`` format: ``NAME=value`` lines read literally, as ``docker run --env-file`` reads them (and the systemd
+unit leaves the file to the bot). What another reader would take differently is refused, with the line: an inline
+``# comment`` after an unquoted value (python-dotenv drops it, docker keeps it in the value), ``export NAME=``, a
+line without ``=``, blanks around the name. One pair of matching quotes around a value is removed (``unquoted``).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 # Issue 33 (docs/privacy.md): how long a server's data outlives the bot's removal from it, and how long the hand
@@ -43,7 +50,11 @@ class Settings:
         env = os.environ if environ is None else environ
 
         def value(name: str, default: str = "") -> str:
-            return unquoted(env.get(name, default))
+            text = env.get(name, default)
+            problem = value_problem(text)
+            if problem:
+                raise ConfigError(f"{name} {problem}")
+            return unquoted(text)
 
         token = value("DISCORD_TOKEN")
         if not token:
@@ -91,6 +102,63 @@ class Settings:
             forget_server_after_days=days(env, "FORGET_SERVER_AFTER_DAYS", DEFAULT_FORGET_SERVER_AFTER_DAYS),
             keep_hand_texts_days=days(env, "KEEP_HAND_TEXTS_DAYS", DEFAULT_KEEP_HAND_TEXTS_DAYS),
         )
+
+
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Blanks then "#" in an unquoted value: a comment to python-dotenv and to a person, part of the value to docker.
+INLINE_COMMENT = re.compile(r"\s#")
+
+
+def is_quoted(text: str) -> bool:
+    text = text.strip()
+    return len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'"
+
+
+def value_problem(text: str) -> str | None:
+    """Why a value (from ``.env`` or the environment) would be read differently by docker, the shell or
+    python-dotenv; the value itself is never quoted back, since it may be the token."""
+    if not is_quoted(text) and INLINE_COMMENT.search(text):
+        return (
+            "has a comment after its value (' #'): docker's --env-file keeps it as part of the value. Put the "
+            "comment on a line of its own, or quote the value if the # belongs to it."
+        )
+    return None
+
+
+def read_env_file(path: Path) -> tuple[dict[str, str], list[str]]:
+    """The settings of a ``.env`` file, as written (quotes are removed later, by ``Settings.from_env``), and a line
+    naming each problem: its file, line number and setting."""
+    values: dict[str, str] = {}
+    problems: list[str] = []
+    text = path.read_text(encoding="utf-8-sig")  # Notepad may begin the file with a byte-order mark
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        where = f"{path}, line {number}"
+        name, equals, value = stripped.partition("=")
+        if stripped.startswith("export "):
+            problems.append(f"{where}: write {name.removeprefix('export').strip()}= without 'export'.")
+        elif not equals:
+            problems.append(f"{where}: a line without '=': write NAME=value, or start a comment with #.")
+        elif not NAME.fullmatch(name):
+            problems.append(f"{where}: {name.strip()!r} is not a setting's name: write NAME=value, no blanks around =.")
+        elif problem := value_problem(value):
+            problems.append(f"{where}: {name} {problem}")
+        else:
+            values[name] = value.strip()
+    return values, problems
+
+
+def load_env_file(path: Path) -> list[str]:
+    """The settings of the ``.env`` at ``path`` (if there is one) into the environment, where the environment does not
+    set a name already (it wins, as the README says); the file's problems, one line each."""
+    if not os.path.isfile(path):  # not Path.is_file: a folder the bot may not enter (ProtectHome=) is "no .env"
+        return []
+    values, problems = read_env_file(path)
+    for name, value in values.items():
+        os.environ.setdefault(name, value)
+    return problems
 
 
 def unquoted(text: str) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
+from cogs._cooldowns import NEW_GAME_SECONDS, NEW_GAMES, posts_here
 from cogs.daily import DEALS
 from cogs.threads import THREAD_OPTION
 from engine import GAMES
@@ -135,7 +136,8 @@ def newgame_command() -> app_commands.Command[Any, Any, None]:
     )
     _newgame.__annotations__ = {}
     _newgame.__qualname__ = "Lobby.newgame_command"  # discord.py binds a command defined in a class to its cog
-    return app_commands.command(name="newgame", description="Open a game in this channel and join it as the host.")(
+    about = "Open a game in this channel and join it as the host."
+    command: app_commands.Command[Any, Any, None] = app_commands.command(name="newgame", description=about)(
         app_commands.guild_only()(
             app_commands.describe(
                 game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
@@ -156,3 +158,4 @@ def newgame_command() -> app_commands.Command[Any, Any, None]:
             )
         )
     )
+    return posts_here(NEW_GAMES, NEW_GAME_SECONDS)(command)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 from typing import Any
 
 import discord
@@ -59,7 +60,7 @@ def error_text(error: BaseException) -> Text | None:
         return _n(
             "Slow down a little: try again in {count} second.",
             "Slow down a little: try again in {count} seconds.",
-            round(error.retry_after),
+            max(1, math.ceil(error.retry_after)),  # never "in 0 seconds"
         )
     if isinstance(error, app_commands.CheckFailure):
         return _("You can't use this command here.")

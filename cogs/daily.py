@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._cooldowns import posts_here_when_public
 from cogs._pages import COLOUR, audience, rank_key, title
 from cogs._results import hint_marked, people, result_text
 from cogs._ui import in_text_channel
@@ -75,6 +76,7 @@ class Daily(commands.Cog):
 
     @app_commands.command(name="daily", description="Today's daily deal: how every table here did with the same cards.")
     @app_commands.guild_only()
+    @posts_here_when_public()
     @app_commands.describe(public="Show it to the channel")
     async def daily(self, interaction: discord.Interaction[Bot], public: bool = False) -> None:
         day = self.today()

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._cooldowns import posts_here_when_public
 from cogs._pages import COLOUR, PAGE, audience, page_locale, title, turn_page, variant_words, when
 from cogs._results import hint_marked, people, result_text
 from cogs._ui import in_text_channel, reply_error
@@ -215,6 +216,7 @@ class History(commands.Cog):
 
     @app_commands.command(name="history", description="Recent games here, and their replays.")
     @app_commands.guild_only()
+    @posts_here_when_public()
     @app_commands.describe(
         where="This channel's games (default) or the whole server's", public="Show it to the channel"
     )

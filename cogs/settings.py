@@ -24,7 +24,7 @@ from i18n import Localized, Text, _, _p, lines, render
 from table.answer import UserError, detached, send
 from table.clock import TURN_TIMES, turn_time_words
 from table.language import note_table_language
-from table.settings import LANGUAGES, ServerSettings, server_settings
+from table.settings import ServerSettings, server_settings, table_languages
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -58,7 +58,9 @@ def settings_embed(settings: ServerSettings, locale: str, *, can_change: bool) -
     embed.add_field(
         name=say(_("Channels games may be opened in")), value=places or say(_("every text channel")), inline=False
     )
-    embed.add_field(name=say(_("Language of the tables")), value=say(LANGUAGES[settings.language]), inline=False)
+    embed.add_field(
+        name=say(_("Language of the tables")), value=say(table_languages()[settings.language]), inline=False
+    )
     ender = f"<@&{settings.end_role}>" if settings.end_role else say(_("nobody beyond the host and Manage Channels"))
     embed.add_field(name=say(_("May end any game")), value=ender, inline=False)
     footer = (
@@ -108,9 +110,15 @@ class SettingsView(ErrorHandlingView):
                 if option.value == "on"
                 else _p("menu", "Pings off: nobody is mentioned")
             )
-        for option in language.options:
-            option.default = option.value == shown.language
-            option.label = say(_p("menu", "Language: {language}", language=LANGUAGES[option.value]))
+        # Every language with a catalog, read now: a catalog added is offered without a change here.
+        language.options = [
+            discord.SelectOption(
+                label=say(_p("menu", "Language: {language}", language=name)),
+                value=code,
+                default=code == shown.language,
+            )
+            for code, name in table_languages().items()
+        ][:MAX_OPTIONS]
         self.channels.placeholder = say(_p("menu", "Channels games may be opened in (none chosen: every channel)"))
         self.end_role.placeholder = say(
             _p("menu", "A role that may end any game (none chosen: hosts and Manage Channels only)")
@@ -148,8 +156,8 @@ class SettingsView(ErrorHandlingView):
 
     @discord.ui.select(
         custom_id="settings:language",
-        # Labelled in the reader's language when a panel is built; matched by value.
-        options=[discord.SelectOption(label=code, value=code) for code in LANGUAGES],
+        # Filled with the languages, in the reader's language, when a panel is built; matched by value.
+        options=[discord.SelectOption(label="-")],
     )
     async def language(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
         language = select.values[0]

@@ -18,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._cooldowns import posts_here_when_public
 from cogs._pages import COLOUR, PAGE, audience, company, page_locale, title, turn_page, variant_words
 from cogs._results import people, won_word
 from cogs._ui import in_text_channel
@@ -247,6 +248,7 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="stats", description="A player's statistics on this server (privately by default).")
     @app_commands.guild_only()
+    @posts_here_when_public()
     @app_commands.describe(
         player="Whose statistics (default: yours)",
         public="Show them to the channel",
@@ -286,6 +288,7 @@ class Stats(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="This server's best teams and players.")
     @app_commands.guild_only()
+    @posts_here_when_public()
     @app_commands.describe(
         game=f"Which game (default: {title(DEFAULT_GAME)})",
         players="Only tables of this many players",

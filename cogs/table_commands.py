@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._cooldowns import posts_here
 from cogs._learning import at_the_table
 from cogs._results import game_over_here
 from cogs._ui import in_text_channel, reply_error
@@ -126,6 +127,7 @@ class TableCommands(commands.Cog):
 
     @app_commands.command(name="board", description="Post the board of this channel's game again.")
     @app_commands.guild_only()
+    @posts_here()
     async def board(self, interaction: discord.Interaction[Bot]) -> None:
         record = await self.bot.storage.open_game(interaction.channel_id or 0)
         if record is None:

@@ -1,7 +1,8 @@
 """Texts in the reader's language: gettext catalogs kept with Babel, and messages translated only at the edge.
 
-The languages are English (the source, written in the code), German, French and Spanish (one Spanish catalog serves
-Discord's ``es-ES`` and ``es-419``). Every other language falls back to English, texts and formats alike.
+The languages are English (the source, written in the code) and every language with a catalog under ``locales/``
+(German, French and Spanish today; one Spanish catalog serves Discord's ``es-ES`` and ``es-419``): adding a catalog
+adds the language everywhere (``languages()``). Every other language falls back to English, texts and formats alike.
 
 Marking a text (cogs, presenters, the engine's refusals): call one of the four marking functions. They translate
 nothing yet; they return a ``Text``, a small immutable value naming the message and its placeholder values::
@@ -84,6 +85,8 @@ __all__ = [
     "duration",
     "joined",
     "language",
+    "language_name",
+    "languages",
     "lines",
     "listing",
     "number",
@@ -94,10 +97,24 @@ __all__ = [
 ]
 
 SOURCE_LANGUAGE = "en"
-# The languages with a catalog, the source first. Adding one: see the README.
-LANGUAGES = ("en", "de", "fr", "es")
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 DOMAIN = "messages"
+
+
+def languages() -> tuple[str, ...]:
+    """The languages with a catalog in ``LOCALES_DIR``, the source first, then by code: a new catalog is a new
+    language for the bot, /settings, the slash commands and the catalog checks alike (adding one: see the README)."""
+    return _languages_in(LOCALES_DIR)
+
+
+@functools.cache
+def _languages_in(folder: Path) -> tuple[str, ...]:
+    found = sorted(p.name for p in folder.iterdir() if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file())
+    return (SOURCE_LANGUAGE, *(code for code in found if code != SOURCE_LANGUAGE))
+
+
+# The shipped catalogs' languages, read once at import (``languages()`` follows LOCALES_DIR).
+LANGUAGES = languages()
 
 
 class Localized(Protocol):
@@ -212,16 +229,31 @@ def translations(language: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(compiled)
 
 
-@functools.lru_cache(maxsize=128)
 def _resolve(locale: str | None) -> Locale:
+    return _resolve_among(locale, languages())
+
+
+# The languages are part of the key: a test that points LOCALES_DIR elsewhere never meets an answer of the old folder.
+@functools.lru_cache(maxsize=128)
+def _resolve_among(locale: str | None, known: tuple[str, ...]) -> Locale:
     if locale:
         try:
             parsed = Locale.parse(locale.replace("-", "_"))
         except (ValueError, UnknownLocaleError):
             parsed = None
-        if parsed is not None and parsed.language in LANGUAGES:
+        if parsed is not None and parsed.language in known:
             return parsed
     return Locale.parse(SOURCE_LANGUAGE)
+
+
+@functools.cache
+def language_name(code: str) -> str:
+    """A language's name in itself, as a menu of languages shows it: ``"Deutsch"``, ``"Français"``, ``"English"``."""
+    try:
+        name = Locale.parse(code).get_display_name(code) or code
+    except (ValueError, UnknownLocaleError):
+        name = code
+    return name[:1].upper() + name[1:]
 
 
 def language(locale: str | None) -> str:

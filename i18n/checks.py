@@ -31,6 +31,13 @@ TRANSLATED = MARKERS | {"render"}
 CODE = ("bot.py", "cogs", "engine", "storage", "table", "i18n")
 TRANSLATED_LANGUAGES = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 
+
+def translated_languages() -> tuple[str, ...]:
+    """The languages whose catalogs the checks read: every one in ``i18n.LOCALES_DIR`` (TRANSLATED_LANGUAGES: the
+    shipped ones, for the tests' parameters)."""
+    return tuple(lang for lang in i18n.languages() if lang != SOURCE_LANGUAGE)
+
+
 Key = tuple[str | None, str]  # (context, msgid): how gettext tells entries apart
 
 

@@ -14,6 +14,7 @@ lowercase and without spaces, never shares a translation with the same English w
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,15 +22,24 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from i18n import language, table_locale, translations
+from i18n import SOURCE_LANGUAGE, language, languages, table_locale, translations
 
-# The Discord locales that get localised commands: each reads the catalog of its language.
-COMMAND_LOCALES = (
-    discord.Locale.german,
-    discord.Locale.french,
-    discord.Locale.spain_spanish,
-    discord.Locale.latin_american_spanish,
-)
+
+def command_locales() -> tuple[discord.Locale, ...]:
+    """The Discord locales that get localised commands: every one whose language has a catalog (German: ``de``;
+    Spanish: ``es-ES`` and ``es-419``), each reading the catalog of its language."""
+    return _locales_of(languages())
+
+
+@functools.cache
+def _locales_of(codes: tuple[str, ...]) -> tuple[discord.Locale, ...]:
+    return tuple(
+        locale for locale in discord.Locale if (part := locale.value.split("-")[0]) in codes and part != SOURCE_LANGUAGE
+    )
+
+
+# The shipped catalogs' (``command_locales()`` follows i18n.LOCALES_DIR).
+COMMAND_LOCALES = command_locales()
 CONTEXTS = {
     Where.command_name: "command name",
     Where.command_description: "command description",
@@ -51,10 +61,10 @@ class CatalogTranslator(app_commands.Translator):
 
 
 def localize_command_string(message: str, locale: discord.Locale, where: Where) -> str | None:
-    """The translation of one command string in one of the four locales (for a string missing from the catalog, the
+    """The translation of one command string in a locale with a catalog (for a string missing from the catalog, the
     English, which tests/i18n does not let happen), or None for every other locale: Discord shows them the English."""
     context = CONTEXTS.get(where)
-    if locale not in COMMAND_LOCALES or context is None:
+    if locale not in command_locales() or context is None:
         return None
     return translations(language(locale.value)).pgettext(context, message)
 
@@ -94,7 +104,7 @@ class _Collector(app_commands.Translator):
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
     ) -> str | None:
-        if locale is COMMAND_LOCALES[0] and context.location in CONTEXTS:
+        if locale is discord.Locale.german and context.location in CONTEXTS:  # one locale of the many asked for
             entry = CommandString(CONTEXTS[context.location], string.message, self.command, self.module)
             if entry not in self.found:
                 self.found.append(entry)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from storage.base import Storage
 from storage.errors import ChannelBusy, Conflict, StorageBusy, StorageError, StorageUnavailable
-from storage.postgres import PostgresStorage
 from storage.privacy import FORMER_BASE, cutoff, is_former
 from storage.records import (
     OPEN_STATUSES,
@@ -64,5 +63,15 @@ async def open_storage(database_path: str, database_url: str | None = None) -> S
     else the SQLite file at ``database_path`` (one process, the default). Raises ``StorageUnavailable`` (one line: the
     cause and the setting to change) when it can't be used."""
     if database_url:
+        try:
+            # Only here: asyncpg is an optional part (pip install ".[postgres]"), not needed for SQLite.
+            from storage.postgres import PostgresStorage
+        except ModuleNotFoundError as error:
+            if error.name != "asyncpg":
+                raise
+            raise StorageUnavailable(
+                "DATABASE_URL names a PostgreSQL database, but its driver asyncpg is not installed: "
+                'pip install ".[postgres]" (or leave DATABASE_URL empty for the SQLite file).'
+            ) from None
         return await PostgresStorage.open(database_url)
     return await SQLiteStorage.open(database_path)

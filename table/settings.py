@@ -15,22 +15,20 @@ from typing import Any
 import discord
 
 from engine import GAMES
-from i18n import Text, _
+from i18n import Text, _, language_name, languages
 from storage import Storage
 from table.answer import UserError
 from table.clock import TURN_TIMES, default_turn_time
 from table.language import note_table_language
 
-# The table's language: "auto" follows Discord's server language (the Community setting), the others override it.
-# The languages' own names stay as they are in every language; "auto" is said in the reader's.
-LANGUAGES: dict[str, Text | str] = {
-    "auto": _("Discord's server language"),
-    "en": "English",
-    "de": "Deutsch",
-    "fr": "Français",
-    "es": "Español",
-}
 DEFAULT_LANGUAGE = "auto"
+
+
+def table_languages() -> dict[str, Text | str]:
+    """The table's language: "auto" follows Discord's server language (the Community setting), the others (every
+    language with a catalog) override it. The languages' own names stay as they are in every language ("Deutsch");
+    "auto" is said in the reader's."""
+    return {DEFAULT_LANGUAGE: _("Discord's server language"), **{code: language_name(code) for code in languages()}}
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +78,7 @@ class ServerSettings:
             turn_times=MappingProxyType(turn_times),
             pings=pings if isinstance(pings, bool) else True,
             channels=frozenset(c for c in channels if _snowflake(c)) if isinstance(channels, list) else frozenset(),
-            language=language if language in LANGUAGES else DEFAULT_LANGUAGE,
+            language=language if language in table_languages() else DEFAULT_LANGUAGE,
             end_role=role if _snowflake(role) else None,
         )
 

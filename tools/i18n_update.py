@@ -8,6 +8,7 @@ review), texts no code uses any more are removed. Then fill in the empty ``msgst
     .venv/bin/python tools/i18n_update.py            # update every catalog
     .venv/bin/python tools/i18n_update.py --check    # only list what is missing or stale (exit status 1 if any)
     .venv/bin/python tools/i18n_update.py --pot messages.pot   # also write the template, for a translation tool
+    .venv/bin/python tools/i18n_update.py --add it   # start a new language's catalog (README, Adding a language)
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 from i18n.checks import (  # noqa: E402
     NAME_CONTEXTS,
-    TRANSLATED_LANGUAGES,
     Source,
     code_sources,
     coverage_problems,
     read_catalog,
     template,
+    translated_languages,
     update_catalog,
 )
 from i18n.slash import command_strings  # noqa: E402
@@ -66,6 +67,22 @@ async def slash_sources() -> list[Source]:
     ]
 
 
+def new_language_problem(code: str, known: list[str]) -> str | None:
+    """Why ``code`` can't start a catalog, or None: it must be a language Babel and Discord know, without a catalog."""
+    import discord
+    from babel import Locale, UnknownLocaleError
+
+    if code in known or code == "en":
+        return f"{code} has a catalog already"
+    try:
+        Locale.parse(code)
+    except (ValueError, UnknownLocaleError):
+        return f"{code} is not a language code Babel knows (like it, pt, nl)"
+    if not any(locale.value.split("-")[0] == code for locale in discord.Locale):
+        return f"Discord has no language {code}: its clients would never ask for it"
+    return None
+
+
 async def all_sources() -> list[Source]:
     return code_sources(ROOT) + await slash_sources()
 
@@ -74,20 +91,29 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--check", action="store_true", help="only report what is missing or stale")
     parser.add_argument("--pot", type=Path, help="also write the template (.pot) here")
+    parser.add_argument("--add", metavar="CODE", help="start the catalog of a new language (a code like it or pt)")
     args = parser.parse_args()
+    languages = list(translated_languages())
+    if args.add:
+        problem = new_language_problem(args.add, languages)
+        if problem:
+            parser.error(problem)
+        languages.append(args.add)  # update_catalog creates its catalog, every text untranslated
     sources = asyncio.run(all_sources())
     if args.pot:
         with args.pot.open("wb") as pot:
             write_po(pot, template(sources), width=120, include_lineno=False)
     if args.check:
-        problems = [
-            problem for lang in TRANSLATED_LANGUAGES for problem in coverage_problems(read_catalog(lang), sources)
-        ]
+        problems = [problem for lang in languages for problem in coverage_problems(read_catalog(lang), sources)]
         print("\n".join(problems) or "The catalogs hold every text of the code, and nothing else.")
         return 1 if problems else 0
-    for lang in TRANSLATED_LANGUAGES:
+    for lang in languages:
         added, removed = update_catalog(lang, sources)
         print(f"{lang}: {added} new, {removed} gone")
+    if args.add:
+        # Babel takes the rule from its CLDR data, which has changed between releases (2.19 gives Italian, French
+        # and Spanish a third form for round millions): the translator states the rule the catalog keeps.
+        print(f"{args.add}: check the rule, then state it: Plural-Forms: {read_catalog(args.add).plural_forms}")
     return 0
 
 

@@ -20,7 +20,9 @@ def option(command: dict[str, Any], name: str) -> dict[str, Any]:
     return next(o for o in command["options"] if o["name"] == name)
 
 
-async def test_the_synced_commands_carry_names_descriptions_and_choices_in_the_four_locales(world: World) -> None:
+async def test_the_synced_commands_carry_names_descriptions_and_choices_in_every_locale_with_a_catalog(
+    world: World,
+) -> None:
     async with world.bot():
         synced = {c["name"]: c for c in world.fake.commands()}
         assert synced
@@ -35,12 +37,15 @@ async def test_the_synced_commands_carry_names_descriptions_and_choices_in_the_f
                     assert set(choice["name_localizations"]) == LOCALES, (name, choice["name"])
 
         newgame = synced["newgame"]
-        assert newgame["name_localizations"] == {
-            "de": "neuesspiel",
-            "fr": "nouvellepartie",
-            "es-ES": "nuevapartida",
-            "es-419": "nuevapartida",
-        }
+        assert (
+            newgame["name_localizations"].items()
+            >= {
+                "de": "neuesspiel",
+                "fr": "nouvellepartie",
+                "es-ES": "nuevapartida",
+                "es-419": "nuevapartida",
+            }.items()
+        )  # and a name in every other language with a catalog (the set is checked above)
         assert newgame["description_localizations"]["fr"] == "Ouvre une partie dans ce salon, dont tu seras l'hôte."
         pile = option(synced["play"], "pile")
         assert pile["name_localizations"]["de"] == "stapel"

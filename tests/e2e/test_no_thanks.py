@@ -341,9 +341,9 @@ class Table:
         """One move by the simple player, chosen from what is public and from the mover's own DMs."""
         board = self.newest_board()
         if number % 9 == 4:  # now and then, post the board again and use the new one's buttons
-            record = await self.fake.invoke(
-                "board", user=self.members[number % len(self.members)], channel=self.channel
-            )
+            # Asked by someone new each time: one member's /board again within seconds would wait for its cooldown.
+            watcher = self.fake.add_member(self.world.guild, f"watcher-{number}")
+            record = await self.fake.invoke("board", user=watcher, channel=self.channel)
             board = public(record)
             await self.idle()
             self.check_board(board)  # the board posted again is the live one

@@ -202,11 +202,13 @@ async def test_dev_guild_id_of_a_server_the_bot_is_not_in_is_logged_and_the_bot_
     assert any("DEV_GUILD_ID 4242" in record.getMessage() for record in caplog.records)
 
 
-async def start_and_stop(fake: FakeDiscord, folder: Path, env: dict[str, str]) -> tuple[int, str]:
+async def start_and_stop(
+    fake: FakeDiscord, folder: Path, env: dict[str, str], launcher: Path = LAUNCHER
+) -> tuple[int, str]:
     """``bot.main()`` started in ``folder``, stopped by SIGTERM once it is connected: its exit status and output."""
     identifies = fake.identifies
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, str(LAUNCHER), cwd=folder, env=env, stdout=asyncio.subprocess.PIPE,
+        sys.executable, str(launcher), cwd=folder, env=env, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     try:

@@ -176,11 +176,12 @@ async def test_the_daily_deal_is_the_same_everywhere_on_a_date_and_daily_compare
         assert await newest_hand(world, ana) != ana_hand
         empty = await world.fake.invoke("daily", user=ana, channel=world.channel)
         assert "No table here has finished today's deal yet" in text_of(empty)
-        # A two-player table gets another deal than a solo one on the same date.
+        # A two-player table gets another deal than a solo one on the same date. Ben opens it: Ana has opened three
+        # lobbies here within the minute, and a fourth would wait for /newgame's cooldown.
         await world.fake.invoke("endgame", user=ana, channel=world.channel)
-        await world.fake.invoke("newgame", user=ana, channel=world.channel, options={"deal": "daily"})
-        await world.fake.invoke("join", user=ben, channel=world.channel)
-        await world.fake.invoke("start", user=ana, channel=world.channel)
+        await world.fake.invoke("newgame", user=ben, channel=world.channel, options={"deal": "daily"})
+        await world.fake.invoke("join", user=ana, channel=world.channel)
+        await world.fake.invoke("start", user=ben, channel=world.channel)
         pair = saved_game(world)
         assert pair is not None
         assert pair[0]["seed"] != tomorrow["seed"]

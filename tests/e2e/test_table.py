@@ -765,7 +765,8 @@ async def test_an_abandoned_game_says_so_plainly(world: World) -> None:
         # A game ended with /endgame: /board says it ended early.
         await open_game(world, members)
         await fake.invoke("endgame", user=members[0], channel=world.channel)
-        shown = await fake.invoke("board", user=world.spectator, channel=world.channel)
+        # Asked by another member: the spectator's own /board a moment ago is still cooling down.
+        shown = await fake.invoke("board", user=members[1], channel=world.channel)
         assert not answer(shown).ephemeral
         assert shown.original is not None
         assert "ended early" in shown.original.content
