@@ -71,7 +71,7 @@ async def open_storage(database_path: str, database_url: str | None = None) -> S
                 raise
             raise StorageUnavailable(
                 "DATABASE_URL names a PostgreSQL database, but its driver asyncpg is not installed: "
-                'pip install ".[postgres]" (or leave DATABASE_URL empty for the SQLite file).'
+                'pip install -c requirements.lock ".[postgres]" (or leave DATABASE_URL empty for the SQLite file).'
             ) from None
         return await PostgresStorage.open(database_url)
     return await SQLiteStorage.open(database_path)

@@ -17,14 +17,14 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from dotenv import load_dotenv
-
-from config import DEFAULT_DATABASE_PATH, unquoted
+from config import DEFAULT_DATABASE_PATH, load_env_file, unquoted
 from storage import StorageUnavailable, open_storage
-from storage.copy import TABLES, copy_database
-from storage.postgres import PostgresStorage, safe_url
 from storage.sqlite import SQLiteStorage
+
+if TYPE_CHECKING:
+    from storage.postgres import PostgresStorage
 
 COMMANDS = ("forget-server", "copy-database")
 
@@ -82,6 +82,17 @@ def refusal(url: str, path: str) -> str | None:
 
 
 async def copy(url: str, path: str) -> int:
+    # Only here: asyncpg is an optional part (".[postgres]"), and forget-server on SQLite needs none of it.
+    try:
+        from storage.copy import TABLES, copy_database
+        from storage.postgres import PostgresStorage, safe_url
+    except ModuleNotFoundError as error:
+        if error.name != "asyncpg":
+            raise
+        raise StorageUnavailable(
+            'copy-database needs the PostgreSQL driver asyncpg: pip install -c requirements.lock ".[postgres]".'
+        ) from None
+
     source = await SQLiteStorage.open(path)
     try:
         target = await PostgresStorage.open(url, busy_timeout=60)
@@ -111,7 +122,10 @@ async def _count(storage: PostgresStorage, table: str) -> int:
 def main(argv: list[str], folder: Path) -> int:
     """Run the maintenance command ``argv`` names, with the settings of the ``.env`` in ``folder``."""
     options = parser().parse_args(argv)
-    load_dotenv(folder / ".env")
+    problems = load_env_file(folder / ".env")  # read as the bot reads it
+    if problems:
+        print(problems[0], file=sys.stderr)
+        return 2
     try:
         if options.command == "forget-server":
             return asyncio.run(forget_server(options.server_id, folder))
