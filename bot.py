@@ -36,6 +36,7 @@ from i18n.slash import CatalogTranslator, sync_payload
 from storage import Storage, StorageUnavailable, open_storage
 from table.answer import NO_PINGS
 from table.flow import Table
+from web.server import WebTable
 
 log = logging.getLogger("bot")
 
@@ -111,6 +112,7 @@ class Bot(commands.Bot):
     storage: Storage
     tables: Table
     metrics_endpoint: metrics.Endpoint | None = None
+    web: WebTable | None = None  # the web table (WEB_PORT), served by this process
 
     def __init__(self, settings: Settings, *, seed: int | None = None, **options: Any) -> None:
         super().__init__(
@@ -139,6 +141,10 @@ class Bot(commands.Bot):
         if "storage" not in self.__dict__:  # run() opens it before logging in; tests start a Bot directly
             self.storage = await open_storage(self.settings.database_path, self.settings.database_url)
         self.tables = Table(self, self.storage)
+        if self.settings.web_port is not None:
+            if self.web is None:  # run() opened it before logging in; tests start a Bot directly
+                self.web = await WebTable.serve(self.settings.web_port, self.settings.web_url)
+            await self.web.attach(self, self.tables)
         for extension in extensions():
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogTranslator())
@@ -225,6 +231,9 @@ class Bot(commands.Bot):
         if self.metrics_endpoint is not None:
             await self.metrics_endpoint.close()
             self.metrics_endpoint = None
+        if self.web is not None:
+            await self.web.close()
+            self.web = None
         storage = self.__dict__.pop("storage", None)
         if storage is not None:
             await storage.close()
@@ -256,11 +265,22 @@ async def run(settings: Settings) -> int:
         print(f"Can't serve metrics on METRICS_PORT={settings.metrics_port} ({error.strerror or error}): choose a "
               "free port or leave METRICS_PORT empty.", file=sys.stderr)  # fmt: skip
         return 2
+    if settings.web_port is not None:
+        try:
+            bot.web = await WebTable.serve(settings.web_port, settings.web_url)
+        except OSError as error:
+            if bot.metrics_endpoint is not None:
+                await bot.metrics_endpoint.close()
+            print(f"Can't serve the web table on WEB_PORT={settings.web_port} ({error.strerror or error}): choose a "
+                  "free port or leave WEB_PORT empty.", file=sys.stderr)  # fmt: skip
+            return 2
     try:
         storage = await open_storage(settings.database_path, settings.database_url)
     except StorageUnavailable as error:
         if bot.metrics_endpoint is not None:
             await bot.metrics_endpoint.close()
+        if bot.web is not None:
+            await bot.web.close()
         print(error, file=sys.stderr)
         return 2
     bot.storage = metrics.time_storage(storage) if bot.metrics_endpoint is not None else storage

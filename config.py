@@ -29,6 +29,8 @@ class Settings:
     library_log_level: str = "INFO"  # discord.py's and the database drivers' loggers
     metrics_port: int | None = None  # None: no metrics or health endpoint, no port opened
     sync_commands: bool = False  # register the slash commands even if they look unchanged
+    web_port: int | None = None  # None: no web table, no port opened (web/)
+    web_url: str | None = None  # the web table's public address; None: http://localhost:<web_port>
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -66,6 +68,14 @@ class Settings:
         port = value("METRICS_PORT")
         if port and not (port.isdecimal() and int(port) <= 65535):
             raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535; 0 picks a free one), not {port!r}.")
+        web_port = value("WEB_PORT")
+        if web_port and not (web_port.isdecimal() and int(web_port) <= 65535):
+            raise ConfigError(f"WEB_PORT must be a port number (1 to 65535; 0 picks a free one), not {web_port!r}.")
+        web_url = value("WEB_URL").rstrip("/")
+        if web_url and not web_url.startswith(("http://", "https://")):
+            raise ConfigError(
+                f"WEB_URL must be the web table's public address, like https://cards.example.org, not {web_url!r}."
+            )
         sync = value("SYNC_COMMANDS").lower()
         if sync not in ("", "0", "1", "true", "false", "yes", "no"):
             raise ConfigError(f"SYNC_COMMANDS must be 1 (sync at this start) or 0, not {sync!r}.")
@@ -81,6 +91,8 @@ class Settings:
             library_log_level=libraries,
             metrics_port=int(port) if port else None,
             sync_commands=sync in ("1", "true", "yes"),
+            web_port=int(web_port) if web_port else None,
+            web_url=web_url or None,
         )
 
 

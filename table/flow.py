@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -37,6 +38,10 @@ log = logging.getLogger(__name__)
 
 MOVE_MADE = _("Your move was made")
 
+# A link under every private panel, for a second front end (the web table): (game, player, locale) -> the button, or
+# None. Set by whoever serves that front end; the core does not know it.
+PanelLink = Callable[[GameRecord, int, str], "discord.ui.Button[Any] | None"]
+
 
 async def original_id(interaction: discord.Interaction[Any]) -> int | None:
     """The id of the message that answered ``interaction`` (one request on its token, free of rate limits)."""
@@ -61,6 +66,7 @@ class Table:
         self.panels = Panels(client, self.games, self.panel)
         self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
         self.clock.play_for = self.seats.play_for
+        self.panel_link: PanelLink | None = None
         self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
         self.events.subscribe("turn clock", self.clock.on_moved)
@@ -172,6 +178,15 @@ class Table:
             metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)
         self.courier.deliver_later(live, interaction)
 
+    async def act_for(self, channel_id: int, player: int, action: Any, *, game: int | None = None) -> Played:
+        """``act`` without a Discord interaction (the web table): the same commit, then the board, the panels, the
+        DMs, the clock and the seats follow as after a click. Raises GameError or UserError, changing nothing, when
+        the action is refused; once it is committed, a failure to show it is logged, never raised."""
+        played = await self.games.play(channel_id, player, action, game=game)
+        await self.seats.show(played)
+        self.courier.deliver_later(played.live)
+        return played
+
     async def show_panel(
         self,
         interaction: discord.Interaction[Any],
@@ -197,8 +212,8 @@ class Table:
                 message_id = await send(interaction, ephemeral=True, **message)
             await self.panels.opened(interaction, live, player, message_id, page, locale, position)
 
-    @staticmethod
     def panel(
+        self,
         live: Live[Any],
         presenter: Presenter[Any, Any],
         player: int,
@@ -214,6 +229,11 @@ class Table:
             content = message["content"]
             shown = lines(live.last, content) if ack else lines(content, _("Last: {move}", move=live.last))
             message["content"] = render(shown, locale)
+        link = self.panel_link(live.record, player, locale) if self.panel_link is not None else None
+        if link is not None:
+            view = message.get("view") or discord.ui.View(timeout=None)
+            view.add_item(link)
+            message["view"] = detached(view)
         return message
 
     async def show_board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:

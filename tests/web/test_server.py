@@ -1,0 +1,140 @@
+"""Issue 37 through the real bot and the fake Discord, without a browser: the link on the hand panel, the page and
+its headers, the 403 for a tampered or foreign link, moves over the WebSocket through the same commit as a click, and
+every open page following a move made anywhere."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import aiohttp
+
+from bot import Bot
+from engine import the_game
+from tests.e2e.conftest import World
+from tests.e2e.table_helpers import asks_first, click_panel, open_game, the_game_board
+from tests.players import best_play, saved_state
+from tests.web.conftest import base_url, hand_panel, table_link, token_of
+
+
+async def next_state(ws: aiohttp.ClientWebSocketResponse, after: int = -1, within: float = 1.0) -> dict[str, Any]:
+    """The first state message past move ``after`` (refusals in between are skipped), within ``within`` seconds."""
+    async with asyncio.timeout(within):
+        while True:
+            message = json.loads((await ws.receive()).data)
+            if message["type"] == "state" and message["state"]["seq"] > after:
+                return dict(message["state"])
+
+
+async def refusal(ws: aiohttp.ClientWebSocketResponse) -> str:
+    async with asyncio.timeout(2):
+        while True:
+            message = json.loads((await ws.receive()).data)
+            if message["type"] == "refused":
+                return str(message["text"])
+
+
+async def test_the_web_table_is_off_without_web_port(world: World) -> None:
+    async with world.bot() as bot:
+        await open_game(world, world.players[:2])
+        panel = await hand_panel(world, world.players[0])
+        assert bot.web is None
+        assert all(b.get("label") != "Open the table" for b in panel.buttons)
+
+
+async def test_a_panel_links_to_a_personal_page(world: World, web_bot: Bot) -> None:
+    ana, ben, cy = world.players[:3]
+    await open_game(world, [ana, ben, cy])
+    url = table_link(await hand_panel(world, ana))
+    assert url.startswith(base_url(web_bot) + "/t/")
+    assert url != table_link(await hand_panel(world, ben))
+    async with aiohttp.ClientSession() as http:
+        async with http.get(url) as page:
+            assert page.status == 200
+            csp = page.headers["Content-Security-Policy"]
+            assert "default-src 'none'" in csp
+            assert "script-src 'self'" in csp
+            assert "unsafe" not in csp
+            assert page.headers["Referrer-Policy"] == "no-referrer"
+            assert 'src="../static/app.js"' in await page.text()
+        token = token_of(url)
+        game, player, mac = token.split(".")
+        forged = [
+            f"{game}.{ben.id}.{mac}",  # ana's signature on ben's seat
+            f"{int(game) + 1}.{player}.{mac}",  # another game
+            f"{game}.{player}.{mac[:-1]}{'A' if mac[-1] != 'A' else 'B'}",  # one character changed
+            "nothing",
+        ]
+        for bad in forged:
+            for path in (f"/t/{bad}", f"/ws/{bad}"):
+                async with http.get(base_url(web_bot) + path) as refused:
+                    assert refused.status == 403, (bad, path)
+                    body = await refused.text()
+                    assert "the_game" not in body
+                    assert str(ana.id) not in body
+
+
+async def test_moves_from_the_page_and_the_panel_show_everywhere(world: World, web_bot: Bot) -> None:
+    members = world.players[:3]
+    await open_game(world, members)
+    by_id = {m.id: m for m in members}
+    async with aiohttp.ClientSession() as http:
+        pages = {}
+        for member in members:
+            token = token_of(table_link(await hand_panel(world, member)))
+            pages[member.id] = await http.ws_connect(f"{base_url(web_bot)}/ws/{token}?lang=en")
+        states = {player: await next_state(ws) for player, ws in pages.items()}
+        state: the_game.State = saved_state(world)
+        for player, shown in states.items():
+            assert [c["value"] for c in shown["hand"]] == list(the_game.hand(state, player))
+        # Anyone may lay the first card: ana lays it from her page.
+        ana = members[0].id
+        play = best_play(state, ana)
+        await pages[ana].send_json({"op": "play", "card": play.card, "pile": play.pile})
+        for ws in pages.values():
+            shown = await next_state(ws, after=0)
+            assert next(p["top"] for p in shown["piles"] if p["name"] == play.pile) == play.card
+            assert play.card not in [c["value"] for c in shown["hand"]]
+        assert saved_state(world).move_count == 1
+        await the_game_board(world)  # the channel's board shows the committed position
+        # Out of turn: ben is refused, in words, and nothing changes.
+        ben = members[1].id
+        other = best_play(saved_state(world), ben)
+        await pages[ben].send_json({"op": "play", "card": other.card, "pile": other.pile})
+        assert "turn" in (await refusal(pages[ben])).lower()
+        assert saved_state(world).move_count == 1
+        # ana's second card from her panel: every page follows within a second.
+        state = saved_state(world)
+        second = best_play(state, ana)
+        panel = await hand_panel(world, by_id[ana])
+        await click_panel(world, panel, by_id[ana], "card", second.card)
+        await click_panel(world, panel, by_id[ana], "pile", second.card, second.pile)
+        if asks_first(state, ana, second.card, second.pile):
+            await click_panel(world, panel, by_id[ana], "lay", second.card, second.pile)
+        for ws in pages.values():
+            shown = await next_state(ws, after=1)
+            assert next(p["top"] for p in shown["piles"] if p["name"] == second.pile) == second.card
+        # End turn from the page: the board moves on to the next player.
+        await pages[ana].send_json({"op": "end"})
+        shown = await next_state(pages[ben], after=2)
+        assert shown["myTurn"]
+        assert shown["status"].startswith("Your turn")
+        await the_game_board(world)
+        for ws in pages.values():
+            await ws.close()
+
+
+async def test_a_page_sees_only_its_own_hand(world: World, web_bot: Bot) -> None:
+    ana, ben, cy = world.players[:3]
+    await open_game(world, [ana, ben, cy])
+    state: the_game.State = saved_state(world)
+    token = token_of(table_link(await hand_panel(world, ana)))
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url(web_bot)}/ws/{token}") as ws:
+        raw = json.dumps(await next_state(ws))
+    shown = json.loads(raw)
+    assert [c["value"] for c in shown["hand"]] == list(the_game.hand(state, ana.id))
+    assert [s["cards"] for s in shown["seats"]] == ["6 cards"] * 3
+    assert set(shown) >= {"piles", "hand", "seats", "drawPile", "status", "log"}
+    assert shown["drawPile"] == f"Draw pile: {len(state.draw_pile)} cards"
+    # That nothing hidden is in it at all is checked on the page's composition (tests/web/test_page.py).

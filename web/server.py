@@ -1,0 +1,340 @@
+"""The web table's server: aiohttp's own ``web`` and WebSocket, in the bot's process and event loop.
+
+- ``GET /t/<token>``: the page (static HTML; the token in the address says whose page it is);
+- ``GET /static/<file>``: its hand-written script and style sheet;
+- ``GET /ws/<token>``: the live state, one JSON message per position, and the player's moves back.
+
+Every move goes through ``Table.act_for``: the same compare-and-swap commit as a panel click, after which the board,
+the panels, the DMs, the clock and the computer seats follow. Every page follows the committed moves through the
+core's ``Moved`` event, wherever the move was made. A token that does not check out, or names a game that is no
+longer open, gets the same bare 403, whatever was wrong with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+from aiohttp import WSMsgType, web
+
+from engine import no_thanks, the_game
+from engine.errors import GameError
+from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
+from storage import GameRecord
+from table.answer import UserError
+from table.events import Moved
+from table.flow import Table
+from table.people import AI_NAMES, is_ai
+from web.page import page_state
+from web.tokens import Signer, load_key, still_open
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+# Nothing but the page's own files: no inline script or style, no other origin, no framing.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    # The address holds the player's token: never send it on to another site.
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+# Moves per player: a burst of this many, then this many a second (a fast turn lays a few cards in a second).
+BURST, PER_SECOND = 8, 4.0
+PAGES_PER_PLAYER = 8  # open pages (WebSockets) per player and game
+MESSAGE_BYTES = 1024
+
+OPEN_TABLE = _p("button", "Open the table")
+SLOW_DOWN = _("Slow down: too many moves at once. Try again in a moment.")
+NOT_A_MOVE = _("That move isn't possible here.")
+FORBIDDEN = _("This link doesn't open a table: use the Open the table button of your own hand panel.")
+TOO_MANY_PAGES = _("This table is open in too many windows: close one and reload.")
+
+
+@dataclass(eq=False)
+class Page:
+    """One open page: whose, of which game, in which language."""
+
+    ws: web.WebSocketResponse
+    game_id: int
+    player: int
+    locale: str
+    bucket: float = BURST
+    refilled: float = field(default_factory=time.monotonic)
+
+    def may_act(self, now: float) -> bool:
+        self.bucket = min(BURST, self.bucket + (now - self.refilled) * PER_SECOND)
+        self.refilled = now
+        if self.bucket < 1:
+            return False
+        self.bucket -= 1
+        return True
+
+
+def action_of(kind: str, message: dict[str, Any]) -> Any:
+    """The engine action a page's message asks for, or None if it is no move of this game."""
+    op = message.get("op")
+    if kind == the_game.INFO.kind:
+        card, pile = message.get("card"), message.get("pile")
+        if op == "play" and isinstance(card, int) and not isinstance(card, bool) and pile in the_game.PILES:
+            return the_game.Play(card, pile)
+        if op == "end":
+            return the_game.EndTurn()
+    elif kind == no_thanks.INFO.kind:
+        if op == "take":
+            return no_thanks.Take()
+        if op == "pass":
+            return no_thanks.NoThanks()
+    return None
+
+
+class WebTable:
+    """The server and its open pages. ``serve`` opens the port (before the bot logs in, so a taken port is reported
+    like any other setting); ``attach`` joins it to the core once the table exists."""
+
+    def __init__(self) -> None:
+        self.runner: web.AppRunner | None = None
+        self.port = 0
+        self.base_url = ""
+        self.client: discord.Client | None = None
+        self.tables: Table | None = None
+        self.signer: Signer | None = None
+        self.pages: dict[int, set[Page]] = {}  # game id -> its open pages
+        self._latest: dict[int, Any] = {}  # game id -> the newest ``Live`` a move announced, while pages are open
+        self._pushing: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._names: dict[int, str] = {}
+
+    @classmethod
+    async def serve(cls, port: int, url: str | None, host: str = "0.0.0.0") -> WebTable:
+        """Open the port; raises OSError if it is taken."""
+        table = cls()
+        app = web.Application(client_max_size=MESSAGE_BYTES)
+        app.router.add_get("/t/{token}", table.page)
+        app.router.add_get("/static/{name}", table.asset)
+        app.router.add_get("/ws/{token}", table.socket)
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, host, port)
+        try:
+            await site.start()
+        except OSError:
+            await runner.cleanup()
+            raise
+        table.runner, table.port = runner, int(runner.addresses[0][1])
+        table.base_url = (url or f"http://localhost:{table.port}").rstrip("/")
+        log.info("Web table on port %d, reached at %s", table.port, table.base_url)
+        return table
+
+    async def attach(self, client: discord.Client, tables: Table) -> None:
+        self.client, self.tables = client, tables
+        self.signer = Signer(await load_key(tables.storage))
+        tables.events.subscribe("web table", self.on_moved)
+        tables.panel_link = self.link
+
+    async def close(self) -> None:
+        for task in self._pushing.values():
+            task.cancel()
+        for pages in list(self.pages.values()):
+            for page in list(pages):
+                await page.ws.close()
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    # ---- the way in -------------------------------------------------------------------------------------------
+
+    def url(self, game_id: int, player: int, locale: str) -> str:
+        assert self.signer is not None
+        return f"{self.base_url}/t/{self.signer.sign(game_id, player)}?lang={language(locale)}"
+
+    def link(self, record: GameRecord, player: int, locale: str) -> discord.ui.Button[Any] | None:
+        """The Open the table button under a player's private panel (row 4: every panel leaves it free)."""
+        if self.signer is None or is_ai(player) or player not in record.players:
+            return None
+        return discord.ui.Button(label=render(OPEN_TABLE, locale), url=self.url(record.id, player, locale), row=4)
+
+    async def _seat(self, request: web.Request) -> tuple[GameRecord, int] | None:
+        """The game and player a request's token names, if the token is genuine and the game still open to it."""
+        if self.signer is None or self.tables is None:
+            return None
+        signed = self.signer.verify(request.match_info["token"])
+        if signed is None:
+            return None
+        game_id, player = signed
+        record = await self.tables.storage.game(game_id)
+        if record is None or player not in record.players or not still_open(record):
+            return None
+        return record, player
+
+    def _forbidden(self, request: web.Request) -> web.Response:
+        text = render(FORBIDDEN, request.query.get("lang", SOURCE_LANGUAGE))
+        return web.Response(status=403, text=text, headers=SECURITY_HEADERS)
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        if await self._seat(request) is None:
+            return self._forbidden(request)
+        return web.FileResponse(STATIC / "index.html", headers=SECURITY_HEADERS)
+
+    async def asset(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in ASSETS:
+            raise web.HTTPNotFound()
+        headers = {**SECURITY_HEADERS, "Content-Type": ASSETS[name], "Cache-Control": "no-cache"}
+        return web.FileResponse(STATIC / name, headers=headers)
+
+    # ---- the live page ----------------------------------------------------------------------------------------
+
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        seat = await self._seat(request)
+        if seat is None:
+            return self._forbidden(request)
+        record, player = seat
+        assert self.tables is not None
+        lang = request.query.get("lang")
+        locale = language(lang) if lang else await self.tables.languages.reader(player)
+        pages = self.pages.setdefault(record.id, set())
+        ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MESSAGE_BYTES)
+        await ws.prepare(request)
+        if sum(p.player == player for p in pages) >= PAGES_PER_PLAYER:
+            await ws.send_json({"type": "refused", "text": render(TOO_MANY_PAGES, locale)})
+            await ws.close()
+            return ws
+        page = Page(ws, record.id, player, locale)
+        pages.add(page)
+        try:
+            await self._send(page, await self._current(record))
+            async for message in ws:
+                if message.type is WSMsgType.TEXT:
+                    await self._on_message(page, record, message.data)
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            pages.discard(page)
+            if not pages:
+                self.pages.pop(record.id, None)
+                self._latest.pop(record.id, None)
+        return ws
+
+    async def _on_message(self, page: Page, record: GameRecord, data: str) -> None:
+        assert self.tables is not None
+        try:
+            message = json.loads(data)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict):
+            return
+        if message.get("op") == "sync":  # a page that thinks it missed something
+            await self._send(page, await self._current(record))
+            return
+        action = action_of(record.kind, message)
+        refusal: Text | None = None
+        if action is None:
+            refusal = NOT_A_MOVE
+        elif not page.may_act(time.monotonic()):
+            refusal = SLOW_DOWN
+        else:
+            try:
+                await self.tables.act_for(record.channel_id, page.player, action, game=record.id)
+            except (GameError, UserError) as error:
+                refusal = error.text
+        if refusal is not None and not page.ws.closed:
+            await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
+
+    async def _current(self, record: GameRecord) -> Any:
+        """The newest position of the page's game, as a ``Live`` (running) or a bare final state (ended)."""
+        assert self.tables is not None
+        games = self.tables.games
+        live = self._latest.get(record.id) or games.cached(record.id)
+        if live is not None:
+            return live
+        fresh = await self.tables.storage.game(record.id)
+        if fresh is not None and fresh.status == "running":
+            return await games.live(fresh)
+        return await games.final_state(fresh or record)
+
+    async def _send(self, page: Page, current: Any) -> None:
+        if page.ws.closed:
+            return
+        await page.ws.send_str(json.dumps({"type": "state", "state": await self._compose(page, current)}))
+
+    async def _compose(self, page: Page, current: Any) -> dict[str, Any]:
+        assert self.tables is not None
+        live = current if hasattr(current, "record") else None
+        record = live.record if live is not None else await self.tables.storage.game(page.game_id)
+        assert record is not None
+        presenter = self.tables.games.presenter(record)
+        state = live.state if live is not None else current
+        steps = [*live.previous, *live.turn] if live is not None else []
+        names = await self.names(record.players)
+        due = self.tables.clock.deadlines.get(record.id)
+        left = max(0.0, due[1] - time.time()) if due is not None else None
+        return page_state(record.kind, presenter, state, page.player, page.locale, names, steps, left)
+
+    # ---- following the table ----------------------------------------------------------------------------------
+
+    async def on_moved(self, event: Moved) -> None:
+        """A move was committed (anywhere): every open page of its game is brought up to date, in the background,
+        always from the newest position, so a burst of moves ends on the last one."""
+        game_id = event.live.record.id
+        if game_id not in self.pages:
+            return
+        self._latest[game_id] = event.live
+        running = self._pushing.get(game_id)
+        if running is not None and not running.done():
+            self._again.add(game_id)
+            return
+        self._pushing[game_id] = asyncio.ensure_future(self._push(game_id))
+
+    async def _push(self, game_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(game_id)
+                live = self._latest.get(game_id)
+                if live is None:
+                    return
+                composed: dict[tuple[int, str], str] = {}
+                for page in list(self.pages.get(game_id, ())):
+                    key = (page.player, page.locale)
+                    if key not in composed:
+                        state = await self._compose(page, live)
+                        composed[key] = json.dumps({"type": "state", "state": state})
+                    if not page.ws.closed:
+                        try:
+                            await page.ws.send_str(composed[key])
+                        except ConnectionError:
+                            continue
+                if game_id not in self._again:
+                    return
+        except Exception:
+            log.exception("The web pages of game %s could not follow a move", game_id)
+        finally:
+            self._pushing.pop(game_id, None)
+
+    async def names(self, players: tuple[int, ...]) -> dict[int, str]:
+        """Display names for the page (mentions do not work outside Discord); remembered once looked up."""
+        for player in players:
+            if player in self._names:
+                continue
+            if is_ai(player):
+                self._names[player] = AI_NAMES[(-player - 1) % len(AI_NAMES)]
+                continue
+            user = self.client.get_user(player) if self.client is not None else None
+            if user is None and self.client is not None:
+                try:
+                    user = await self.client.fetch_user(player)
+                except discord.HTTPException:
+                    user = None
+            if user is not None:
+                self._names[player] = user.display_name
+        return {p: self._names.get(p, f"#{players.index(p) + 1}") for p in players}

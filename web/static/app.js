@@ -1,0 +1,231 @@
+// The web table's page: a thin client. The server sends the whole position this player may see, with every word
+// already in the player's language; the page draws it and sends back what was tapped. Nothing is decided here.
+"use strict";
+
+(function () {
+  const token = location.pathname.split("/").pop();
+  const lang = new URLSearchParams(location.search).get("lang") || "";
+  const $ = (id) => document.getElementById(id);
+  let state = null;
+  let selected = null; // the card tapped, waiting for a pile
+  let socket = null;
+  let retry = 500;
+  let deadline = null; // local time (ms) the turn ends, from the server's "seconds left"
+
+  function el(tag, props, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key === "class") node.className = value;
+      else if (key === "on") for (const [event, fn] of Object.entries(value)) node.addEventListener(event, fn);
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children) if (child !== null && child !== undefined) node.append(child);
+    return node;
+  }
+
+  function alertText(text) {
+    $("alert").textContent = text || "";
+  }
+
+  function send(message) {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    alertText("");
+    socket.send(JSON.stringify(message));
+  }
+
+  // ---- The Game -------------------------------------------------------------------------------------------------
+
+  function tapCard(value) {
+    alertText("");
+    selected = selected === value ? null : value;
+    draw();
+    const again = document.querySelector(`.hand button[data-card="${value}"]`);
+    if (again) again.focus();
+  }
+
+  function tapPile(name) {
+    if (selected === null) {
+      alertText(state.labels.chooseCard);
+      return;
+    }
+    const card = selected;
+    selected = null;
+    send({ op: "play", card: card, pile: name });
+    draw();
+  }
+
+  function theGame(s, main, dock) {
+    const chosen = s.hand.find((c) => c.value === selected);
+    if (!chosen) selected = null;
+    main.append(el("p", { text: s.drawPile }));
+    const seats = el("ul", { class: "seats", "aria-label": s.labels.players });
+    for (const seat of s.seats) {
+      const who = seat.me ? `${seat.name} (${s.labels.you})` : seat.name;
+      const extra = seat.left ? ` · ${s.labels.left}` : seat.toMove ? ` · ${s.labels.toMove}` : "";
+      seats.append(el("li", { class: (seat.toMove ? "to-move " : "") + (seat.left ? "gone" : "") },
+        `${who}: ${seat.cards}${seat.signals.length ? " " + seat.signals.join(" ") : ""}${extra}`));
+    }
+    main.append(seats);
+    const piles = el("section", { class: "piles", role: "region", "aria-label": s.labels.piles });
+    for (const pile of s.piles) {
+      const option = chosen ? chosen.piles[pile.name] : null;
+      const label = option ? option.label : pile.label;
+      const signals = pile.signals.map((m) => `${m.icon} ${m.text}`).join(", ");
+      let cls = "pile";
+      if (option) cls += option.trick ? " trick" : option.legal ? " jump" : " illegal";
+      const button = el("button", {
+        class: cls, "data-pile": pile.name, "aria-label": signals ? `${label} · ${signals}` : label,
+        on: { click: () => tapPile(pile.name), dragover: (e) => e.preventDefault(),
+          drop: (e) => { e.preventDefault(); const c = Number(e.dataTransfer.getData("text/plain")); if (c) { selected = c; tapPile(pile.name); } } },
+      },
+      el("span", { class: "name", text: `${pile.name} ${pile.up ? "↑" : "↓"}` }),
+      el("span", { class: "top", text: String(pile.top) }),
+      el("span", { class: "label", text: option ? label : "" }),
+      el("span", { class: "sig", text: pile.signals.map((m) => m.icon).join(" "), title: signals || null }));
+      piles.append(button);
+    }
+    main.append(piles);
+
+    const hand = el("section", { class: "hand", role: "region", "aria-label": s.labels.hand });
+    for (const card of s.hand) {
+      const fits = Object.values(card.piles).some((p) => p.legal);
+      hand.append(el("button", {
+        "data-card": card.value, class: fits ? "" : "stuck", draggable: "true",
+        "aria-pressed": selected === card.value ? "true" : "false",
+        on: { click: () => tapCard(card.value), dragstart: (e) => e.dataTransfer.setData("text/plain", String(card.value)) },
+      }, String(card.value)));
+    }
+    dock.append(el("h2", { text: s.labels.hand, "aria-hidden": "true" }), hand);
+    const actions = el("div", { class: "actions" });
+    actions.append(el("button", { class: "go", disabled: !s.canEnd, on: { click: () => send({ op: "end" }) } }, s.labels.endTurn));
+    if (!s.over) actions.append(el("span", { text: s.labels.chooseCard }));
+    dock.append(actions);
+  }
+
+  // ---- No Thanks! -----------------------------------------------------------------------------------------------
+
+  function runs(list) {
+    const box = el("span", { class: "runs" });
+    for (const run of list) box.append(el("span", { class: "run" }, run.length > 1 ? `${run[0]}–${run[run.length - 1]}` : String(run[0])));
+    return box;
+  }
+
+  function noThanks(s, main, dock) {
+    const offer = el("div", { class: "offer" });
+    if (s.faceUp !== null) offer.append(el("div", { class: "card", "aria-hidden": "true" }, String(s.faceUp)));
+    offer.append(el("div", {}, el("p", { text: s.faceUpText }), el("p", { text: s.cardsLeft })));
+    main.append(offer);
+    const seats = el("ul", { class: "seats", "aria-label": s.labels.players });
+    for (const seat of s.seats) {
+      if (seat.me) continue;
+      const line = el("li", { class: seat.toMove ? "to-move" : "" },
+        `${seat.name}: ${seat.points}${seat.chips ? ", " + seat.chips : ""}${seat.toMove ? " · " + s.labels.toMove : ""} `);
+      line.append(runs(seat.runs));
+      seats.append(line);
+    }
+    main.append(seats);
+    dock.append(el("p", {}, `${s.myChips} · ${s.myPoints} `, runs(s.myRuns)));
+    const actions = el("div", { class: "actions" });
+    actions.append(el("button", { class: "go", disabled: !s.canTake, on: { click: () => send({ op: "take" }) } }, s.labels.take));
+    actions.append(el("button", { disabled: !s.canPass, on: { click: () => send({ op: "pass" }) } }, s.labels.pass));
+    dock.append(actions);
+  }
+
+  // ---- drawing --------------------------------------------------------------------------------------------------
+
+  function draw() {
+    if (!state) return;
+    const s = state;
+    const focused = document.activeElement;
+    const refocus = focused && (focused.dataset.card || focused.dataset.pile || focused.textContent);
+    document.documentElement.lang = s.lang || "en";
+    document.title = s.title;
+    $("title").textContent = s.title;
+    $("status").textContent = s.status;
+    const main = $("table");
+    main.replaceChildren();
+    let dock = $("hand-dock");
+    if (!dock) {
+      dock = el("div", { id: "hand-dock" });
+      document.body.append(dock);
+    }
+    dock.replaceChildren();
+    if (s.result) main.append(el("p", { class: "result", text: s.result }));
+    if (s.kind === "the_game") theGame(s, main, dock);
+    else noThanks(s, main, dock);
+    if (s.log.length) {
+      main.append(el("h2", { text: s.labels.log }));
+      const log = el("ol", { class: "log" });
+      for (const line of s.log) log.append(el("li", { text: line }));
+      main.append(log);
+    }
+    setOffline(!socket || socket.readyState !== WebSocket.OPEN);
+    // Keep the keyboard where it was: the same card, pile or button after a redraw.
+    if (refocus && focused !== document.body) {
+      const again = [...document.querySelectorAll("button")].find((b) =>
+        (b.dataset.card || b.dataset.pile || b.textContent) === refocus && !b.disabled);
+      if (again) again.focus();
+    }
+    tick();
+  }
+
+  function tick() {
+    const clock = $("clock");
+    if (deadline === null || !state || state.over) {
+      clock.textContent = "";
+      return;
+    }
+    const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+    clock.textContent = `⏰ ${state.labels.turnEnds} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  }
+
+  function setOffline(off) {
+    document.body.classList.toggle("offline", off);
+    const banner = $("offline");
+    banner.hidden = !off;
+    banner.textContent = off ? (state ? state.labels.offline : "…") : "";
+    // A position that may be old is never playable: every button waits for the connection.
+    for (const button of document.querySelectorAll("main button, #hand-dock button")) {
+      if (off) button.setAttribute("data-offline", ""), (button.disabled = true);
+    }
+  }
+
+  // ---- the connection -------------------------------------------------------------------------------------------
+
+  function connect() {
+    const url = new URL(`../ws/${token}`, location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    if (lang) url.searchParams.set("lang", lang);
+    socket = new WebSocket(url);
+    socket.addEventListener("message", (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "state") {
+        retry = 500;
+        state = message.state;
+        deadline = state.deadline === null ? null : Date.now() + state.deadline * 1000;
+        draw();
+      } else if (message.type === "refused") {
+        alertText(message.text);
+      }
+    });
+    socket.addEventListener("close", () => {
+      setOffline(true);
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 5000);
+    });
+  }
+
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && selected !== null) {
+      selected = null;
+      draw();
+    }
+  });
+  document.addEventListener("DOMContentLoaded", () => {
+    setOffline(true);
+    connect();
+    setInterval(tick, 1000);
+  });
+})();
