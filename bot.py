@@ -18,7 +18,7 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
@@ -36,7 +36,9 @@ from i18n.slash import CatalogTranslator, sync_payload
 from storage import Storage, StorageUnavailable, open_storage
 from table.answer import NO_PINGS
 from table.flow import Table
-from web.server import WebTable
+
+if TYPE_CHECKING:
+    from web.server import WebTable
 
 log = logging.getLogger("bot")
 
@@ -143,7 +145,7 @@ class Bot(commands.Bot):
         self.tables = Table(self, self.storage)
         if self.settings.web_port is not None:
             if self.web is None:  # run() opened it before logging in; tests start a Bot directly
-                self.web = await WebTable.serve(self.settings.web_port, self.settings.web_url)
+                self.web = await serve_web(self.settings)
             await self.web.attach(self, self.tables)
         for extension in extensions():
             await self.load_extension(extension)
@@ -245,6 +247,15 @@ class ShardedBot(Bot, commands.AutoShardedBot):
     which keeps everything a game needs, so it does not matter which process answers which event."""
 
 
+async def serve_web(settings: Settings) -> WebTable:
+    """Open the web table's port (raises OSError if it is taken). Imported here: without WEB_PORT the bot never
+    loads the web table at all."""
+    from web.server import WebTable
+
+    assert settings.web_port is not None
+    return await WebTable.serve(settings.web_port, settings.web_url)
+
+
 def build_bot(settings: Settings, **options: Any) -> Bot:
     """One process as always, or, with ``SHARD_COUNT``, discord.py's ``AutoShardedBot`` with this process's shards."""
     if settings.shard_count is None:
@@ -267,7 +278,7 @@ async def run(settings: Settings) -> int:
         return 2
     if settings.web_port is not None:
         try:
-            bot.web = await WebTable.serve(settings.web_port, settings.web_url)
+            bot.web = await serve_web(settings)
         except OSError as error:
             if bot.metrics_endpoint is not None:
                 await bot.metrics_endpoint.close()

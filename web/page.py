@@ -37,6 +37,8 @@ LABELS: dict[str, Text] = {
     "turnEnds": _p("web", "Turn ends in"),
 }
 
+BACKWARDS = _p("web", "backwards trick!")
+
 _MENTION = re.compile(r"<@!?([0-9]+)>")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 
@@ -146,11 +148,14 @@ def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[i
         options = {}
         for pile in view.piles:
             legal = the_game.is_legal(pile.name, pile.top, card)
+            trick = legal and the_game.is_backwards_trick(pile.name, pile.top, card)
             options[pile.name] = {
                 "ok": legal and my_turn,
                 "legal": legal,
-                "trick": legal and the_game.is_backwards_trick(pile.name, pile.top, card),
+                "trick": trick,
                 "label": say(_pile_label(pile, card)),
+                # What the pile's face adds under its top: the jump, or the trick.
+                "short": say(BACKWARDS) if trick else f"→ {card} ({card - pile.top:+d})" if legal else "",
             }
         hand.append({"value": card, "piles": options})
     return {

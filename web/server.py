@@ -37,7 +37,7 @@ from web.tokens import Signer, load_key, still_open
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
-ASSETS = {"app.js": "text/javascript", "app.css": "text/css"}
+ASSETS = {"app.js": "text/javascript", "app.css": "text/css", "icon.svg": "image/svg+xml"}
 # Nothing but the page's own files: no inline script or style, no other origin, no framing.
 CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "

@@ -82,7 +82,7 @@
       },
       el("span", { class: "name", text: `${pile.name} ${pile.up ? "↑" : "↓"}` }),
       el("span", { class: "top", text: String(pile.top) }),
-      el("span", { class: "label", text: option ? label : "" }),
+      el("span", { class: "label", text: option ? option.short : "" }),
       el("span", { class: "sig", text: pile.signals.map((m) => m.icon).join(" "), title: signals || null }));
       piles.append(button);
     }
@@ -178,7 +178,7 @@
       return;
     }
     const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-    clock.textContent = `⏰ ${state.labels.turnEnds} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    clock.textContent = `${state.labels.turnEnds} ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   }
 
   function setOffline(off) {
