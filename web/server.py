@@ -70,15 +70,21 @@ class Page:
     game_id: int
     player: int
     locale: str
-    bucket: float = BURST
+
+
+@dataclass
+class Bucket:
+    """A player's allowance of moves (a token bucket): ``BURST`` at once, then ``PER_SECOND``."""
+
+    tokens: float = BURST
     refilled: float = field(default_factory=time.monotonic)
 
-    def may_act(self, now: float) -> bool:
-        self.bucket = min(BURST, self.bucket + (now - self.refilled) * PER_SECOND)
+    def take(self, now: float) -> bool:
+        self.tokens = min(BURST, self.tokens + (now - self.refilled) * PER_SECOND)
         self.refilled = now
-        if self.bucket < 1:
+        if self.tokens < 1:
             return False
-        self.bucket -= 1
+        self.tokens -= 1
         return True
 
 
@@ -115,6 +121,8 @@ class WebTable:
         self._pushing: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
         self._names: dict[int, str] = {}
+        # One allowance per player and game, however many pages they have open.
+        self._buckets: dict[tuple[int, int], Bucket] = {}
 
     @classmethod
     async def serve(cls, port: int, url: str | None, host: str = "0.0.0.0") -> WebTable:
@@ -221,6 +229,8 @@ class WebTable:
             pass
         finally:
             pages.discard(page)
+            if not any(p.player == player for p in pages):
+                self._buckets.pop((record.id, player), None)
             if not pages:
                 self.pages.pop(record.id, None)
                 self._latest.pop(record.id, None)
@@ -241,7 +251,7 @@ class WebTable:
         refusal: Text | None = None
         if action is None:
             refusal = NOT_A_MOVE
-        elif not page.may_act(time.monotonic()):
+        elif not self._buckets.setdefault((page.game_id, page.player), Bucket()).take(time.monotonic()):
             refusal = SLOW_DOWN
         else:
             try:

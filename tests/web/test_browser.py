@@ -123,11 +123,10 @@ async def panel_turn(world: World, member: Member) -> None:
             await click_panel(world, panel, member, "lay", play.card, play.pile)
 
 
-async def committed(world: World, moves: int) -> the_game.State:
+async def committed(world: World, moves: int) -> Any:
     """The saved game once it holds ``moves`` moves."""
     await world.fake.wait_for(lambda: saved_state(world).move_count >= moves, 3, what=f"move {moves} to be saved")
-    state: the_game.State = saved_state(world)
-    return state
+    return saved_state(world)
 
 
 async def test_a_whole_game_with_one_player_on_the_page(world: World, web_bot: Bot, browser: Any) -> None:
@@ -171,10 +170,18 @@ async def test_a_whole_game_with_one_player_on_the_page(world: World, web_bot: B
             state = await committed(world, state.move_count + 1)
             turns += 1
         state = saved_state(world)
-        await eventually(lambda state=state: page_shows(page, state, ana.id), what="the page to show the move")
+
+        async def follows(shown: the_game.State = state) -> None:
+            await page_shows(page, shown, ana.id)
+
+        await eventually(follows, what="the page to show the move")
         await the_game_board(world)  # the channel's board shows the same committed game
     assert turns > 6, turns
-    await eventually(lambda: page_shows(page, saved_state(world), ana.id), what="the end")
+
+    async def ended() -> None:
+        await page_shows(page, saved_state(world), ana.id)
+
+    await eventually(ended, what="the end")
     assert await page.locator(".result").inner_text()  # the end screen's words
     assert not errors, errors
     await context.close()
