@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cogs.the_game_board import SIGNAL_WORDS
+from cogs.the_game_board import SIGNAL_SHORT, SIGNAL_WORDS
 from engine import GAMES, no_thanks, the_game
 from i18n import Localized, Text, _, _n, _np, _p, language, render
 from table.presenter import Presenter, Step
@@ -35,6 +35,7 @@ LABELS: dict[str, Text] = {
     "toMove": _p("web", "to move"),
     "chooseCard": _p("web", "Tap a card, then a pile."),
     "turnEnds": _p("web", "Turn ends in"),
+    "signals": _p("button", "Signals…"),
 }
 
 BACKWARDS = _p("web", "backwards trick!")
@@ -161,6 +162,7 @@ def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[i
     return {
         "status": say(status),
         "piles": piles,
+        "signalButtons": [] if view.over else signal_buttons(view, player, say),
         "hand": hand,
         "drawPile": say(_np("web", "Draw pile: {count} card", "Draw pile: {count} cards", view.draw_pile)),
         "canEnd": not view.over and view.current_player == player and view.laid >= view.minimum,
@@ -178,6 +180,35 @@ def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[i
             for seat in view.seats
         ],
     }
+
+
+def signal_buttons(view: the_game.PublicView, player: int, say: Any) -> list[dict[str, Any]]:
+    """The signals the seat may raise, as on the panel's signals page; ``on``: raised by this seat (a tap takes it
+    down)."""
+    mine = {(m.kind, m.pile) for m in view.signals if m.player == player}
+    buttons = [
+        {
+            "kind": kind,
+            "pile": pile,
+            "on": (kind, pile) in mine,
+            "label": say(_p("button", "{pile}: {signal}", pile=pile, signal=SIGNAL_SHORT[kind])),
+        }
+        for kind in the_game.PILE_SIGNALS
+        for pile in the_game.PILES
+    ]
+    buttons.append(
+        {
+            "kind": "nearly_stuck",
+            "pile": None,
+            "on": ("nearly_stuck", None) in mine,
+            "label": say(_p("button", "I'm nearly stuck")),
+        }
+    )
+    if mine:
+        buttons.append(
+            {"kind": the_game.CLEAR, "pile": None, "on": False, "label": say(_p("button", "Clear my signals"))}
+        )
+    return buttons
 
 
 def no_thanks_page(state: no_thanks.State, player: int, say: Any, names: Mapping[int, str]) -> dict[str, Any]:

@@ -88,9 +88,22 @@ class Bucket:
         return True
 
 
-def action_of(kind: str, message: dict[str, Any]) -> Any:
-    """The engine action a page's message asks for, or None if it is no move of this game."""
+def action_of(kind: str, message: dict[str, Any], state: Any = None, player: int = 0) -> Any:
+    """The engine action a page's message asks for, or None if it is no move of this game. A signal tapped again
+    comes down, as on the panel: decided on ``state``, the game as it is now."""
     op = message.get("op")
+    if kind == the_game.INFO.kind and op == "signal":
+        signal, pile = message.get("kind"), message.get("pile")
+        if signal not in (*the_game.SIGNALS, the_game.CLEAR) or (pile is not None and pile not in the_game.PILES):
+            return None
+        if signal in the_game.PLAYER_SIGNALS or signal == the_game.CLEAR:
+            pile = None
+        elif pile is None:
+            return None
+        raised = state is not None and any(
+            m.player == player and (m.kind, m.pile) == (signal, pile) for m in state.signals
+        )
+        return the_game.Signal(the_game.CLEAR if raised else str(signal), pile)
     if kind == the_game.INFO.kind:
         card, pile = message.get("card"), message.get("pile")
         if op == "play" and isinstance(card, int) and not isinstance(card, bool) and pile in the_game.PILES:
@@ -247,7 +260,11 @@ class WebTable:
         if message.get("op") == "sync":  # a page that thinks it missed something
             await self._send(page, await self._current(record))
             return
-        action = action_of(record.kind, message)
+        state = None
+        if message.get("op") == "signal":
+            current = await self._current(record)
+            state = getattr(current, "state", current)
+        action = action_of(record.kind, message, state, page.player)
         refusal: Text | None = None
         if action is None:
             refusal = NOT_A_MOVE

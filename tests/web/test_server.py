@@ -138,3 +138,23 @@ async def test_a_page_sees_only_its_own_hand(world: World, web_bot: Bot) -> None
     assert set(shown) >= {"piles", "hand", "seats", "drawPile", "status", "log"}
     assert shown["drawPile"] == f"Draw pile: {len(state.draw_pile)} cards"
     # That nothing hidden is in it at all is checked on the page's composition (tests/web/test_page.py).
+
+
+async def test_signals_go_up_and_come_down_from_the_page(world: World, web_bot: Bot) -> None:
+    ana, ben = world.players[:2]
+    await open_game(world, [ana, ben])
+    token = token_of(table_link(await hand_panel(world, ben)))
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url(web_bot)}/ws/{token}") as ws:
+        shown = await next_state(ws)
+        assert not any(b["on"] for b in shown["signalButtons"])
+        await ws.send_json({"op": "signal", "kind": "dont_lay", "pile": "C"})
+        shown = await next_state(ws, after=0)
+        assert [b["label"] for b in shown["signalButtons"] if b["on"]] == ["C: don't lay"]
+        assert [s["text"] for s in shown["piles"][2]["signals"]] == ["ben: please don't lay here"]
+        state: the_game.State = saved_state(world)
+        assert [(m.player, m.kind, m.pile) for m in state.signals] == [(ben.id, "dont_lay", "C")]
+        await ws.send_json({"op": "signal", "kind": "dont_lay", "pile": "C"})  # tapped again: it comes down
+        shown = await next_state(ws, after=1)
+        assert not any(b["on"] for b in shown["signalButtons"])
+        assert saved_state(world).signals == ()
+        await the_game_board(world)

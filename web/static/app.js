@@ -10,6 +10,7 @@
   let selected = null; // the card tapped, waiting for a pile
   let socket = null;
   let retry = 500;
+  let signalsOpen = false; // the signals stay open across redraws once opened
   let deadline = null; // local time (ms) the turn ends, from the server's "seconds left"
 
   function el(tag, props, ...children) {
@@ -41,8 +42,12 @@
     alertText("");
     selected = selected === value ? null : value;
     draw();
-    const again = document.querySelector(`.hand button[data-card="${value}"]`);
-    if (again) again.focus();
+    // The pile comes next: the keyboard goes to the first pile the card fits (Escape puts the card back).
+    const card = state.hand.find((c) => c.value === selected);
+    const pile = card && state.piles.find((p) => card.piles[p.name].legal);
+    const next = pile ? document.querySelector(`.piles button[data-pile="${pile.name}"]`)
+      : document.querySelector(`.hand button[data-card="${value}"]`);
+    if (next) next.focus();
   }
 
   function tapPile(name) {
@@ -102,6 +107,17 @@
     actions.append(el("button", { class: "go", disabled: !s.canEnd, on: { click: () => send({ op: "end" }) } }, s.labels.endTurn));
     if (!s.over) actions.append(el("span", { text: s.labels.chooseCard }));
     dock.append(actions);
+    if (s.signalButtons.length) {
+      const box = el("details", { class: "signals", open: signalsOpen || null,
+        on: { toggle: (e) => { signalsOpen = e.target.open; } } }, el("summary", { text: s.labels.signals }));
+      const list = el("div", { class: "signal-list" });
+      for (const b of s.signalButtons) {
+        list.append(el("button", { "aria-pressed": b.on ? "true" : "false", "data-signal": `${b.kind}:${b.pile}`,
+          on: { click: () => send({ op: "signal", kind: b.kind, pile: b.pile }) } }, b.label));
+      }
+      box.append(list);
+      main.append(box);
+    }
   }
 
   // ---- No Thanks! -----------------------------------------------------------------------------------------------
@@ -139,7 +155,8 @@
     if (!state) return;
     const s = state;
     const focused = document.activeElement;
-    const refocus = focused && (focused.dataset.card || focused.dataset.pile || focused.textContent);
+    const key = (b) => b.dataset.card || b.dataset.pile || b.dataset.signal || b.textContent;
+    const refocus = focused && focused.dataset && key(focused);
     document.documentElement.lang = s.lang || "en";
     document.title = s.title;
     $("title").textContent = s.title;
@@ -164,8 +181,7 @@
     setOffline(!socket || socket.readyState !== WebSocket.OPEN);
     // Keep the keyboard where it was: the same card, pile or button after a redraw.
     if (refocus && focused !== document.body) {
-      const again = [...document.querySelectorAll("button")].find((b) =>
-        (b.dataset.card || b.dataset.pile || b.textContent) === refocus && !b.disabled);
+      const again = [...document.querySelectorAll("button")].find((b) => key(b) === refocus && !b.disabled);
       if (again) again.focus();
     }
     tick();
