@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -67,6 +67,8 @@ class Table:
         self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
         self.clock.play_for = self.seats.play_for
         self.panel_link: PanelLink | None = None
+        # Told of a game ended early (no move announces it); set by the web table, whose pages must show it.
+        self.after_abandon: Callable[[GameRecord], Awaitable[None]] | None = None
         self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
         self.events.subscribe("turn clock", self.clock.on_moved)
@@ -287,6 +289,11 @@ class Table:
             await self.boards.edit(ended, {"view": None})
         except Exception:
             log.info("Could not take the buttons off the board of game %s", record.id, exc_info=True)
+        if self.after_abandon is not None:
+            try:
+                await self.after_abandon(ended)
+            except Exception:
+                log.exception("The web table could not show that game %s ended", record.id)
         return ended
 
     async def vote(self, interaction: discord.Interaction[Any], game_id: int, kind: str, target: int) -> None:

@@ -39,6 +39,7 @@ LABELS: dict[str, Text] = {
 }
 
 BACKWARDS = _p("web", "backwards trick!")
+ENDED_EARLY = _("This game was ended early.")
 
 _MENTION = re.compile(r"<@!?([0-9]+)>")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -67,8 +68,10 @@ def page_state(
     names: Mapping[int, str],
     steps: Sequence[Step] = (),
     deadline: float | None = None,
+    stopped: bool = False,
 ) -> dict[str, Any]:
-    """The whole page for ``player`` of a game of ``kind`` at ``state``, ready for JSON."""
+    """The whole page for ``player`` of a game of ``kind`` at ``state``, ready for JSON. ``stopped``: the game was
+    ended early (/endgame, a table all away): the last position stays in view, and nothing can be played."""
     game = presenter.game
     over = game.is_over(state)
     mover = game.current_player(state)
@@ -92,6 +95,9 @@ def page_state(
     elif kind == no_thanks.INFO.kind:
         page.update(no_thanks_page(state, player, say, names))
     page["myTurn"] = not over and mover == player
+    if stopped and not over:
+        page.update(over=True, myTurn=False, deadline=None, canEnd=False, canTake=False, canPass=False)
+        page.update(status=say(ENDED_EARLY), signalButtons=[])
     return page
 
 

@@ -163,6 +163,7 @@ class WebTable:
         self.signer = Signer(await load_key(tables.storage))
         tables.events.subscribe("web table", self.on_moved)
         tables.panel_link = self.link
+        tables.after_abandon = self.on_abandoned
 
     async def close(self) -> None:
         for task in self._pushing.values():
@@ -306,7 +307,8 @@ class WebTable:
         names = await self.names(record.players)
         due = self.tables.clock.deadlines.get(record.id)
         left = max(0.0, due[1] - time.time()) if due is not None else None
-        return page_state(record.kind, presenter, state, page.player, page.locale, names, steps, left)
+        stopped = live is None and record.status != "running"
+        return page_state(record.kind, presenter, state, page.player, page.locale, names, steps, left, stopped)
 
     # ---- following the table ----------------------------------------------------------------------------------
 
@@ -322,6 +324,13 @@ class WebTable:
             self._again.add(game_id)
             return
         self._pushing[game_id] = asyncio.ensure_future(self._push(game_id))
+
+    async def on_abandoned(self, record: GameRecord) -> None:
+        """A game ended early: its pages show it, and stop offering moves."""
+        if record.id in self.pages:
+            self._latest.pop(record.id, None)
+            for page in list(self.pages.get(record.id, ())):
+                await self._send(page, await self._current(record))
 
     async def _push(self, game_id: int) -> None:
         try:

@@ -158,3 +158,21 @@ async def test_signals_go_up_and_come_down_from_the_page(world: World, web_bot: 
         assert not any(b["on"] for b in shown["signalButtons"])
         assert saved_state(world).signals == ()
         await the_game_board(world)
+
+
+async def test_a_game_ended_early_stops_its_pages(world: World, web_bot: Bot) -> None:
+    ana, ben = world.players[:2]
+    await open_game(world, [ana, ben])
+    token = token_of(table_link(await hand_panel(world, ben)))
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url(web_bot)}/ws/{token}") as ws:
+        shown = await next_state(ws)
+        assert not shown["over"]
+        await world.fake.invoke("endgame", user=ana, channel=world.channel)
+        async with asyncio.timeout(1):
+            while not shown["over"]:
+                shown = json.loads((await ws.receive()).data)["state"]
+        assert shown["status"] == "This game was ended early."
+        assert not shown["myTurn"]
+        assert shown["signalButtons"] == []
+        await ws.send_json({"op": "end"})
+        assert await refusal(ws)  # no move on a game that is over, and the page is told why
