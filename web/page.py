@@ -8,6 +8,7 @@ draws. Card values and pile letters are never translated.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -36,10 +37,11 @@ LABELS: dict[str, Text] = {
     "chooseCard": _p("web", "Tap a card, then a pile."),
     "turnEnds": _p("web", "Turn ends in"),
     "signals": _p("button", "Signals…"),
+    "trick": _p("web", "backwards trick!"),
 }
 
-BACKWARDS = _p("web", "backwards trick!")
 ENDED_EARLY = _("This game was ended early.")
+CLEAR_SIGNALS = _p("button", "Clear my signals")
 
 _MENTION = re.compile(r"<@!?([0-9]+)>")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -66,12 +68,13 @@ def page_state(
     player: int,
     locale: str,
     names: Mapping[int, str],
-    steps: Sequence[Step] = (),
+    log: Sequence[str] = (),
     deadline: float | None = None,
     stopped: bool = False,
 ) -> dict[str, Any]:
-    """The whole page for ``player`` of a game of ``kind`` at ``state``, ready for JSON. ``stopped``: the game was
-    ended early (/endgame, a table all away): the last position stays in view, and nothing can be played."""
+    """The whole page for ``player`` of a game of ``kind`` at ``state``, ready for JSON. ``log`` is the turn log
+    (``turn_log``: the same for every reader of a language). ``stopped``: the game was ended early (/endgame, a
+    table all away): the last position stays in view, and nothing can be played."""
     game = presenter.game
     over = game.is_over(state)
     mover = game.current_player(state)
@@ -85,15 +88,15 @@ def page_state(
         "lang": language(locale),
         "seq": game.move_count(state),
         "over": over,
-        "labels": {key: render(text, locale) for key, text in LABELS.items()},
-        "log": turn_log(presenter, steps, locale, names),
+        "labels": labels(locale),
+        "log": list(log),
         "deadline": None if over else deadline,
         "result": say(presenter.game_over_text(state)) if over else None,
     }
     if kind == the_game.INFO.kind:
-        page.update(the_game_page(state, player, say, names))
+        page.update(the_game_page(state, player, say, names, locale))
     elif kind == no_thanks.INFO.kind:
-        page.update(no_thanks_page(state, player, say, names))
+        page.update(no_thanks_page(state, player, say, names, locale))
     page["myTurn"] = not over and mover == player
     if stopped and not over:
         page.update(over=True, myTurn=False, deadline=None, canEnd=False, canTake=False, canPass=False)
@@ -101,25 +104,29 @@ def page_state(
     return page
 
 
-def _pile_label(pile: the_game.PileView, card: int | None) -> Text:
-    arrow = "↑" if pile.ascending else "↓"
-    if card is not None and the_game.is_legal(pile.name, pile.top, card):
-        if the_game.is_backwards_trick(pile.name, pile.top, card):
-            return _p("button", "{pile} {arrow} {top} · backwards trick!", pile=pile.name, arrow=arrow, top=pile.top)
-        jump = f"{card - pile.top:+d}"
-        return _p(
-            "button",
-            "{pile} {arrow} {top} → {card} ({jump})",
-            pile=pile.name,
-            arrow=arrow,
-            top=pile.top,
-            card=card,
-            jump=jump,
-        )
-    return _p("button", "{pile} {arrow} {top}", pile=pile.name, arrow=arrow, top=pile.top)
+# The pile labels as templates in the reader's language: the page fills in the letter, arrow, top, card and jump
+# (numbers and letters are never translated), so a page is not two dozen rendered sentences per position.
+TEMPLATE = {"pile": "{pile}", "arrow": "{arrow}", "top": "{top}", "card": "{card}", "jump": "{jump}"}
+TEMPLATES: dict[str, Text] = {
+    "pileLabel": _p("button", "{pile} {arrow} {top}", pile="{pile}", arrow="{arrow}", top="{top}"),
+    "pileJump": _p("button", "{pile} {arrow} {top} → {card} ({jump})", **TEMPLATE),
+    "pileTrick": _p("button", "{pile} {arrow} {top} · backwards trick!", pile="{pile}", arrow="{arrow}", top="{top}"),
+}
 
 
-def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[int, str]) -> dict[str, Any]:
+# Every page of every game renders the same few words again and again: rendered once per language and kept, they
+# cost a dictionary lookup.
+@functools.lru_cache(maxsize=64)
+def labels(locale: str) -> dict[str, str]:
+    return {key: render(text, locale) for key, text in (*LABELS.items(), *TEMPLATES.items())}
+
+
+@functools.lru_cache(maxsize=1024)
+def rendered(text: Text, locale: str) -> str:
+    return render(text, locale)
+
+
+def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[int, str], lang: str) -> dict[str, Any]:
     seen = the_game.observation(state, player)
     view = seen.view
     my_turn = not view.over and view.current_player in (None, player)
@@ -140,43 +147,37 @@ def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[i
                 "up": pile.ascending,
                 "top": pile.top,
                 "size": pile.size,
-                "label": say(_pile_label(pile, None)),
                 "signals": [
                     {
                         "icon": SIGNAL_WORDS[m.kind][0],
-                        "text": f"{names.get(m.player, '?')}: {say(SIGNAL_WORDS[m.kind][1])}",
+                        "text": f"{names.get(m.player, '?')}: {rendered(SIGNAL_WORDS[m.kind][1], lang)}",
                     }
                     for m in marks
                 ],
             }
         )
-    hand = []
-    for card in sorted(seen.hand):
-        options = {}
-        for pile in view.piles:
-            legal = the_game.is_legal(pile.name, pile.top, card)
-            trick = legal and the_game.is_backwards_trick(pile.name, pile.top, card)
-            options[pile.name] = {
-                "ok": legal and my_turn,
-                "legal": legal,
-                "trick": trick,
-                "label": say(_pile_label(pile, card)),
-                # What the pile's face adds under its top: the jump, or the trick.
-                "short": say(BACKWARDS) if trick else f"→ {card} ({card - pile.top:+d})" if legal else "",
-            }
-        hand.append({"value": card, "piles": options})
+    # Where each card may go, and where it makes a backwards trick: the rules decide here, the page only shows it.
+    hand = [
+        {
+            "value": card,
+            "fits": [p.name for p in view.piles if the_game.is_legal(p.name, p.top, card)],
+            "tricks": [p.name for p in view.piles if the_game.is_backwards_trick(p.name, p.top, card)],
+        }
+        for card in sorted(seen.hand)
+    ]
     return {
         "status": say(status),
         "piles": piles,
-        "signalButtons": [] if view.over else signal_buttons(view, player, say),
+        "mayLay": my_turn,
+        "signalButtons": [] if view.over else signal_buttons(view, player, lang),
         "hand": hand,
-        "drawPile": say(_np("web", "Draw pile: {count} card", "Draw pile: {count} cards", view.draw_pile)),
+        "drawPile": rendered(_np("web", "Draw pile: {count} card", "Draw pile: {count} cards", view.draw_pile), lang),
         "canEnd": not view.over and view.current_player == player and view.laid >= view.minimum,
         "seats": [
             {
                 "name": names.get(seat.player, "?"),
                 "me": seat.player == player,
-                "cards": say(_np("web", "{count} card", "{count} cards", seat.cards)),
+                "cards": rendered(_np("web", "{count} card", "{count} cards", seat.cards), lang),
                 "toMove": seat.player == view.current_player,
                 "left": seat.left,
                 "signals": [
@@ -188,36 +189,32 @@ def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[i
     }
 
 
-def signal_buttons(view: the_game.PublicView, player: int, say: Any) -> list[dict[str, Any]]:
+@functools.lru_cache(maxsize=64)
+def _signal_labels(lang: str) -> tuple[tuple[str, str | None, str], ...]:
+    pile_signals = [
+        (kind, pile, render(_p("button", "{pile}: {signal}", pile=pile, signal=SIGNAL_SHORT[kind]), lang))
+        for kind in the_game.PILE_SIGNALS
+        for pile in the_game.PILES
+    ]
+    return (*pile_signals, ("nearly_stuck", None, render(_p("button", "I'm nearly stuck"), lang)))
+
+
+def signal_buttons(view: the_game.PublicView, player: int, lang: str) -> list[dict[str, Any]]:
     """The signals the seat may raise, as on the panel's signals page; ``on``: raised by this seat (a tap takes it
     down)."""
     mine = {(m.kind, m.pile) for m in view.signals if m.player == player}
     buttons = [
-        {
-            "kind": kind,
-            "pile": pile,
-            "on": (kind, pile) in mine,
-            "label": say(_p("button", "{pile}: {signal}", pile=pile, signal=SIGNAL_SHORT[kind])),
-        }
-        for kind in the_game.PILE_SIGNALS
-        for pile in the_game.PILES
+        {"kind": kind, "pile": pile, "on": (kind, pile) in mine, "label": label}
+        for kind, pile, label in _signal_labels(lang)
     ]
-    buttons.append(
-        {
-            "kind": "nearly_stuck",
-            "pile": None,
-            "on": ("nearly_stuck", None) in mine,
-            "label": say(_p("button", "I'm nearly stuck")),
-        }
-    )
     if mine:
-        buttons.append(
-            {"kind": the_game.CLEAR, "pile": None, "on": False, "label": say(_p("button", "Clear my signals"))}
-        )
+        buttons.append({"kind": the_game.CLEAR, "pile": None, "on": False, "label": rendered(CLEAR_SIGNALS, lang)})
     return buttons
 
 
-def no_thanks_page(state: no_thanks.State, player: int, say: Any, names: Mapping[int, str]) -> dict[str, Any]:
+def no_thanks_page(
+    state: no_thanks.State, player: int, say: Any, names: Mapping[int, str], lang: str
+) -> dict[str, Any]:
     seen = no_thanks.observation(state, player)
     view = seen.view
     if view.turn is None:
@@ -241,10 +238,10 @@ def no_thanks_page(state: no_thanks.State, player: int, say: Any, names: Mapping
         "status": say(status),
         "faceUp": view.face_up_card,
         "faceUpText": say(face_up),
-        "cardsLeft": say(_n("{count} card face down", "{count} cards face down", view.cards_left)),
-        "myChips": say(_np("web", "Your chips: {count}", "Your chips: {count}", seen.chips)),
+        "cardsLeft": rendered(_n("{count} card face down", "{count} cards face down", view.cards_left), lang),
+        "myChips": rendered(_np("web", "Your chips: {count}", "Your chips: {count}", seen.chips), lang),
         "myRuns": [list(run) for run in mine.runs] if mine is not None else [],
-        "myPoints": say(_n("{count} point", "{count} points", mine.points if mine is not None else 0)),
+        "myPoints": rendered(_n("{count} point", "{count} points", mine.points if mine is not None else 0), lang),
         "canTake": no_thanks.Take() in legal,
         "canPass": no_thanks.NoThanks() in legal,
         "seats": [
@@ -252,7 +249,7 @@ def no_thanks_page(state: no_thanks.State, player: int, say: Any, names: Mapping
                 "name": names.get(seat.player, "?"),
                 "me": seat.player == player,
                 "runs": [list(run) for run in seat.runs],
-                "points": say(_n("{count} point", "{count} points", seat.points)),
+                "points": rendered(_n("{count} point", "{count} points", seat.points), lang),
                 # Only where the game plays with open chips: otherwise the public view holds None.
                 "chips": None if seat.chips is None else say(_n("{count} chip", "{count} chips", seat.chips)),
                 "toMove": seat.player == view.turn,

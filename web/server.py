@@ -31,7 +31,7 @@ from table.answer import UserError
 from table.events import Moved
 from table.flow import Table
 from table.people import AI_NAMES, is_ai
-from web.page import page_state
+from web.page import page_state, turn_log
 from web.tokens import Signer, load_key, still_open
 
 log = logging.getLogger(__name__)
@@ -296,19 +296,25 @@ class WebTable:
             return
         await page.ws.send_str(json.dumps({"type": "state", "state": await self._compose(page, current)}))
 
-    async def _compose(self, page: Page, current: Any) -> dict[str, Any]:
+    async def _compose(self, page: Page, current: Any, logs: dict[str, list[str]] | None = None) -> dict[str, Any]:
+        """``page``'s state at ``current``; ``logs`` keeps the turn log of each language for the other pages of the
+        same push (it is the same for every reader)."""
         assert self.tables is not None
         live = current if hasattr(current, "record") else None
         record = live.record if live is not None else await self.tables.storage.game(page.game_id)
         assert record is not None
         presenter = self.tables.games.presenter(record)
         state = live.state if live is not None else current
-        steps = [*live.previous, *live.turn] if live is not None else []
         names = await self.names(record.players)
+        logs = {} if logs is None else logs
+        if page.locale not in logs:
+            steps = [*live.previous, *live.turn] if live is not None else []
+            logs[page.locale] = turn_log(presenter, steps, page.locale, names)
+        log = logs[page.locale]
         due = self.tables.clock.deadlines.get(record.id)
         left = max(0.0, due[1] - time.time()) if due is not None else None
         stopped = live is None and record.status != "running"
-        return page_state(record.kind, presenter, state, page.player, page.locale, names, steps, left, stopped)
+        return page_state(record.kind, presenter, state, page.player, page.locale, names, log, left, stopped)
 
     # ---- following the table ----------------------------------------------------------------------------------
 
@@ -340,10 +346,11 @@ class WebTable:
                 if live is None:
                     return
                 composed: dict[tuple[int, str], str] = {}
+                logs: dict[str, list[str]] = {}
                 for page in list(self.pages.get(game_id, ())):
                     key = (page.player, page.locale)
                     if key not in composed:
-                        state = await self._compose(page, live)
+                        state = await self._compose(page, live, logs)
                         composed[key] = json.dumps({"type": "state", "state": state})
                     if not page.ws.closed:
                         try:

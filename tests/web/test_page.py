@@ -37,9 +37,14 @@ def test_the_game_page_shows_the_seats_hand_sorted_and_the_piles() -> None:
     state = the_game.new_game(PLAYERS, seed=5)
     page = json.loads(the_game_page(state, 22))
     assert [c["value"] for c in page["hand"]] == sorted(the_game.hand(state, 22))
-    assert [p["label"] for p in page["piles"]] == ["A ↑ 1", "B ↑ 1", "C ↓ 100", "D ↓ 100"]
-    card = page["hand"][0]
-    assert card["piles"]["A"]["label"] == f"A ↑ 1 → {card['value']} (+{card['value'] - 1})"
+    assert [(p["name"], p["up"], p["top"]) for p in page["piles"]] == [
+        ("A", True, 1),
+        ("B", True, 1),
+        ("C", False, 100),
+        ("D", False, 100),
+    ]
+    assert all(card["fits"] == ["A", "B", "C", "D"] for card in page["hand"])
+    assert page["labels"]["pileJump"] == "{pile} {arrow} {top} → {card} ({jump})"
     assert page["status"] == "Anyone may lay the first card: choose one."
     assert page["labels"]["hand"] == "Your hand"
     assert page["labels"]["piles"] == "Piles"
@@ -50,6 +55,7 @@ def test_the_page_speaks_the_players_language() -> None:
     page = json.loads(the_game_page(state, 22, "de"))
     assert page["lang"] == "de"
     assert page["labels"]["endTurn"] == "Zug beenden"
+    assert page["labels"]["pileTrick"] == "{pile} {arrow} {top} · Rückwärtstrick!"
     assert page["labels"]["hand"] != "Your hand"
 
 

@@ -26,6 +26,11 @@
     return node;
   }
 
+  // A template from the server's catalogs with its {placeholders} filled in (numbers and letters only).
+  function fill(template, values) {
+    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+  }
+
   function alertText(text) {
     $("alert").textContent = text || "";
   }
@@ -44,7 +49,7 @@
     draw();
     // The pile comes next: the keyboard goes to the first pile the card fits (Escape puts the card back).
     const card = state.hand.find((c) => c.value === selected);
-    const pile = card && state.piles.find((p) => card.piles[p.name].legal);
+    const pile = card && state.piles.find((p) => card.fits.includes(p.name));
     const next = pile ? document.querySelector(`.piles button[data-pile="${pile.name}"]`)
       : document.querySelector(`.hand button[data-card="${value}"]`);
     if (next) next.focus();
@@ -75,19 +80,32 @@
     main.append(seats);
     const piles = el("section", { class: "piles", role: "region", "aria-label": s.labels.piles });
     for (const pile of s.piles) {
-      const option = chosen ? chosen.piles[pile.name] : null;
-      const label = option ? option.label : pile.label;
+      const values = { pile: pile.name, arrow: pile.up ? "↑" : "↓", top: pile.top };
+      const fits = chosen && chosen.fits.includes(pile.name);
+      const trick = chosen && chosen.tricks.includes(pile.name);
+      let label = fill(s.labels.pileLabel, values);
+      let short = "";
+      if (fits && trick) {
+        label = fill(s.labels.pileTrick, values);
+        short = s.labels.trick;
+      } else if (fits) {
+        const jump = chosen.value - pile.top;
+        values.card = chosen.value;
+        values.jump = (jump > 0 ? "+" : "") + jump;
+        label = fill(s.labels.pileJump, values);
+        short = `→ ${values.card} (${values.jump})`;
+      }
       const signals = pile.signals.map((m) => `${m.icon} ${m.text}`).join(", ");
       let cls = "pile";
-      if (option) cls += option.trick ? " trick" : option.legal ? " jump" : " illegal";
+      if (chosen) cls += trick && fits ? " trick" : fits ? " jump" : " illegal";
       const button = el("button", {
         class: cls, "data-pile": pile.name, "aria-label": signals ? `${label} · ${signals}` : label,
         on: { click: () => tapPile(pile.name), dragover: (e) => e.preventDefault(),
           drop: (e) => { e.preventDefault(); const c = Number(e.dataTransfer.getData("text/plain")); if (c) { selected = c; tapPile(pile.name); } } },
       },
-      el("span", { class: "name", text: `${pile.name} ${pile.up ? "↑" : "↓"}` }),
+      el("span", { class: "name", text: `${pile.name} ${values.arrow}` }),
       el("span", { class: "top", text: String(pile.top) }),
-      el("span", { class: "label", text: option ? option.short : "" }),
+      el("span", { class: "label", text: short }),
       el("span", { class: "sig", text: pile.signals.map((m) => m.icon).join(" "), title: signals || null }));
       piles.append(button);
     }
@@ -95,7 +113,7 @@
 
     const hand = el("section", { class: "hand", role: "region", "aria-label": s.labels.hand });
     for (const card of s.hand) {
-      const fits = Object.values(card.piles).some((p) => p.legal);
+      const fits = card.fits.length > 0;
       hand.append(el("button", {
         "data-card": card.value, class: fits ? "" : "stuck", draggable: "true",
         "aria-pressed": selected === card.value ? "true" : "false",
