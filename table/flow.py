@@ -41,6 +41,8 @@ MOVE_MADE = _("Your move was made")
 # A link under every private panel, for a second front end (the web table): (game, player, locale) -> the button, or
 # None. Set by whoever serves that front end; the core does not know it.
 PanelLink = Callable[[GameRecord, int, str], "discord.ui.Button[Any] | None"]
+# And one under the channel's board, for spectators: (game, locale) -> the button, or None.
+BoardLink = Callable[[GameRecord, str], "discord.ui.Button[Any] | None"]
 
 
 async def original_id(interaction: discord.Interaction[Any]) -> int | None:
@@ -59,7 +61,7 @@ class Table:
         self.languages = Languages(client, storage)
         self.games = Games(storage, self.events, self.owns)
         self.clock = TurnClock(client, self.games, self.languages)
-        self.boards = Boards(client, self.games, self.languages, self.clock.deadline_line, vote_buttons)
+        self.boards = Boards(client, self.games, self.languages, self.clock.deadline_line, self.board_buttons)
         self.courier = Courier(client, storage, self.games, self.languages)
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
@@ -67,6 +69,7 @@ class Table:
         self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
         self.clock.play_for = self.seats.play_for
         self.panel_link: PanelLink | None = None
+        self.board_link: BoardLink | None = None
         # Told of a game ended early (no move announces it); set by the web table, whose pages must show it.
         self.after_abandon: Callable[[GameRecord], Awaitable[None]] | None = None
         self._resuming: asyncio.Task[None] | None = None
@@ -76,6 +79,15 @@ class Table:
         self.events.subscribe("seat driver", self.seats.on_moved)
         self.events.subscribe("courier", self.courier.on_moved)
         self.events.subscribe("nudges", self.nudges.on_moved)
+
+    def board_buttons(
+        self, record: GameRecord, state: Any, presenter: Presenter[Any, Any], locale: str
+    ) -> list[discord.ui.Button[Any]]:
+        """What a running game's board carries besides the game's own buttons: the votes on an away player, and the
+        spectators' link where a second front end offers one."""
+        buttons = vote_buttons(record, state, presenter, locale)
+        link = self.board_link(record, locale) if self.board_link is not None else None
+        return [*buttons, link] if link is not None else buttons
 
     # ---- what the cogs ask -----------------------------------------------------------------------------------
 

@@ -38,10 +38,12 @@ LABELS: dict[str, Text] = {
     "turnEnds": _p("web", "Turn ends in"),
     "signals": _p("button", "Signals…"),
     "trick": _p("web", "backwards trick!"),
+    "watching": _p("web", "You are watching: the players' hands stay hidden."),
 }
 
 ENDED_EARLY = _("This game was ended early.")
 CLEAR_SIGNALS = _p("button", "Clear my signals")
+FIRST_CARD = _("Anyone may lay the first card.")
 
 _MENTION = re.compile(r"<@!?([0-9]+)>")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -98,6 +100,7 @@ def page_state(
     elif kind == no_thanks.INFO.kind:
         page.update(no_thanks_page(state, player, say, names, locale))
     page["myTurn"] = not over and mover == player
+    page["spectator"] = player not in getattr(state, "players", ())
     if stopped and not over:
         page.update(over=True, myTurn=False, deadline=None, canEnd=False, canTake=False, canPass=False)
         page.update(status=say(ENDED_EARLY), signalButtons=[])
@@ -127,13 +130,14 @@ def rendered(text: Text, locale: str) -> str:
 
 
 def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[int, str], lang: str) -> dict[str, Any]:
-    seen = the_game.observation(state, player)
-    view = seen.view
-    my_turn = not view.over and view.current_player in (None, player)
+    watching = player not in state.players  # a spectator: the public board alone
+    view = the_game.public_view(state)
+    cards = () if watching else the_game.observation(state, player).hand
+    my_turn = not view.over and not watching and view.current_player in (None, player)
     if view.over:
         status: Localized = _("The game is over.")
     elif view.current_player is None:
-        status = _("Anyone may lay the first card: choose one.")
+        status = FIRST_CARD if watching else _("Anyone may lay the first card: choose one.")
     elif view.current_player == player:
         status = _("Your turn: {laid} laid, at least {minimum}.", laid=view.laid, minimum=view.minimum)
     else:
@@ -163,13 +167,13 @@ def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[i
             "fits": [p.name for p in view.piles if the_game.is_legal(p.name, p.top, card)],
             "tricks": [p.name for p in view.piles if the_game.is_backwards_trick(p.name, p.top, card)],
         }
-        for card in sorted(seen.hand)
+        for card in sorted(cards)
     ]
     return {
         "status": say(status),
         "piles": piles,
         "mayLay": my_turn,
-        "signalButtons": [] if view.over else signal_buttons(view, player, lang),
+        "signalButtons": [] if view.over or watching else signal_buttons(view, player, lang),
         "hand": hand,
         "drawPile": rendered(_np("web", "Draw pile: {count} card", "Draw pile: {count} cards", view.draw_pile), lang),
         "canEnd": not view.over and view.current_player == player and view.laid >= view.minimum,
@@ -215,8 +219,9 @@ def signal_buttons(view: the_game.PublicView, player: int, lang: str) -> list[di
 def no_thanks_page(
     state: no_thanks.State, player: int, say: Any, names: Mapping[int, str], lang: str
 ) -> dict[str, Any]:
-    seen = no_thanks.observation(state, player)
-    view = seen.view
+    watching = player not in state.players
+    view = no_thanks.public_view(state)
+    chips = None if watching else no_thanks.observation(state, player).chips
     if view.turn is None:
         status: Localized = _("The game is over.")
     elif view.turn == player:
@@ -224,7 +229,7 @@ def no_thanks_page(
     else:
         status = _("{player} is deciding.", player=names.get(view.turn, "?"))
     mine = next((p for p in view.players if p.player == player), None)
-    legal = no_thanks.legal_actions(state, player)
+    legal = [] if watching else no_thanks.legal_actions(state, player)
     if view.face_up_card is None:
         face_up: Localized = _("No cards left.")
     else:
@@ -239,7 +244,9 @@ def no_thanks_page(
         "faceUp": view.face_up_card,
         "faceUpText": say(face_up),
         "cardsLeft": rendered(_n("{count} card face down", "{count} cards face down", view.cards_left), lang),
-        "myChips": rendered(_np("web", "Your chips: {count}", "Your chips: {count}", seen.chips), lang),
+        "myChips": None
+        if chips is None
+        else rendered(_np("web", "Your chips: {count}", "Your chips: {count}", chips), lang),
         "myRuns": [list(run) for run in mine.runs] if mine is not None else [],
         "myPoints": rendered(_n("{count} point", "{count} points", mine.points if mine is not None else 0), lang),
         "canTake": no_thanks.Take() in legal,

@@ -56,9 +56,13 @@ PAGES_PER_PLAYER = 8  # open pages (WebSockets) per player and game
 MESSAGE_BYTES = 1024
 
 OPEN_TABLE = _p("button", "Open the table")
+WATCH = _p("button", "Watch the table")
+SPECTATOR = 0  # the "player" of a spectator's link: no Discord id is 0
+SPECTATOR_PAGES = 200  # open spectator pages per game
 SLOW_DOWN = _("Slow down: too many moves at once. Try again in a moment.")
 NOT_A_MOVE = _("That move isn't possible here.")
 FORBIDDEN = _("This link doesn't open a table: use the Open the table button of your own hand panel.")
+WATCHING = _("You are watching this table: only the players can move.")
 TOO_MANY_PAGES = _("This table is open in too many windows: close one and reload.")
 
 
@@ -163,6 +167,7 @@ class WebTable:
         self.signer = Signer(await load_key(tables.storage))
         tables.events.subscribe("web table", self.on_moved)
         tables.panel_link = self.link
+        tables.board_link = self.watch_link
         tables.after_abandon = self.on_abandoned
 
     async def close(self) -> None:
@@ -186,6 +191,12 @@ class WebTable:
             return None
         return discord.ui.Button(label=render(OPEN_TABLE, locale), url=self.url(record.id, player, locale), row=4)
 
+    def watch_link(self, record: GameRecord, locale: str) -> discord.ui.Button[Any] | None:
+        """The Watch the table button under the channel's board: the public page (no hand, no chips)."""
+        if self.signer is None:
+            return None
+        return discord.ui.Button(label=render(WATCH, locale), url=self.url(record.id, SPECTATOR, locale), row=4)
+
     async def _seat(self, request: web.Request) -> tuple[GameRecord, int] | None:
         """The game and player a request's token names, if the token is genuine and the game still open to it."""
         if self.signer is None or self.tables is None:
@@ -195,7 +206,7 @@ class WebTable:
             return None
         game_id, player = signed
         record = await self.tables.storage.game(game_id)
-        if record is None or player not in record.players or not still_open(record):
+        if record is None or player not in (*record.players, SPECTATOR) or not still_open(record):
             return None
         return record, player
 
@@ -228,7 +239,7 @@ class WebTable:
         pages = self.pages.setdefault(record.id, set())
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MESSAGE_BYTES)
         await ws.prepare(request)
-        if sum(p.player == player for p in pages) >= PAGES_PER_PLAYER:
+        if sum(p.player == player for p in pages) >= (SPECTATOR_PAGES if player == SPECTATOR else PAGES_PER_PLAYER):
             await ws.send_json({"type": "refused", "text": render(TOO_MANY_PAGES, locale)})
             await ws.close()
             return ws
@@ -267,7 +278,9 @@ class WebTable:
             state = getattr(current, "state", current)
         action = action_of(record.kind, message, state, page.player)
         refusal: Text | None = None
-        if action is None:
+        if page.player == SPECTATOR:
+            refusal = WATCHING
+        elif action is None:
             refusal = NOT_A_MOVE
         elif not self._buckets.setdefault((page.game_id, page.player), Bucket()).take(time.monotonic()):
             refusal = SLOW_DOWN

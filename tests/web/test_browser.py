@@ -141,6 +141,11 @@ async def test_a_whole_game_with_one_player_on_the_page(world: World, web_bot: B
     await page.goto(url)
     state: the_game.State = saved_state(world)
     await eventually(lambda: page_shows(page, state, ana.id), 3, "the page's first state")
+    # A spectator watches from the link under the channel's board.
+    board = await the_game_board(world)
+    watcher = await context.new_page()
+    await watcher.goto(next(str(b["url"]) for b in board.buttons if b.get("label") == "Watch the table"))
+    await watcher.get_by_text("You are watching: the players' hands stay hidden.").wait_for()
     hand = page.get_by_role("region", name="Your hand")
     piles = page.get_by_role("region", name="Piles")
     end_turn = page.get_by_role("button", name="End turn", exact=True)
@@ -183,6 +188,15 @@ async def test_a_whole_game_with_one_player_on_the_page(world: World, web_bot: B
 
     await eventually(ended, what="the end")
     assert await page.locator(".result").inner_text()  # the end screen's words
+
+    async def watched() -> None:
+        final = saved_state(world)
+        for name, top in tops_of(final).items():
+            pile = watcher.get_by_role("region", name="Piles").get_by_role("button", name=re.compile(f"^{name} "))
+            assert (await pile.locator(".top").inner_text()) == str(top)
+        assert await watcher.get_by_role("region", name="Your hand").count() == 0
+
+    await eventually(watched, what="the spectator's page to show the end")
     assert not errors, errors
     await context.close()
 

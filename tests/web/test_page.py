@@ -80,3 +80,17 @@ def test_open_chips_are_shown_to_everybody() -> None:
     state = no_thanks.new_game(PLAYERS, seed=3, open_chips=True)
     page = json.loads(no_thanks_page(state, 11))
     assert [seat["chips"] for seat in page["seats"]] == ["11 chips"] * 3
+
+
+def test_a_spectator_sees_the_public_board_alone() -> None:
+    state = the_game.new_game(PLAYERS, seed=5)
+    page = json.loads(the_game_page(state, 0))
+    assert page["spectator"]
+    assert page["hand"] == []
+    assert [s["cards"] for s in page["seats"]] == ["6 cards"] * 3
+    swapped = replace(state, hands=(state.hands[1], state.hands[0], state.hands[2]))
+    assert the_game_page(swapped, 0) == the_game_page(state, 0)
+    chips = no_thanks.new_game(PLAYERS, seed=3)
+    richer = replace(chips, chips=(chips.chips[0] + 4, *chips.chips[1:]))
+    assert no_thanks_page(richer, 0) == no_thanks_page(chips, 0)
+    assert json.loads(no_thanks_page(chips, 0))["myChips"] is None

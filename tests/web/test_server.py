@@ -176,3 +176,23 @@ async def test_a_game_ended_early_stops_its_pages(world: World, web_bot: Bot) ->
         assert shown["signalButtons"] == []
         await ws.send_json({"op": "end"})
         assert await refusal(ws)  # no move on a game that is over, and the page is told why
+
+
+async def test_the_board_links_to_a_public_page_for_spectators(world: World, web_bot: Bot) -> None:
+    ana, ben, cy = world.players[:3]
+    await open_game(world, [ana, ben, cy])
+    board = await the_game_board(world)
+    watch = [b for b in board.buttons if b.get("label") == "Watch the table"]
+    assert len(watch) == 1
+    url = str(watch[0]["url"])
+    assert url.startswith(base_url(web_bot) + "/t/")
+    assert url not in {table_link(await hand_panel(world, m)) for m in (ana, ben, cy)}
+    async with aiohttp.ClientSession() as http, http.ws_connect(url.replace("/t/", "/ws/")) as ws:
+        shown = await next_state(ws)
+        assert shown["spectator"]
+        assert shown["hand"] == []
+        assert shown["signalButtons"] == []
+        assert shown["status"] == "Anyone may lay the first card."
+        await ws.send_json({"op": "end"})
+        assert await refusal(ws) == "You are watching this table: only the players can move."
+        assert saved_state(world).move_count == 0

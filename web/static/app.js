@@ -99,7 +99,7 @@
       let cls = "pile";
       if (chosen) cls += trick && fits ? " trick" : fits ? " jump" : " illegal";
       const button = el("button", {
-        class: cls, "data-pile": pile.name, "aria-label": signals ? `${label} · ${signals}` : label,
+        class: cls, "data-pile": pile.name, disabled: s.spectator, "aria-label": signals ? `${label} · ${signals}` : label,
         on: { click: () => tapPile(pile.name), dragover: (e) => e.preventDefault(),
           drop: (e) => { e.preventDefault(); const c = Number(e.dataTransfer.getData("text/plain")); if (c) { selected = c; tapPile(pile.name); } } },
       },
@@ -110,6 +110,10 @@
       piles.append(button);
     }
     main.append(piles);
+    if (s.spectator) {
+      dock.append(el("p", { text: s.labels.watching }));
+      return;
+    }
 
     const hand = el("section", { class: "hand", role: "region", "aria-label": s.labels.hand });
     for (const card of s.hand) {
@@ -160,6 +164,10 @@
       seats.append(line);
     }
     main.append(seats);
+    if (s.spectator) {
+      dock.append(el("p", { text: s.labels.watching }));
+      return;
+    }
     dock.append(el("p", {}, `${s.myChips} · ${s.myPoints} `, runs(s.myRuns)));
     const actions = el("div", { class: "actions" });
     actions.append(el("button", { class: "go", disabled: !s.canTake, on: { click: () => send({ op: "take" }) } }, s.labels.take));
