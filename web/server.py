@@ -23,8 +23,8 @@ from typing import Any
 import discord
 from aiohttp import WSMsgType, web
 
+from cogs._ui import APOLOGY, error_text
 from engine import no_thanks, the_game
-from engine.errors import GameError
 from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
 from storage import GameRecord
 from table.answer import UserError
@@ -246,7 +246,12 @@ class WebTable:
         page = Page(ws, record.id, player, locale)
         pages.add(page)
         try:
-            await self._send(page, await self._current(record))
+            try:
+                await self._send(page, await self._current(record))
+            except UserError as error:  # a game that can't be loaded: the page says why (and retries later)
+                await ws.send_json({"type": "refused", "text": render(error.text, locale)})
+                await ws.close()
+                return ws
             async for message in ws:
                 if message.type is WSMsgType.TEXT:
                     await self._on_message(page, record, message.data)
@@ -287,8 +292,12 @@ class WebTable:
         else:
             try:
                 await self.tables.act_for(record.channel_id, page.player, action, game=record.id)
-            except (GameError, UserError) as error:
-                refusal = error.text
+            except Exception as error:
+                # The one error path, as for a click: a refusal in words, a bug logged once and apologised for.
+                refusal = error_text(error)
+                if refusal is None:
+                    log.exception("A move from the web table failed in game %s", record.id)
+                    refusal = APOLOGY
         if refusal is not None and not page.ws.closed:
             await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
 
