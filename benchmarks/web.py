@@ -199,7 +199,7 @@ async def main() -> int:
                 # without the web table), then from the pages, every player of the game on one.
                 half = games[: len(games) // 2], games[len(games) // 2 :]
                 direct_cpu, direct_made = await measure_direct(bot, half[0], args.moves, rng)
-                async with aiohttp.ClientSession() as http:
+                async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
                     for game in games:
                         await connect(http, bot, game)
                     pages = sum(len(g.pages) for g in games)
