@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import gc
 import hashlib
+import importlib
 import json
 import logging
 import os
@@ -18,7 +19,7 @@ import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
@@ -37,10 +38,9 @@ from storage import Storage, StorageUnavailable, open_storage
 from table.answer import NO_PINGS
 from table.flow import Table
 
-if TYPE_CHECKING:
-    from web.server import WebTable
-
 log = logging.getLogger("bot")
+
+WEB_TABLE = "web.server"  # the web table's module, loaded only with WEB_PORT
 
 # One cog per concern; each registered game's table adapter comes after the lobby (``GameInfo.adapter``).
 CONCERNS = (
@@ -114,7 +114,7 @@ class Bot(commands.Bot):
     storage: Storage
     tables: Table
     metrics_endpoint: metrics.Endpoint | None = None
-    web: WebTable | None = None  # the web table (WEB_PORT), served by this process
+    web: Any = None  # the web table (WEB_PORT, ``web.server.WebTable``), served by this process
 
     def __init__(self, settings: Settings, *, seed: int | None = None, **options: Any) -> None:
         super().__init__(
@@ -247,13 +247,12 @@ class ShardedBot(Bot, commands.AutoShardedBot):
     which keeps everything a game needs, so it does not matter which process answers which event."""
 
 
-async def serve_web(settings: Settings) -> WebTable:
-    """Open the web table's port (raises OSError if it is taken). Imported here: without WEB_PORT the bot never
-    loads the web table at all."""
-    from web.server import WebTable
-
+async def serve_web(settings: Settings) -> Any:
+    """Open the web table's port (raises OSError if it is taken). Loaded by name, like the cogs: the web table is a
+    front end beside them (it names the cogs' parts), and without WEB_PORT the bot never loads it at all."""
     assert settings.web_port is not None
-    return await WebTable.serve(settings.web_port, settings.web_url)
+    server = importlib.import_module(WEB_TABLE)
+    return await server.WebTable.serve(settings.web_port, settings.web_url)
 
 
 def build_bot(settings: Settings, **options: Any) -> Bot:

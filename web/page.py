@@ -38,6 +38,9 @@ LABELS: dict[str, Text] = {
     "turnEnds": _p("web", "Turn ends in"),
     "signals": _p("button", "Signals…"),
     "trick": _p("web", "backwards trick!"),
+    "replay": _p("web", "Replay"),
+    "back": _p("web", "Back to the table"),
+    "turn": _p("web", "Turn"),
     "watching": _p("web", "You are watching: the players' hands stay hidden."),
 }
 

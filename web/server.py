@@ -30,8 +30,10 @@ from storage import GameRecord
 from table.answer import UserError
 from table.events import Moved
 from table.flow import Table
-from table.people import AI_NAMES, is_ai
+from table.people import is_ai
+from web.names import Names
 from web.page import page_state, turn_log
+from web.replay import Replays, replayable
 from web.tokens import Signer, load_key, still_open
 
 log = logging.getLogger(__name__)
@@ -63,6 +65,8 @@ SLOW_DOWN = _("Slow down: too many moves at once. Try again in a moment.")
 NOT_A_MOVE = _("That move isn't possible here.")
 FORBIDDEN = _("This link doesn't open a table: use the Open the table button of your own hand panel.")
 WATCHING = _("You are watching this table: only the players can move.")
+NOT_OVER = _("That game isn't over yet: its replay opens when it ends.")
+TODAYS_DEAL_CLOSED = _("Today's daily deal: its replay opens tomorrow (UTC).")
 TOO_MANY_PAGES = _("This table is open in too many windows: close one and reload.")
 
 
@@ -133,11 +137,12 @@ class WebTable:
         self.client: discord.Client | None = None
         self.tables: Table | None = None
         self.signer: Signer | None = None
+        self.replays: Replays | None = None
         self.pages: dict[int, set[Page]] = {}  # game id -> its open pages
         self._latest: dict[int, Any] = {}  # game id -> the newest ``Live`` a move announced, while pages are open
         self._pushing: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
-        self._names: dict[int, str] = {}
+        self.names = Names()
         # One allowance per player and game, however many pages they have open.
         self._buckets: dict[tuple[int, int], Bucket] = {}
 
@@ -164,7 +169,9 @@ class WebTable:
 
     async def attach(self, client: discord.Client, tables: Table) -> None:
         self.client, self.tables = client, tables
+        self.names.client = client
         self.signer = Signer(await load_key(tables.storage))
+        self.replays = Replays(tables.storage)
         tables.events.subscribe("web table", self.on_moved)
         tables.panel_link = self.link
         tables.board_link = self.watch_link
@@ -277,6 +284,9 @@ class WebTable:
         if message.get("op") == "sync":  # a page that thinks it missed something
             await self._send(page, await self._current(record))
             return
+        if message.get("op") == "replay":
+            await self._replay(page, record, message.get("turn"))
+            return
         state = None
         if message.get("op") == "signal":
             current = await self._current(record)
@@ -300,6 +310,30 @@ class WebTable:
                     refusal = APOLOGY
         if refusal is not None and not page.ws.closed:
             await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
+
+    async def _replay(self, page: Page, record: GameRecord, turn: Any) -> None:
+        """One step of the game's replay, for a page of a game that ended."""
+        assert self.tables is not None
+        assert self.replays is not None
+        assert self.client is not None
+        fresh = await self.tables.storage.game(record.id) or record
+        refusal: Text | None = None
+        if not isinstance(turn, int) or isinstance(turn, bool):
+            refusal = NOT_A_MOVE
+        elif fresh.status not in ("finished", "abandoned"):
+            refusal = NOT_OVER
+        elif not replayable(fresh, self.client):
+            refusal = TODAYS_DEAL_CLOSED
+        elif not self._buckets.setdefault((page.game_id, page.player), Bucket()).take(time.monotonic()):
+            refusal = SLOW_DOWN
+        if refusal is not None:
+            await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
+            return
+        presenter = self.tables.games.presenter(fresh)
+        names = await self.names.of(fresh.players)
+        step = await self.replays.step(fresh, presenter, turn, page.locale, names)
+        if not page.ws.closed:
+            await page.ws.send_str(json.dumps({"type": "replay", "replay": step}))
 
     async def _current(self, record: GameRecord) -> Any:
         """The newest position of the page's game, as a ``Live`` (running) or a bare final state (ended)."""
@@ -327,7 +361,7 @@ class WebTable:
         assert record is not None
         presenter = self.tables.games.presenter(record)
         state = live.state if live is not None else current
-        names = await self.names(record.players)
+        names = await self.names.of(record.players)
         logs = {} if logs is None else logs
         if page.locale not in logs:
             steps = [*live.previous, *live.turn] if live is not None else []
@@ -336,7 +370,11 @@ class WebTable:
         due = self.tables.clock.deadlines.get(record.id)
         left = max(0.0, due[1] - time.time()) if due is not None else None
         stopped = live is None and record.status != "running"
-        return page_state(record.kind, presenter, state, page.player, page.locale, names, log, left, stopped)
+        composed = page_state(record.kind, presenter, state, page.player, page.locale, names, log, left, stopped)
+        # The replay opens from the page of a game that ended (live: the last move; else: read from its row).
+        ended = record.status in ("finished", "abandoned")
+        composed["replayable"] = ended and self.client is not None and replayable(record, self.client)
+        return composed
 
     # ---- following the table ----------------------------------------------------------------------------------
 
@@ -385,21 +423,3 @@ class WebTable:
             log.exception("The web pages of game %s could not follow a move", game_id)
         finally:
             self._pushing.pop(game_id, None)
-
-    async def names(self, players: tuple[int, ...]) -> dict[int, str]:
-        """Display names for the page (mentions do not work outside Discord); remembered once looked up."""
-        for player in players:
-            if player in self._names:
-                continue
-            if is_ai(player):
-                self._names[player] = AI_NAMES[(-player - 1) % len(AI_NAMES)]
-                continue
-            user = self.client.get_user(player) if self.client is not None else None
-            if user is None and self.client is not None:
-                try:
-                    user = await self.client.fetch_user(player)
-                except discord.HTTPException:
-                    user = None
-            if user is not None:
-                self._names[player] = user.display_name
-        return {p: self._names.get(p, f"#{players.index(p) + 1}") for p in players}

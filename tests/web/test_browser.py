@@ -197,6 +197,18 @@ async def test_a_whole_game_with_one_player_on_the_page(world: World, web_bot: B
         assert await watcher.get_by_role("region", name="Your hand").count() == 0
 
     await eventually(watched, what="the spectator's page to show the end")
+    # The replay, turn by turn: the deal, then back to the table.
+    await page.get_by_role("button", name="Replay", exact=True).click()
+    turn = page.get_by_role("slider", name=re.compile("^Turn"))
+    await turn.wait_for()
+    assert int(await turn.get_attribute("max") or 0) > 6
+    await turn.fill("0")
+    await page.get_by_text("Turn 0 /").wait_for()
+    for name, top in (("A", 1), ("B", 1), ("C", 100), ("D", 100)):
+        pile = page.get_by_role("region", name="Piles").get_by_role("button", name=re.compile(f"^{name} "))
+        assert (await pile.locator(".top").inner_text()) == str(top)
+    await page.get_by_role("button", name="Back to the table").click()
+    await page.get_by_role("button", name="Replay", exact=True).wait_for()
     assert not errors, errors
     await context.close()
 

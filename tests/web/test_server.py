@@ -196,3 +196,41 @@ async def test_the_board_links_to_a_public_page_for_spectators(world: World, web
         await ws.send_json({"op": "end"})
         assert await refusal(ws) == "You are watching this table: only the players can move."
         assert saved_state(world).move_count == 0
+
+
+async def test_a_game_that_ended_replays_turn_by_turn(world: World, web_bot: Bot) -> None:
+    ana, ben = world.players[:2]
+    await open_game(world, [ana, ben])
+    token = token_of(table_link(await hand_panel(world, ana)))
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url(web_bot)}/ws/{token}") as ws:
+        shown = await next_state(ws)
+        await ws.send_json({"op": "replay", "turn": 0})
+        assert await refusal(ws) == "That game isn't over yet: its replay opens when it ends."
+        # ana's turn: two cards, then the turn passes; then the game is ended early.
+        for _ in range(2):
+            play = best_play(saved_state(world), ana.id)
+            await ws.send_json({"op": "play", "card": play.card, "pile": play.pile})
+            shown = await next_state(ws, after=shown["seq"])
+        await ws.send_json({"op": "end"})
+        shown = await next_state(ws, after=shown["seq"])
+        final: the_game.State = saved_state(world)
+        await world.fake.invoke("endgame", user=ana, channel=world.channel)
+        async with asyncio.timeout(1):
+            while not shown["over"]:
+                shown = json.loads((await ws.receive()).data)["state"]
+        assert shown["replayable"]
+        await ws.send_json({"op": "replay", "turn": 0})
+        async with asyncio.timeout(1):
+            message = json.loads((await ws.receive()).data)
+        assert message["type"] == "replay"
+        step = message["replay"]
+        assert (step["turn"], step["turns"], step["moves"]) == (0, 1, 0)
+        assert all(p["top"] in (1, 100) for p in step["piles"])  # the deal
+        assert len(step["revealed"]) == 2  # every hand, now that the game is over
+        await ws.send_json({"op": "replay", "turn": 1})
+        async with asyncio.timeout(1):
+            step = json.loads((await ws.receive()).data)["replay"]
+        assert step["moves"] == 3
+        assert [p["top"] for p in step["piles"]] == [p.top for p in the_game.public_view(final).piles]
+        assert len(step["log"]) == 3
+        assert step["status"] == "The game was ended here, without a score (abandoned)."

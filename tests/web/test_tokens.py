@@ -4,12 +4,14 @@ else, the key survives a restart, a link closes a day after its game ends, and a
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from config import ConfigError, Settings
 from storage import GameRecord, open_storage
+from web.replay import replayable
 from web.server import BURST, PER_SECOND, Bucket, action_of
 from web.tokens import Signer, load_key, still_open
 
@@ -89,3 +91,18 @@ def test_the_web_settings() -> None:
         Settings.from_env({"DISCORD_TOKEN": "t", "WEB_PORT": "web"})
     with pytest.raises(ConfigError, match="WEB_URL must be"):
         Settings.from_env({"DISCORD_TOKEN": "t", "WEB_URL": "cards.example.org"})
+
+
+def test_todays_daily_deal_does_not_replay() -> None:
+    class Offline:
+        def get_cog(self, name: str) -> None:
+            return None
+
+    today = dt.datetime.now(dt.UTC).date()
+    daily = replace(
+        record("finished", "2026-11-26T12:30:00+00:00"), options={"deal": "daily", "date": today.isoformat()}
+    )
+    assert not replayable(daily, Offline())
+    yesterday = (today - dt.timedelta(days=1)).isoformat()
+    assert replayable(replace(daily, options={"deal": "daily", "date": yesterday}), Offline())
+    assert not replayable(record("running", None), Offline())

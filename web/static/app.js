@@ -10,6 +10,7 @@
   let selected = null; // the card tapped, waiting for a pile
   let socket = null;
   let retry = 500;
+  let replay = null; // a step of the replay on show (null: the live table)
   let signalsOpen = false; // the signals stay open across redraws once opened
   let deadline = null; // local time (ms) the turn ends, from the server's "seconds left"
 
@@ -177,6 +178,30 @@
 
   // ---- drawing --------------------------------------------------------------------------------------------------
 
+  function drawReplay(main, dock) {
+    const r = replay;
+    $("status").textContent = r.status;
+    const slider = el("input", {
+      id: "turn", type: "range", min: "0", max: String(r.turns), value: String(r.turn),
+      on: { change: (e) => send({ op: "replay", turn: Number(e.target.value) }) },
+    });
+    main.append(el("div", { class: "replay" },
+      el("label", { for: "turn" }, `${r.labels.turn} ${r.turn} / ${r.turns}`), slider,
+      el("button", { on: { click: () => { replay = null; draw(); } } }, r.labels.back)));
+    if (r.result) main.append(el("p", { class: "result", text: r.result }));
+    const spare = el("div");
+    if (r.kind === "the_game") theGame(r, main, spare);
+    else noThanks(r, main, spare);
+    const hands = el("ul", { class: "log" });
+    for (const line of r.revealed) hands.append(el("li", { text: line }));
+    dock.append(hands);
+    if (r.log.length) {
+      const log = el("ol", { class: "log" });
+      for (const line of r.log) log.append(el("li", { text: line }));
+      main.append(log);
+    }
+  }
+
   function draw() {
     if (!state) return;
     const s = state;
@@ -195,7 +220,15 @@
       document.body.append(dock);
     }
     dock.replaceChildren();
+    if (replay) {
+      drawReplay(main, dock);
+      setOffline(!socket || socket.readyState !== WebSocket.OPEN);
+      return;
+    }
     if (s.result) main.append(el("p", { class: "result", text: s.result }));
+    if (s.replayable) {
+      main.append(el("button", { class: "go", on: { click: () => send({ op: "replay", turn: 0 }) } }, s.labels.replay));
+    }
     if (s.kind === "the_game") theGame(s, main, dock);
     else noThanks(s, main, dock);
     if (s.log.length) {
@@ -229,7 +262,7 @@
     banner.hidden = !off;
     banner.textContent = off ? (state ? state.labels.offline : "…") : "";
     // A position that may be old is never playable: every button waits for the connection.
-    for (const button of document.querySelectorAll("main button, #hand-dock button")) {
+    for (const button of document.querySelectorAll("main button, main input, #hand-dock button")) {
       if (off) button.setAttribute("data-offline", ""), (button.disabled = true);
     }
   }
@@ -248,6 +281,11 @@
         state = message.state;
         deadline = state.deadline === null ? null : Date.now() + state.deadline * 1000;
         draw();
+      } else if (message.type === "replay") {
+        replay = message.replay;
+        draw();
+        const slider = $("turn");
+        if (slider) slider.focus();
       } else if (message.type === "refused") {
         alertText(message.text);
       }
