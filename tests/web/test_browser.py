@@ -282,3 +282,38 @@ def saved_state_game(world: World) -> int:
     saved = saved_game(world)
     assert saved is not None
     return int(saved[0]["id"])
+
+
+async def test_keyboard_alone_lays_a_card_in_german(world: World, web_bot: Bot, browser: Any) -> None:
+    ana, ben = world.players[:2]
+    await open_game(world, [ana, ben])
+    url = re.sub(r"lang=[a-z-]+", "lang=de", table_link(await hand_panel(world, ana)))
+    context = await browser.new_context(viewport={"width": 1280, "height": 800})
+    page = await context.new_page()
+    await page.goto(url)
+    hand = page.get_by_role("region", name="Deine Hand")
+    await hand.get_by_role("button").first.wait_for()
+    assert await page.get_by_role("region", name="Stapel").get_by_role("button").count() == 4
+    assert await page.get_by_role("button", name="Zug beenden", exact=True).is_disabled()
+    first = the_game.hand(saved_state(world), ana.id)[0]
+    # Tab to the first card (the piles come before the hand on the page), Enter, and Enter again on the pile the
+    # keyboard was taken to: the first that fits.
+    for _ in range(20):
+        await page.keyboard.press("Tab")
+        if await page.evaluate("document.activeElement.dataset.card || ''") == str(first):
+            break
+    else:
+        raise AssertionError("Tab never reached the first card")
+    await page.keyboard.press("Enter")
+    assert await page.evaluate("document.activeElement.dataset.pile") == "A"
+    await page.keyboard.press("Enter")
+    state = await committed(world, 1)
+    assert the_game.top(state, "A") == first
+    await eventually(lambda: page_shows_de(page, state, ana.id), what="the page to follow")
+    await context.close()
+
+
+async def page_shows_de(page: Any, state: the_game.State, player: int) -> None:
+    hand = page.get_by_role("region", name="Deine Hand").get_by_role("button")
+    assert await hand.all_inner_texts() == [str(c) for c in the_game.hand(state, player)]
+    assert (await page.locator("#status").inner_text()).startswith("Du bist dran")
