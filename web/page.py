@@ -39,6 +39,7 @@ LABELS: dict[str, Text] = {
     "signals": _p("button", "Signals…"),
     "trick": _p("web", "backwards trick!"),
     "replay": _p("web", "Replay"),
+    "hint": _p("button", "Hint"),
     "back": _p("web", "Back to the table"),
     "turn": _p("web", "Turn"),
     "watching": _p("web", "You are watching: the players' hands stay hidden."),

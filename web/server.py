@@ -24,15 +24,15 @@ import discord
 from aiohttp import WSMsgType, web
 
 from cogs._ui import APOLOGY, error_text
+from cogs.the_game_panel import hint_text
 from engine import no_thanks, the_game
 from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
 from storage import GameRecord
 from table.answer import UserError
-from table.events import Moved
 from table.flow import Table
 from table.people import is_ai
-from web.names import Names
-from web.page import page_state, turn_log
+from web.live import SPECTATOR, LivePages, Page
+from web.page import plain
 from web.replay import Replays, replayable
 from web.tokens import Signer, load_key, still_open
 
@@ -59,7 +59,6 @@ MESSAGE_BYTES = 1024
 
 OPEN_TABLE = _p("button", "Open the table")
 WATCH = _p("button", "Watch the table")
-SPECTATOR = 0  # the "player" of a spectator's link: no Discord id is 0
 SPECTATOR_PAGES = 200  # open spectator pages per game
 SLOW_DOWN = _("Slow down: too many moves at once. Try again in a moment.")
 NOT_A_MOVE = _("That move isn't possible here.")
@@ -68,16 +67,6 @@ WATCHING = _("You are watching this table: only the players can move.")
 NOT_OVER = _("That game isn't over yet: its replay opens when it ends.")
 TODAYS_DEAL_CLOSED = _("Today's daily deal: its replay opens tomorrow (UTC).")
 TOO_MANY_PAGES = _("This table is open in too many windows: close one and reload.")
-
-
-@dataclass(eq=False)
-class Page:
-    """One open page: whose, of which game, in which language."""
-
-    ws: web.WebSocketResponse
-    game_id: int
-    player: int
-    locale: str
 
 
 @dataclass
@@ -138,11 +127,7 @@ class WebTable:
         self.tables: Table | None = None
         self.signer: Signer | None = None
         self.replays: Replays | None = None
-        self.pages: dict[int, set[Page]] = {}  # game id -> its open pages
-        self._latest: dict[int, Any] = {}  # game id -> the newest ``Live`` a move announced, while pages are open
-        self._pushing: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
-        self.names = Names()
+        self.live = LivePages()
         # One allowance per player and game, however many pages they have open.
         self._buckets: dict[tuple[int, int], Bucket] = {}
 
@@ -169,20 +154,16 @@ class WebTable:
 
     async def attach(self, client: discord.Client, tables: Table) -> None:
         self.client, self.tables = client, tables
-        self.names.client = client
+        self.live.attach(client, tables)
         self.signer = Signer(await load_key(tables.storage))
         self.replays = Replays(tables.storage)
-        tables.events.subscribe("web table", self.on_moved)
+        tables.events.subscribe("web table", self.live.on_moved)
         tables.panel_link = self.link
         tables.board_link = self.watch_link
-        tables.after_abandon = self.on_abandoned
+        tables.after_abandon = self.live.on_abandoned
 
     async def close(self) -> None:
-        for task in self._pushing.values():
-            task.cancel()
-        for pages in list(self.pages.values()):
-            for page in list(pages):
-                await page.ws.close()
+        await self.live.close()
         if self.runner is not None:
             await self.runner.cleanup()
 
@@ -243,18 +224,18 @@ class WebTable:
         assert self.tables is not None
         lang = request.query.get("lang")
         locale = language(lang) if lang else await self.tables.languages.reader(player)
-        pages = self.pages.setdefault(record.id, set())
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=MESSAGE_BYTES)
         await ws.prepare(request)
-        if sum(p.player == player for p in pages) >= (SPECTATOR_PAGES if player == SPECTATOR else PAGES_PER_PLAYER):
+        open_now = sum(p.player == player for p in self.live.pages.get(record.id, ()))
+        if open_now >= (SPECTATOR_PAGES if player == SPECTATOR else PAGES_PER_PLAYER):
             await ws.send_json({"type": "refused", "text": render(TOO_MANY_PAGES, locale)})
             await ws.close()
             return ws
         page = Page(ws, record.id, player, locale)
-        pages.add(page)
+        pages = self.live.opened(page)
         try:
             try:
-                await self._send(page, await self._current(record))
+                await self.live.send(page, await self.live.current(record))
             except UserError as error:  # a game that can't be loaded: the page says why (and retries later)
                 await ws.send_json({"type": "refused", "text": render(error.text, locale)})
                 await ws.close()
@@ -265,12 +246,9 @@ class WebTable:
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
-            pages.discard(page)
+            self.live.closed(page)
             if not any(p.player == player for p in pages):
                 self._buckets.pop((record.id, player), None)
-            if not pages:
-                self.pages.pop(record.id, None)
-                self._latest.pop(record.id, None)
         return ws
 
     async def _on_message(self, page: Page, record: GameRecord, data: str) -> None:
@@ -282,14 +260,17 @@ class WebTable:
         if not isinstance(message, dict):
             return
         if message.get("op") == "sync":  # a page that thinks it missed something
-            await self._send(page, await self._current(record))
+            await self.live.send(page, await self.live.current(record))
             return
         if message.get("op") == "replay":
             await self._replay(page, record, message.get("turn"))
             return
+        if message.get("op") == "hint":
+            await self._hint(page, record)
+            return
         state = None
         if message.get("op") == "signal":
-            current = await self._current(record)
+            current = await self.live.current(record)
             state = getattr(current, "state", current)
         action = action_of(record.kind, message, state, page.player)
         refusal: Text | None = None
@@ -311,6 +292,29 @@ class WebTable:
         if refusal is not None and not page.ws.closed:
             await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
 
+    async def _hint(self, page: Page, record: GameRecord) -> None:
+        """Hint, as on the panel: the computer player's choice for this seat, told to this page alone (the game is
+        marked as hinted first)."""
+        assert self.tables is not None
+        refusal: Text | None = None
+        if page.player == SPECTATOR:
+            refusal = WATCHING
+        elif not self._buckets.setdefault((page.game_id, page.player), Bucket()).take(time.monotonic()):
+            refusal = SLOW_DOWN
+        else:
+            try:
+                live, given = await self.tables.panels.hint(record.channel_id, page.player, record.kind, record.id)
+            except Exception as error:
+                refusal = error_text(error)
+                if refusal is None:
+                    log.exception("A hint for the web table failed in game %s", record.id)
+                    refusal = APOLOGY
+        if refusal is not None:
+            await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
+            return
+        told = render(hint_text(live.state, given.action, given.why), page.locale)
+        await page.ws.send_json({"type": "hint", "text": plain(told, await self.live.names.of(record.players))})
+
     async def _replay(self, page: Page, record: GameRecord, turn: Any) -> None:
         """One step of the game's replay, for a page of a game that ended."""
         assert self.tables is not None
@@ -330,96 +334,7 @@ class WebTable:
             await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
             return
         presenter = self.tables.games.presenter(fresh)
-        names = await self.names.of(fresh.players)
+        names = await self.live.names.of(fresh.players)
         step = await self.replays.step(fresh, presenter, turn, page.locale, names)
         if not page.ws.closed:
             await page.ws.send_str(json.dumps({"type": "replay", "replay": step}))
-
-    async def _current(self, record: GameRecord) -> Any:
-        """The newest position of the page's game, as a ``Live`` (running) or a bare final state (ended)."""
-        assert self.tables is not None
-        games = self.tables.games
-        live = self._latest.get(record.id) or games.cached(record.id)
-        if live is not None:
-            return live
-        fresh = await self.tables.storage.game(record.id)
-        if fresh is not None and fresh.status == "running":
-            return await games.live(fresh)
-        return await games.final_state(fresh or record)
-
-    async def _send(self, page: Page, current: Any) -> None:
-        if page.ws.closed:
-            return
-        await page.ws.send_str(json.dumps({"type": "state", "state": await self._compose(page, current)}))
-
-    async def _compose(self, page: Page, current: Any, logs: dict[str, list[str]] | None = None) -> dict[str, Any]:
-        """``page``'s state at ``current``; ``logs`` keeps the turn log of each language for the other pages of the
-        same push (it is the same for every reader)."""
-        assert self.tables is not None
-        live = current if hasattr(current, "record") else None
-        record = live.record if live is not None else await self.tables.storage.game(page.game_id)
-        assert record is not None
-        presenter = self.tables.games.presenter(record)
-        state = live.state if live is not None else current
-        names = await self.names.of(record.players)
-        logs = {} if logs is None else logs
-        if page.locale not in logs:
-            steps = [*live.previous, *live.turn] if live is not None else []
-            logs[page.locale] = turn_log(presenter, steps, page.locale, names)
-        log = logs[page.locale]
-        due = self.tables.clock.deadlines.get(record.id)
-        left = max(0.0, due[1] - time.time()) if due is not None else None
-        stopped = live is None and record.status != "running"
-        composed = page_state(record.kind, presenter, state, page.player, page.locale, names, log, left, stopped)
-        # The replay opens from the page of a game that ended (live: the last move; else: read from its row).
-        ended = record.status in ("finished", "abandoned")
-        composed["replayable"] = ended and self.client is not None and replayable(record, self.client)
-        return composed
-
-    # ---- following the table ----------------------------------------------------------------------------------
-
-    async def on_moved(self, event: Moved) -> None:
-        """A move was committed (anywhere): every open page of its game is brought up to date, in the background,
-        always from the newest position, so a burst of moves ends on the last one."""
-        game_id = event.live.record.id
-        if game_id not in self.pages:
-            return
-        self._latest[game_id] = event.live
-        running = self._pushing.get(game_id)
-        if running is not None and not running.done():
-            self._again.add(game_id)
-            return
-        self._pushing[game_id] = asyncio.ensure_future(self._push(game_id))
-
-    async def on_abandoned(self, record: GameRecord) -> None:
-        """A game ended early: its pages show it, and stop offering moves."""
-        if record.id in self.pages:
-            self._latest.pop(record.id, None)
-            for page in list(self.pages.get(record.id, ())):
-                await self._send(page, await self._current(record))
-
-    async def _push(self, game_id: int) -> None:
-        try:
-            while True:
-                self._again.discard(game_id)
-                live = self._latest.get(game_id)
-                if live is None:
-                    return
-                composed: dict[tuple[int, str], str] = {}
-                logs: dict[str, list[str]] = {}
-                for page in list(self.pages.get(game_id, ())):
-                    key = (page.player, page.locale)
-                    if key not in composed:
-                        state = await self._compose(page, live, logs)
-                        composed[key] = json.dumps({"type": "state", "state": state})
-                    if not page.ws.closed:
-                        try:
-                            await page.ws.send_str(composed[key])
-                        except ConnectionError:
-                            continue
-                if game_id not in self._again:
-                    return
-        except Exception:
-            log.exception("The web pages of game %s could not follow a move", game_id)
-        finally:
-            self._pushing.pop(game_id, None)

@@ -270,7 +270,7 @@ async def test_no_thanks_from_the_page_and_a_lost_connection(world: World, web_b
     assert "chip" not in (await page.locator("ul.seats").inner_text()).lower()
     # The server drops the connection: the page greys out, comes back by itself, and catches up.
     assert web_bot.web is not None
-    for open_page in list(web_bot.web.pages.get(saved_state_game(world), ())):
+    for open_page in list(web_bot.web.live.pages.get(saved_state_game(world), ())):
         await open_page.ws.close()
     await page.locator("body.offline").wait_for(timeout=2000)
     await page.locator("body:not(.offline)").wait_for(timeout=5000)

@@ -234,3 +234,22 @@ async def test_a_game_that_ended_replays_turn_by_turn(world: World, web_bot: Bot
         assert [p["top"] for p in step["piles"]] == [p.top for p in the_game.public_view(final).piles]
         assert len(step["log"]) == 3
         assert step["status"] == "The game was ended here, without a score (abandoned)."
+
+
+async def test_hint_from_the_page_at_a_solo_table(world: World, web_bot: Bot) -> None:
+    ana = world.players[0]
+    await open_game(world, [ana])
+    token = token_of(table_link(await hand_panel(world, ana)))
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url(web_bot)}/ws/{token}") as ws:
+        shown = await next_state(ws)
+        assert shown["hint"]
+        await ws.send_json({"op": "hint"})
+        async with asyncio.timeout(2):
+            message = json.loads((await ws.receive()).data)
+        assert message["type"] == "hint"
+        assert message["text"].startswith("💡 Hint: ")
+        assert "leaderboards" in message["text"]
+        record = await web_bot.storage.game(int(token.split(".")[0]))
+        assert record is not None
+        assert record.hinted  # marked before it was told, as on the panel
+        assert saved_state(world).move_count == 0  # a hint plays nothing

@@ -128,6 +128,7 @@
     dock.append(el("h2", { text: s.labels.hand, "aria-hidden": "true" }), hand);
     const actions = el("div", { class: "actions" });
     actions.append(el("button", { class: "go", disabled: !s.canEnd, on: { click: () => send({ op: "end" }) } }, s.labels.endTurn));
+    if (s.hint) actions.append(el("button", { disabled: !s.mayLay, on: { click: () => send({ op: "hint" }) } }, s.labels.hint));
     if (!s.over) actions.append(el("span", { text: s.labels.chooseCard }));
     dock.append(actions);
     if (s.signalButtons.length) {
@@ -278,9 +279,12 @@
       const message = JSON.parse(event.data);
       if (message.type === "state") {
         retry = 500;
+        if (state && message.state.seq !== state.seq) $("hint").textContent = ""; // a hint is for one position
         state = message.state;
         deadline = state.deadline === null ? null : Date.now() + state.deadline * 1000;
         draw();
+      } else if (message.type === "hint") {
+        $("hint").textContent = message.text;
       } else if (message.type === "replay") {
         replay = message.replay;
         draw();
