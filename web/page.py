@@ -39,6 +39,8 @@ LABELS: dict[str, Text] = {
     "signals": _p("button", "Signals…"),
     "trick": _p("web", "backwards trick!"),
     "replay": _p("web", "Replay"),
+    "leave": _p("button", "Leave"),
+    "leaveSure": _p("web", "Leave the game for good? Tap again"),
     "hint": _p("button", "Hint"),
     "back": _p("web", "Back to the table"),
     "turn": _p("web", "Turn"),

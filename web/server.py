@@ -89,6 +89,14 @@ def action_of(kind: str, message: dict[str, Any], state: Any = None, player: int
     """The engine action a page's message asks for, or None if it is no move of this game. A signal tapped again
     comes down, as on the panel: decided on ``state``, the game as it is now."""
     op = message.get("op")
+    if op == "leave":  # confirmed on the page by a second tap
+        return (
+            the_game.Leave()
+            if kind == the_game.INFO.kind
+            else no_thanks.Leave()
+            if kind == no_thanks.INFO.kind
+            else None
+        )
     if kind == the_game.INFO.kind and op == "signal":
         signal, pile = message.get("kind"), message.get("pile")
         if signal not in (*the_game.SIGNALS, the_game.CLEAR) or (pile is not None and pile not in the_game.PILES):

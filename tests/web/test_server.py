@@ -11,9 +11,9 @@ from typing import Any
 import aiohttp
 
 from bot import Bot
-from engine import the_game
+from engine import no_thanks, the_game
 from tests.e2e.conftest import World
-from tests.e2e.table_helpers import asks_first, click_panel, open_game, the_game_board
+from tests.e2e.table_helpers import asks_first, click_panel, no_thanks_board, open_game, the_game_board
 from tests.players import best_play, saved_state
 from tests.web.conftest import base_url, hand_panel, table_link, token_of
 
@@ -253,3 +253,18 @@ async def test_hint_from_the_page_at_a_solo_table(world: World, web_bot: Bot) ->
         assert record is not None
         assert record.hinted  # marked before it was told, as on the panel
         assert saved_state(world).move_count == 0  # a hint plays nothing
+
+
+async def test_leaving_from_the_page(world: World, web_bot: Bot) -> None:
+    ana, ben, cy = world.players[:3]
+    await open_game(world, [ana, ben, cy], "no_thanks")
+    token = token_of(table_link(await hand_panel(world, cy)))
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url(web_bot)}/ws/{token}") as ws:
+        shown = await next_state(ws)
+        await ws.send_json({"op": "leave"})
+        shown = await next_state(ws, after=shown["seq"])
+        assert all(seat["name"] != "cy" for seat in shown["seats"])  # the others play on without cy
+        assert not shown["canTake"]
+        state: no_thanks.State = saved_state(world)
+        assert state.left == (False, False, True)
+        await no_thanks_board(world)

@@ -129,6 +129,7 @@
     const actions = el("div", { class: "actions" });
     actions.append(el("button", { class: "go", disabled: !s.canEnd, on: { click: () => send({ op: "end" }) } }, s.labels.endTurn));
     if (s.hint) actions.append(el("button", { disabled: !s.mayLay, on: { click: () => send({ op: "hint" }) } }, s.labels.hint));
+    if (!s.over && !s.seats.find((seat) => seat.me && seat.left)) actions.append(leaveButton(s));
     if (!s.over) actions.append(el("span", { text: s.labels.chooseCard }));
     dock.append(actions);
     if (s.signalButtons.length) {
@@ -174,10 +175,21 @@
     const actions = el("div", { class: "actions" });
     actions.append(el("button", { class: "go", disabled: !s.canTake, on: { click: () => send({ op: "take" }) } }, s.labels.take));
     actions.append(el("button", { disabled: !s.canPass, on: { click: () => send({ op: "pass" }) } }, s.labels.pass));
+    if (!s.over && s.seats.find((seat) => seat.me)) actions.append(leaveButton(s));
     dock.append(actions);
   }
 
   // ---- drawing --------------------------------------------------------------------------------------------------
+
+  // Leaving takes two taps: the first asks, the second leaves (the others play on without you).
+  let leaving = false;
+  function leaveButton(s) {
+    return el("button", { class: "leave", on: { click: () => {
+      if (leaving) send({ op: "leave" });
+      leaving = !leaving;
+      draw();
+    } } }, leaving ? s.labels.leaveSure : s.labels.leave);
+  }
 
   function drawReplay(main, dock) {
     const r = replay;
