@@ -25,7 +25,7 @@ from aiohttp import WSMsgType, web
 
 from cogs._ui import APOLOGY, error_text
 from cogs.the_game_panel import hint_text
-from engine import no_thanks, the_game
+from engine import GAMES, no_thanks, the_game
 from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
 from storage import GameRecord
 from table.answer import UserError
@@ -89,14 +89,9 @@ def action_of(kind: str, message: dict[str, Any], state: Any = None, player: int
     """The engine action a page's message asks for, or None if it is no move of this game. A signal tapped again
     comes down, as on the panel: decided on ``state``, the game as it is now."""
     op = message.get("op")
-    if op == "leave":  # confirmed on the page by a second tap
-        return (
-            the_game.Leave()
-            if kind == the_game.INFO.kind
-            else no_thanks.Leave()
-            if kind == no_thanks.INFO.kind
-            else None
-        )
+    if op == "leave":  # confirmed on the page by a second tap; the same action as /leave
+        game = GAMES.get(kind)
+        return game.leave if game is not None else None
     if kind == the_game.INFO.kind and op == "signal":
         signal, pile = message.get("kind"), message.get("pile")
         if signal not in (*the_game.SIGNALS, the_game.CLEAR) or (pile is not None and pile not in the_game.PILES):
@@ -250,14 +245,35 @@ class WebTable:
                 return ws
             async for message in ws:
                 if message.type is WSMsgType.TEXT:
-                    await self._on_message(page, record, message.data)
+                    await self._answer(page, record, message.data)
         except (ConnectionError, asyncio.CancelledError):
             pass
         finally:
             self.live.closed(page)
-            if not any(p.player == player for p in pages):
-                self._buckets.pop((record.id, player), None)
+            if player == SPECTATOR or not any(p.player == player for p in pages):
+                self._buckets.pop(self._key(page), None)
         return ws
+
+    @staticmethod
+    def _key(page: Page) -> tuple[int, int]:
+        """Whose allowance a page spends: its player's (however many pages they have open); each spectator's own."""
+        return (page.game_id, page.player if page.player != SPECTATOR else -id(page))
+
+    def _may(self, page: Page) -> bool:
+        return self._buckets.setdefault(self._key(page), Bucket()).take(time.monotonic())
+
+    async def _answer(self, page: Page, record: GameRecord, data: str) -> None:
+        """A page's message, on the one error path: a refusal in words, a bug logged once and apologised for (the
+        page stays connected either way)."""
+        try:
+            await self._on_message(page, record, data)
+        except Exception as error:
+            refusal = error_text(error)
+            if refusal is None:
+                log.exception("A message from the web table failed in game %s", record.id)
+                refusal = APOLOGY
+            if not page.ws.closed:
+                await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
 
     async def _on_message(self, page: Page, record: GameRecord, data: str) -> None:
         assert self.tables is not None
@@ -286,17 +302,10 @@ class WebTable:
             refusal = WATCHING
         elif action is None:
             refusal = NOT_A_MOVE
-        elif not self._buckets.setdefault((page.game_id, page.player), Bucket()).take(time.monotonic()):
+        elif not self._may(page):
             refusal = SLOW_DOWN
         else:
-            try:
-                await self.tables.act_for(record.channel_id, page.player, action, game=record.id)
-            except Exception as error:
-                # The one error path, as for a click: a refusal in words, a bug logged once and apologised for.
-                refusal = error_text(error)
-                if refusal is None:
-                    log.exception("A move from the web table failed in game %s", record.id)
-                    refusal = APOLOGY
+            await self.tables.act_for(record.channel_id, page.player, action, game=record.id)
         if refusal is not None and not page.ws.closed:
             await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
 
@@ -307,19 +316,12 @@ class WebTable:
         refusal: Text | None = None
         if page.player == SPECTATOR:
             refusal = WATCHING
-        elif not self._buckets.setdefault((page.game_id, page.player), Bucket()).take(time.monotonic()):
+        elif not self._may(page):
             refusal = SLOW_DOWN
-        else:
-            try:
-                live, given = await self.tables.panels.hint(record.channel_id, page.player, record.kind, record.id)
-            except Exception as error:
-                refusal = error_text(error)
-                if refusal is None:
-                    log.exception("A hint for the web table failed in game %s", record.id)
-                    refusal = APOLOGY
         if refusal is not None:
             await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
             return
+        live, given = await self.tables.panels.hint(record.channel_id, page.player, record.kind, record.id)
         told = render(hint_text(live.state, given.action, given.why), page.locale)
         await page.ws.send_json({"type": "hint", "text": plain(told, await self.live.names.of(record.players))})
 
@@ -336,7 +338,7 @@ class WebTable:
             refusal = NOT_OVER
         elif not replayable(fresh, self.client):
             refusal = TODAYS_DEAL_CLOSED
-        elif not self._buckets.setdefault((page.game_id, page.player), Bucket()).take(time.monotonic()):
+        elif not self._may(page):
             refusal = SLOW_DOWN
         if refusal is not None:
             await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})

@@ -268,3 +268,18 @@ async def test_leaving_from_the_page(world: World, web_bot: Bot) -> None:
         state: no_thanks.State = saved_state(world)
         assert state.left == (False, False, True)
         await no_thanks_board(world)
+
+
+async def test_a_burst_of_moves_is_slowed_down(world: World, web_bot: Bot) -> None:
+    ana, ben = world.players[:2]
+    await open_game(world, [ana, ben])
+    token = token_of(table_link(await hand_panel(world, ben)))
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url(web_bot)}/ws/{token}") as ws:
+        await next_state(ws)
+        for _ in range(12):
+            await ws.send_json({"op": "end"})  # nothing laid yet: refused by the rules, but each one counts
+        texts = [await refusal(ws) for _ in range(12)]
+    slow = "Slow down: too many moves at once. Try again in a moment."
+    assert slow not in texts[:8]
+    assert slow in texts[8:]
+    assert saved_state(world).move_count == 0
