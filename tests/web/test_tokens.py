@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from config import ConfigError, Settings
+from engine import no_thanks, the_game
 from storage import GameRecord, open_storage
 from web.replay import replayable
 from web.server import BURST, PER_SECOND, Bucket, action_of
@@ -76,11 +77,16 @@ def test_only_the_games_own_moves_are_read_from_a_page() -> None:
         {"op": "play", "card": True, "pile": "B"},
         {"op": "play", "card": 12, "pile": "E"},
         {"op": "take"},
-        {"op": "leave"},
+        {"op": "lay"},
     ):
         assert action_of("the_game", bad) is None, bad
     assert action_of("no_thanks", {"op": "take"}) is not None
     assert action_of("no_thanks", {"op": "end"}) is None
+    assert action_of("the_game", {"op": "leave"}) == the_game.Leave()
+    assert action_of("no_thanks", {"op": "leave"}) == no_thanks.Leave()
+    assert action_of("the_game", {"op": "signal", "kind": "trick", "pile": "B"}) == the_game.Signal("trick", "B")
+    assert action_of("the_game", {"op": "signal", "kind": "trick"}) is None  # a pile signal names its pile
+    assert action_of("the_game", {"op": "signal", "kind": "shout", "pile": "B"}) is None
 
 
 def test_the_web_settings() -> None:
