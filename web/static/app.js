@@ -129,8 +129,8 @@
     const actions = el("div", { class: "actions" });
     actions.append(el("button", { class: "go", disabled: !s.canEnd, on: { click: () => send({ op: "end" }) } }, s.labels.endTurn));
     if (s.hint) actions.append(el("button", { disabled: !s.mayLay, on: { click: () => send({ op: "hint" }) } }, s.labels.hint));
-    if (!s.over && !s.seats.find((seat) => seat.me && seat.left)) actions.append(leaveButton(s));
     if (!s.over) actions.append(el("span", { text: s.labels.chooseCard }));
+    if (!s.over && !s.seats.find((seat) => seat.me && seat.left)) actions.append(leaveButton(s));
     dock.append(actions);
     if (s.signalButtons.length) {
       const box = el("details", { class: "signals", open: signalsOpen || null,
