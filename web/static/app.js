@@ -319,6 +319,10 @@
       draw();
     }
   });
+  // A phone that put the page to sleep may have missed moves: back in view, it asks for the position again.
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ op: "sync" }));
+  });
   document.addEventListener("DOMContentLoaded", () => {
     setOffline(true);
     connect();
