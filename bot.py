@@ -10,6 +10,7 @@ import contextlib
 import dataclasses
 import gc
 import hashlib
+import importlib
 import json
 import logging
 import os
@@ -38,6 +39,8 @@ from table.answer import NO_PINGS
 from table.flow import Table
 
 log = logging.getLogger("bot")
+
+WEB_TABLE = "web.server"  # the web table's module, loaded only with WEB_PORT
 
 # One cog per concern; each registered game's table adapter comes after the lobby (``GameInfo.adapter``).
 CONCERNS = (
@@ -113,6 +116,7 @@ class Bot(commands.Bot):
     storage: Storage
     tables: Table
     metrics_endpoint: metrics.Endpoint | None = None
+    web: Any = None  # the web table (WEB_PORT, ``web.server.WebTable``), served by this process
 
     def __init__(self, settings: Settings, *, seed: int | None = None, **options: Any) -> None:
         super().__init__(
@@ -141,6 +145,10 @@ class Bot(commands.Bot):
         if "storage" not in self.__dict__:  # run() opens it before logging in; tests start a Bot directly
             self.storage = await open_storage(self.settings.database_path, self.settings.database_url)
         self.tables = Table(self, self.storage)
+        if self.settings.web_port is not None:
+            if self.web is None:  # run() opened it before logging in; tests start a Bot directly
+                self.web = await serve_web(self.settings)
+            await self.web.attach(self, self.tables)
         for extension in extensions():
             await self.load_extension(extension)
         await self.tree.set_translator(CatalogTranslator())
@@ -227,6 +235,9 @@ class Bot(commands.Bot):
         if self.metrics_endpoint is not None:
             await self.metrics_endpoint.close()
             self.metrics_endpoint = None
+        if self.web is not None:
+            await self.web.close()
+            self.web = None
         storage = self.__dict__.pop("storage", None)
         if storage is not None:
             await storage.close()
@@ -236,6 +247,14 @@ class ShardedBot(Bot, commands.AutoShardedBot):
     """The bot running the shards ``SHARD_IDS`` of ``SHARD_COUNT``: each guild's events come through the shard
     ``(guild_id >> 22) % SHARD_COUNT``, DMs through shard 0. Several such processes share one PostgreSQL database,
     which keeps everything a game needs, so it does not matter which process answers which event."""
+
+
+async def serve_web(settings: Settings) -> Any:
+    """Open the web table's port (raises OSError if it is taken). Loaded by name, like the cogs: the web table is a
+    front end beside them (it names the cogs' parts), and without WEB_PORT the bot never loads it at all."""
+    assert settings.web_port is not None
+    server = importlib.import_module(WEB_TABLE)
+    return await server.WebTable.serve(settings.web_port, settings.web_url)
 
 
 def build_bot(settings: Settings, **options: Any) -> Bot:
@@ -260,11 +279,24 @@ async def run(settings: Settings) -> int:
             "free port or leave METRICS_PORT empty."
         )
         return 2
+    if settings.web_port is not None:
+        try:
+            bot.web = await serve_web(settings)
+        except OSError as error:
+            if bot.metrics_endpoint is not None:
+                await bot.metrics_endpoint.close()
+            startup.report(
+                f"Can't serve the web table on WEB_PORT={settings.web_port} ({error.strerror or error}): choose a "
+                "free port or leave WEB_PORT empty."
+            )
+            return 2
     try:
         storage = await open_storage(settings.database_path, settings.database_url)
     except StorageUnavailable as error:
         if bot.metrics_endpoint is not None:
             await bot.metrics_endpoint.close()
+        if bot.web is not None:
+            await bot.web.close()
         startup.report(error)
         return 2
     bot.storage = metrics.time_storage(storage) if bot.metrics_endpoint is not None else storage

@@ -43,6 +43,8 @@ class Settings:
     sync_commands: bool = False  # register the slash commands even if they look unchanged
     forget_server_after_days: int = DEFAULT_FORGET_SERVER_AFTER_DAYS  # 0: at once
     keep_hand_texts_days: int = DEFAULT_KEEP_HAND_TEXTS_DAYS  # 0: deleted at the next sweep after the end
+    web_port: int | None = None  # None: no web table, no port opened (web/)
+    web_url: str | None = None  # the web table's public address; None: http://localhost:<web_port>
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -84,6 +86,14 @@ class Settings:
         port = value("METRICS_PORT")
         if port and not (port.isdecimal() and int(port) <= 65535):
             raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535; 0 picks a free one), not {port!r}.")
+        web_port = value("WEB_PORT")
+        if web_port and not (web_port.isdecimal() and int(web_port) <= 65535):
+            raise ConfigError(f"WEB_PORT must be a port number (1 to 65535; 0 picks a free one), not {web_port!r}.")
+        web_url = value("WEB_URL").rstrip("/")
+        if web_url and not web_url.startswith(("http://", "https://")):
+            raise ConfigError(
+                f"WEB_URL must be the web table's public address, like https://cards.example.org, not {web_url!r}."
+            )
         sync = value("SYNC_COMMANDS").lower()
         if sync not in ("", "0", "1", "true", "false", "yes", "no"):
             raise ConfigError(f"SYNC_COMMANDS must be 1 (sync at this start) or 0, not {sync!r}.")
@@ -101,6 +111,8 @@ class Settings:
             sync_commands=sync in ("1", "true", "yes"),
             forget_server_after_days=days(env, "FORGET_SERVER_AFTER_DAYS", DEFAULT_FORGET_SERVER_AFTER_DAYS),
             keep_hand_texts_days=days(env, "KEEP_HAND_TEXTS_DAYS", DEFAULT_KEEP_HAND_TEXTS_DAYS),
+            web_port=int(web_port) if web_port else None,
+            web_url=web_url or None,
         )
 
 

@@ -28,7 +28,7 @@ MARKERS = frozenset(KEYWORDS)
 # Calls whose result is translated text: a marked Text, or a rendered one.
 TRANSLATED = MARKERS | {"render"}
 # Where the bot's own code lives (relative to the project root); tests and tools mark nothing.
-CODE = ("bot.py", "cogs", "engine", "storage", "table", "i18n")
+CODE = ("bot.py", "cogs", "engine", "storage", "table", "i18n", "web")
 TRANSLATED_LANGUAGES = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -37,6 +38,12 @@ log = logging.getLogger(__name__)
 
 MOVE_MADE = _("Your move was made")
 
+# A link under every private panel, for a second front end (the web table): (game, player, locale) -> the button, or
+# None. Set by whoever serves that front end; the core does not know it.
+PanelLink = Callable[[GameRecord, int, str], "discord.ui.Button[Any] | None"]
+# And one under the channel's board, for spectators: (game, locale) -> the button, or None.
+BoardLink = Callable[[GameRecord, str], "discord.ui.Button[Any] | None"]
+
 
 async def original_id(interaction: discord.Interaction[Any]) -> int | None:
     """The id of the message that answered ``interaction`` (one request on its token, free of rate limits)."""
@@ -54,13 +61,17 @@ class Table:
         self.languages = Languages(client, storage)
         self.games = Games(storage, self.events, self.owns)
         self.clock = TurnClock(client, self.games, self.languages)
-        self.boards = Boards(client, self.games, self.languages, self.clock.deadline_line, vote_buttons)
+        self.boards = Boards(client, self.games, self.languages, self.clock.deadline_line, self.board_buttons)
         self.courier = Courier(client, storage, self.games, self.languages)
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
         self.panels = Panels(client, self.games, self.panel)
         self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
         self.clock.play_for = self.seats.play_for
+        self.panel_link: PanelLink | None = None
+        self.board_link: BoardLink | None = None
+        # Told of a game ended early (no move announces it); set by the web table, whose pages must show it.
+        self.after_abandon: Callable[[GameRecord], Awaitable[None]] | None = None
         self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
         self.events.subscribe("turn clock", self.clock.on_moved)
@@ -68,6 +79,15 @@ class Table:
         self.events.subscribe("seat driver", self.seats.on_moved)
         self.events.subscribe("courier", self.courier.on_moved)
         self.events.subscribe("nudges", self.nudges.on_moved)
+
+    def board_buttons(
+        self, record: GameRecord, state: Any, presenter: Presenter[Any, Any], locale: str
+    ) -> list[discord.ui.Button[Any]]:
+        """What a running game's board carries besides the game's own buttons: the votes on an away player, and the
+        spectators' link where a second front end offers one."""
+        buttons = vote_buttons(record, state, presenter, locale)
+        link = self.board_link(record, locale) if self.board_link is not None else None
+        return [*buttons, link] if link is not None else buttons
 
     # ---- what the cogs ask -----------------------------------------------------------------------------------
 
@@ -172,6 +192,15 @@ class Table:
             metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)
         self.courier.deliver_later(live, interaction)
 
+    async def act_for(self, channel_id: int, player: int, action: Any, *, game: int | None = None) -> Played:
+        """``act`` without a Discord interaction (the web table): the same commit, then the board, the panels, the
+        DMs, the clock and the seats follow as after a click. Raises GameError or UserError, changing nothing, when
+        the action is refused; once it is committed, a failure to show it is logged, never raised."""
+        played = await self.games.play(channel_id, player, action, game=game)
+        await self.seats.show(played)
+        self.courier.deliver_later(played.live)
+        return played
+
     async def show_panel(
         self,
         interaction: discord.Interaction[Any],
@@ -197,8 +226,8 @@ class Table:
                 message_id = await send(interaction, ephemeral=True, **message)
             await self.panels.opened(interaction, live, player, message_id, page, locale, position)
 
-    @staticmethod
     def panel(
+        self,
         live: Live[Any],
         presenter: Presenter[Any, Any],
         player: int,
@@ -214,6 +243,11 @@ class Table:
             content = message["content"]
             shown = lines(live.last, content) if ack else lines(content, _("Last: {move}", move=live.last))
             message["content"] = render(shown, locale)
+        link = self.panel_link(live.record, player, locale) if self.panel_link is not None else None
+        if link is not None:
+            view = message.get("view") or discord.ui.View(timeout=None)
+            view.add_item(link)
+            message["view"] = detached(view)
         return message
 
     async def show_board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
@@ -267,6 +301,11 @@ class Table:
             await self.boards.edit(ended, {"view": None})
         except Exception:
             log.info("Could not take the buttons off the board of game %s", record.id, exc_info=True)
+        if self.after_abandon is not None:
+            try:
+                await self.after_abandon(ended)
+            except Exception:
+                log.exception("The web table could not show that game %s ended", record.id)
         return ended
 
     async def vote(self, interaction: discord.Interaction[Any], game_id: int, kind: str, target: int) -> None:

@@ -1,0 +1,228 @@
+"""The web table under load (issue 37): many running games of The Game, three open pages each, moves made from the
+pages; how long a move takes to reach every page of its game, and what the pages cost the bot in CPU.
+
+Run from a checkout: ``python benchmarks/web.py [--games 200] [--moves 600]`` (the issue's figures: 200 games, 600
+pages). The fake Discord, the real bot (with ``WEB_PORT=0``) and the pages' WebSocket clients all run in this one
+process and event loop, so every figure is an upper bound: the clients' work counts as the bot's.
+
+Figures, with the targets of the issue:
+
+- time from a page sending a move to every page of that game holding the new position (median, p90, p99 < 200 ms);
+- CPU time of the process per move, with the game's three pages open against the same moves made through
+  ``Table.act_for`` with no page open (the web table's share; target: at most +20%).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
+    sys.path.pop(0)
+sys.path.insert(0, str(ROOT))
+
+import aiohttp  # noqa: E402
+
+from bot import Bot  # noqa: E402
+from config import Settings  # noqa: E402
+from engine import the_game  # noqa: E402
+from tests.fake_discord import FakeDiscord  # noqa: E402
+from tests.players import answer  # noqa: E402
+
+PLAYERS = 3
+
+
+class Game:
+    def __init__(self, channel: Any, members: list[Any]) -> None:
+        self.channel = channel
+        self.members = members
+        self.pages: dict[int, aiohttp.ClientWebSocketResponse] = {}
+        self.states: dict[int, dict[str, Any]] = {}
+        self.seen: dict[int, asyncio.Event] = {}
+        self.listeners: list[asyncio.Task[None]] = []
+        self.links: dict[int, str] = {}
+
+
+async def open_games(fake: FakeDiscord, bot: Bot, count: int) -> list[Game]:
+    guild = fake.add_guild("Load")
+    games = []
+    for number in range(count):
+        channel = fake.add_text_channel(guild, f"table-{number}")
+        members = [fake.add_member(guild, f"p{number}-{seat}") for seat in range(PLAYERS)]
+        await fake.invoke("newgame", user=members[0], channel=channel, options={"game": "the_game"})
+        for member in members[1:]:
+            await fake.invoke("join", user=member, channel=channel)
+        await fake.invoke("start", user=members[0], channel=channel)
+        games.append(Game(channel, members))
+    await fake.wait_idle()
+    return games
+
+
+async def open_panels(fake: FakeDiscord, game: Game) -> None:
+    """Every player opens their hand panel (kept current by the bot from then on), whose link the page opens."""
+    for member in game.members:
+        rec = await fake.invoke("hand", user=member, channel=game.channel)
+        assert rec.original is not None, answer(rec).content
+        link = next(b["url"] for b in rec.original.buttons if b.get("label") == "Open the table")
+        game.links[member.id] = link.split("/t/")[1].split("?")[0]
+
+
+async def connect(http: aiohttp.ClientSession, bot: Bot, game: Game) -> None:
+    assert bot.web is not None
+    for member in game.members:
+        ws = await http.ws_connect(f"{bot.web.base_url}/ws/{game.links[member.id]}")
+        game.pages[member.id] = ws
+        game.seen[member.id] = asyncio.Event()
+        game.listeners.append(asyncio.ensure_future(listen(game, member.id, ws)))
+
+
+async def listen(game: Game, player: int, ws: aiohttp.ClientWebSocketResponse) -> None:
+    async for message in ws:
+        data = json.loads(message.data)
+        if data["type"] == "state":
+            game.states[player] = data["state"]
+            game.seen[player].set()
+
+
+def page_move(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The mover's move from what their page shows: a card that fits (the smallest jump), else End turn."""
+    if state["canEnd"] and state["seq"] % 3 == 0:
+        return {"op": "end"}
+    options = [
+        (abs(card["value"] - pile["top"]), card["value"], pile["name"])
+        for card in state["hand"]
+        for pile in state["piles"]
+        if pile["name"] in card["fits"]
+    ]
+    if options:
+        _jump, card, pile = min(options)
+        return {"op": "play", "card": card, "pile": pile}
+    return {"op": "end"} if state["canEnd"] else None
+
+
+def direct_move(state: the_game.State, player: int) -> Any:
+    view = the_game.public_view(state)
+    if view.current_player == player and view.laid >= view.minimum and state.move_count % 3 == 0:
+        return the_game.EndTurn()
+    plays = [a for a in the_game.legal_actions(state, player) if isinstance(a, the_game.Play)]
+    if plays:
+        return min(plays, key=lambda p: abs(p.card - the_game.top(state, p.pile)))
+    return the_game.EndTurn()
+
+
+async def measure_pages(games: list[Game], moves: int, rng: random.Random) -> tuple[list[float], float, int]:
+    delays: list[float] = []
+    cpu = time.process_time()
+    made = 0
+    for _ in range(moves * 3):
+        if made >= moves:
+            break
+        game = rng.choice(games)
+        states = game.states
+        if not states or any(s["over"] for s in states.values()):
+            continue
+        seq = max(s["seq"] for s in states.values())
+        mover = next((p for p, s in states.items() if s["myTurn"]), None)
+        if mover is None:
+            mover = game.members[0].id if seq == 0 else None
+        if mover is None:
+            continue
+        move = page_move(states[mover])
+        if move is None:
+            continue
+        for event in game.seen.values():
+            event.clear()
+        started = time.perf_counter()
+        await game.pages[mover].send_json(move)
+        try:
+            async with asyncio.timeout(5):
+                while not all(s["seq"] > seq for s in game.states.values()):
+                    await asyncio.wait([asyncio.ensure_future(e.wait()) for e in game.seen.values()])
+                    for event in game.seen.values():
+                        event.clear()
+        except TimeoutError:
+            continue  # refused (the page decided on an old position): not a move
+        delays.append(time.perf_counter() - started)
+        made += 1
+    return delays, time.process_time() - cpu, made
+
+
+async def measure_direct(bot: Bot, games: list[Game], moves: int, rng: random.Random) -> tuple[float, int]:
+    cpu = time.process_time()
+    made = 0
+    for _ in range(moves * 3):
+        if made >= moves:
+            break
+        game = rng.choice(games)
+        live, _presenter = await bot.tables.games.running(game.channel.id)
+        state = live.state
+        if the_game.is_over(state):
+            continue
+        mover = the_game.current_player(state) or game.members[0].id
+        await bot.tables.act_for(game.channel.id, mover, direct_move(state, mover))
+        made += 1
+    return time.process_time() - cpu, made
+
+
+def ms(values: list[float], q: float) -> str:
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000:.1f}"
+
+
+async def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--moves", type=int, default=600)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as folder:
+        async with FakeDiscord(bot_name="CardTable") as fake:
+            settings = Settings(token="fake-token", database_path=str(Path(folder) / "bot.sqlite3"), web_port=0)
+            bot = Bot(settings, seed=args.seed, guild_ready_timeout=0.05)
+            async with fake.run_bot(bot):
+                bot.tables.ai_pause = 0
+                print(f"Opening {args.games} games of {PLAYERS}...", flush=True)
+                games = await open_games(fake, bot, args.games)
+                for game in games:
+                    await open_panels(fake, game)
+                await fake.wait_idle()
+                # The same kind of moves, with every player's panel open: first with no page open (the bot as
+                # without the web table), then from the pages, every player of the game on one.
+                half = games[: len(games) // 2], games[len(games) // 2 :]
+                direct_cpu, direct_made = await measure_direct(bot, half[0], args.moves, rng)
+                async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
+                    for game in games:
+                        await connect(http, bot, game)
+                    pages = sum(len(g.pages) for g in games)
+                    await fake.wait_idle()
+                    delays, web_cpu, web_made = await measure_pages(half[1], args.moves, rng)
+                    for game in games:
+                        for ws in game.pages.values():
+                            await ws.close()
+    if not delays or not direct_made:
+        print("No moves were made: nothing to report.")
+        return 1
+    per_direct, per_web = direct_cpu / direct_made * 1000, web_cpu / web_made * 1000
+    print(f"{args.games} games, {pages} open pages, {web_made} moves from pages, {direct_made} without pages")
+    print(
+        f"move to every page of its game: median {ms(delays, 0.5)} ms, p90 {ms(delays, 0.9)} ms, "
+        f"p99 {ms(delays, 0.99)} ms, max {max(delays) * 1000:.1f} ms (target p99 < 200 ms)"
+    )
+    print(
+        f"CPU per move: {per_direct:.2f} ms without pages, {per_web:.2f} ms from a page with its game's "
+        f"{PLAYERS} pages open ({(per_web / per_direct - 1) * 100:+.0f}%, target <= +20%; clients included)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(asyncio.run(main()))
