@@ -39,7 +39,7 @@ MOVE_MADE = _("Your move was made")
 
 
 async def original_id(interaction: discord.Interaction[Any]) -> int | None:
-    """The id of the message that answered ``interaction`` (one request on its token, free of rate limits)."""
+    """The id of the message that answered ``interaction`` (one request on its token, outside the global rate limit)."""
     try:
         return (await interaction.original_response()).id
     except discord.HTTPException:

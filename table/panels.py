@@ -1,8 +1,8 @@
 """The private panels: at most one live hand panel per player and game, kept showing the table as it is.
 
 A panel is an ephemeral message: only the interaction that posted it (or a click on it) can edit it, through that
-interaction's token, for 15 minutes and at no rate-limit cost. So the newest token of each player's newest panel is
-kept (``PanelHandle``), and:
+interaction's token, for 15 minutes and outside the bot's global rate limit. So the newest token of each player's newest
+panel is kept (``PanelHandle``), and:
 
 - when a player opens a new panel (``/hand``, "My hand"), the older one shrinks to one line without buttons;
 - when the table moves (a ``Moved`` event), every live panel of the game is brought up to date in the background,

@@ -984,6 +984,8 @@ UNKNOWN_MESSAGE = DiscordError(404, 10008, "Unknown Message")
 INVALID_WEBHOOK_TOKEN = DiscordError(401, 50027, "Invalid Webhook Token")
 #: discord.py retries 500, 502, 504 and 524 a few times by itself before it raises DiscordServerError.
 INTERNAL_SERVER_ERROR = DiscordError(500, 0, "500: Internal Server Error")
+# The codes of a request Discord refuses for its body: Invalid Form Body, and an empty message.
+_MALFORMED = frozenset({50035, 50006})
 
 
 @dataclass
@@ -1406,6 +1408,10 @@ class FakeDiscord:
         self.requests: list[RequestRecord] = []
         #: Requests that matched no route (they got 404); a good test asserts this stays empty.
         self.unknown_requests: list[RequestRecord] = []
+        #: Requests the real Discord would refuse as malformed (400 with code 50035 or 50006: a message over its
+        #: limits, a bad component...), not counting refusals a test asked for (``fail``); a good test asserts this
+        #: stays empty, so a refusal fails the test that caused it (see ``violation_report``).
+        self.violations: list[RequestRecord] = []
         #: Every command bulk overwrite, in order.
         self.command_syncs: list[CommandSync] = []
         #: Every interaction the fake sent, in order.
@@ -1948,6 +1954,11 @@ class FakeDiscord:
             values.get(segment[1:-1], segment) if segment.startswith("{") else segment for segment in segments
         )
 
+    def violation_report(self) -> str:
+        """The requests the real Discord would have refused (``violations``), one line each: what was sent, where,
+        and Discord's answer (the field and the limit)."""
+        return "\n".join(f"{r.method} {r.path} -> {r.status} {json.dumps(r.response)[:500]}" for r in self.violations)
+
     def permissions(self, channel: Any, user: Any) -> int:
         """Computed permissions of ``user`` in ``channel`` (what the fake enforces)."""
         chan = self._channel(channel)
@@ -2392,6 +2403,7 @@ class FakeDiscord:
             for failure in self.failures:
                 if failure.matches(request.method, path):
                     failure.hits += 1
+                    record.status = failure.status  # asked for by the test: not a violation
                     raise _ApiError(failure.status, failure.code, failure.message)
             for drop in self.drops:
                 if drop.matches(request.method, path):
@@ -2407,6 +2419,8 @@ class FakeDiscord:
             status, data = await handler(self, _Request(request.method, path, params, request.query, body, files))
         except _ApiError as exc:
             status, data = exc.status, exc.body()
+            if record.status == 0 and exc.code in _MALFORMED:
+                self.violations.append(record)
             rec = self._interaction_for_path(segments)
             if rec is not None:
                 rec.errors.append(record)
@@ -3832,9 +3846,11 @@ def _validate_embed(embed: JSON, where: str) -> None:
                 f"{where}.fields.{i}.value", "Must be between 1 and 1024 in length.", "BASE_TYPE_BAD_LENGTH"
             )
         total += len(name) + len(value)
-    total += len(str((embed.get("footer") or {}).get("text") or "")) + len(
-        str((embed.get("author") or {}).get("name") or "")
-    )
+    for key, name, limit in (("footer", "text", 2048), ("author", "name", 256)):
+        text = str((embed.get(key) or {}).get(name) or "")
+        if len(text) > limit:
+            raise _form_error(f"{where}.{key}.{name}", f"Must be {limit} or fewer in length.", "BASE_TYPE_MAX_LENGTH")
+        total += len(text)
     if total > 6000:
         raise _form_error(where, "Embed size exceeds maximum size of 6000", "MAX_EMBED_SIZE_EXCEEDED")
 
@@ -3854,6 +3870,8 @@ def _validate_components(components: Sequence[JSON], *, v2: bool) -> None:
                 )
             seen.add(custom_id)
         if comp.get("type") == 2:
+            if len(str(comp.get("label") or "")) > 80:
+                raise _form_error("components", "label must be 80 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
             link = comp.get("style") == 5
             if link != bool(comp.get("url")) or (not link and comp.get("style") != 6 and not custom_id):
                 raise _form_error(

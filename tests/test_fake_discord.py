@@ -1519,3 +1519,46 @@ async def test_a_shard_that_does_not_exist_is_refused() -> None:
     async with FakeDiscord(shard_count=2) as fake:
         with pytest.raises(FakeDiscordError, match="shard 2 does not exist"):
             fake.add_guild("nowhere", shard=2)
+
+
+async def test_a_body_discord_would_refuse_is_a_violation_naming_the_request(world: World, running: Running) -> None:
+    """Issue 36: the documented limits answer 400 with code 50035, and each such request is kept in ``violations``
+    (the e2e fixture fails the test on it); a refusal the test asked for (``fail``) is none."""
+    fake, bot = world.fake, running.bot
+    channel = bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    too_long = [
+        {"content": "x" * 2001},
+        {"embed": discord.Embed(title="t" * 257)},
+        {"embed": discord.Embed(description="d" * 4097)},
+        {"embed": discord.Embed().set_footer(text="f" * 2049)},
+        {"embed": discord.Embed().set_author(name="a" * 257)},
+        {"embed": discord.Embed().add_field(name="n", value="v" * 1025)},
+        {
+            "embed": discord.Embed(description="d" * 4000)
+            .add_field(name="n", value="v" * 1000)
+            .add_field(name="n", value="v" * 1000)
+        },
+    ]
+    for message in too_long:
+        with pytest.raises(discord.HTTPException) as info:
+            await channel.send(**message)
+        assert (info.value.status, info.value.code) == (400, 50035), message
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="l" * 81, custom_id="long"))
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.send("ok", view=view)
+    assert info.value.code == 50035
+    assert len(fake.violations) == len(too_long) + 1
+    assert all(r.method == "POST" and r.path == f"/channels/{world.chan.id}/messages" for r in fake.violations)
+    report = fake.violation_report().splitlines()
+    assert len(report) == len(fake.violations)
+    assert "Must be 2000 or fewer in length." in report[0]
+    assert "Must be 2048 or fewer in length." in report[3]
+    # Within the limits: accepted, and no violation.
+    await channel.send("x" * 2000, embed=discord.Embed(title="t" * 256, description="d" * 4096).set_footer(text="f"))
+    fake.violations.clear()
+    fake.fail("POST", f"/channels/{world.chan.id}/messages", status=400, code=50035, message="Invalid Form Body")
+    with pytest.raises(discord.HTTPException):
+        await channel.send("fine")
+    assert not fake.violations

@@ -1,0 +1,72 @@
+"""Issue 36, what real Discord accepts: no message over Discord's limits, in any language. A long solo game ends with
+the board that was on show the whole game shrunk to the log of every turn: the log keeps its newest turns, cut at a
+line under a "…" line, and the end screen gets its picture (the fixture fails any request Discord would refuse)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import the_game
+from engine.the_game import Play
+from table.fit import CONTENT, MORE
+from tests.e2e.conftest import World
+from tests.e2e.table_helpers import open_game
+from tests.fake_discord import Member, Message
+from tests.players import choose, saved_game, tops_of
+
+
+async def play_alone_slowly(world: World, member: Member) -> tuple[int, Play | None]:
+    """Play the running solo game to its end, the fewest cards a turn (the most turns, so the longest log); the turns
+    played, and the last card laid."""
+    turns, last = 0, None
+    for _ in range(400):
+        saved = saved_game(world)
+        assert saved is not None
+        state: the_game.State = saved[1]
+        if the_game.is_over(state):
+            return turns, last
+        view = the_game.public_view(state)
+        play = choose(the_game.hand(state, member.id), tops_of(state), view.laid, view.minimum, slack=0)
+        if play is None:
+            await world.fake.invoke("endturn", user=member, channel=world.channel)
+            turns += 1
+            continue
+        last = play
+        await world.fake.invoke(
+            "play", user=member, channel=world.channel, options={"card": play.card, "pile": play.pile}
+        )
+    raise AssertionError("the solo game did not end")
+
+
+def every_text(message: Message) -> list[str]:
+    return [version.content for version in message.history]
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de"])
+async def test_a_long_solo_game_leaves_a_log_cut_to_its_newest_turns(world: World, locale: str) -> None:
+    fake = world.fake
+    ana = world.players[0]
+    world.guild.preferred_locale = locale
+    async with world.bot(seed=5):
+        await open_game(world, [ana])
+        first_board = max(fake.bot_messages(world.channel), key=lambda m: m.id)
+        turns, last = await play_alone_slowly(world, ana)
+        # The end screen goes up below the old board, and gets its picture once drawn.
+        end = max(fake.bot_messages(world.channel), key=lambda m: m.id)
+        await fake.wait_for(lambda: bool(end.attachments), what="the end picture")
+        await fake.wait_idle()
+
+    assert turns > 20  # a game long enough for its log to outgrow a message
+    assert not fake.violations, fake.violation_report()
+    everything = [m for m in fake.messages.values()]
+    longest = max(len(text) for m in everything for text in every_text(m))
+    assert longest <= CONTENT
+    # The board on show the whole game is now the log of the game, newest turns kept, older ones behind a "…".
+    log = first_board.content
+    assert not first_board.components
+    assert not first_board.embeds
+    assert log.startswith(MORE), log[:200]
+    assert 1500 < len(log) <= CONTENT
+    assert last is not None
+    assert f"{last.card} " in log[-120:], log[-120:]
+    assert end is not first_board
