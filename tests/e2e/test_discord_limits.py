@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import pytest
 
+import metrics
 from engine import the_game
 from engine.the_game import Play
 from table.fit import CONTENT, MORE
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import open_game
-from tests.fake_discord import Member, Message
+from tests.e2e.test_the_game import Table
+from tests.fake_discord import FakeDiscord, Member, Message, RequestRecord
 from tests.players import choose, saved_game, tops_of
 
 
@@ -70,3 +72,32 @@ async def test_a_long_solo_game_leaves_a_log_cut_to_its_newest_turns(world: Worl
     assert last is not None
     assert f"{last.card} " in log[-120:], log[-120:]
     assert end is not first_board
+
+
+def refused(fake: FakeDiscord) -> list[RequestRecord]:
+    """The requests Discord refused: 4xx other than 429 (rate limits are waited out, not refused)."""
+    return [r for r in fake.requests if 400 <= r.status < 500 and r.status != 429]
+
+
+def refused_metric(route: str) -> float:
+    return metrics.REFUSED.labels(route)._value.get()  # type: ignore[no-any-return]
+
+
+async def test_a_whole_game_with_closed_dms_sends_one_refused_request_for_that_player(world: World) -> None:
+    """Before: every draw tried the closed DM again (92 and 134 refused sends in one game)."""
+    fake = world.fake
+    ana, ben, cy = world.players[:3]
+    route = "POST /channels/{id}/messages"
+    counted = refused_metric(route)
+    async with world.bot(seed=109) as bot:
+        table = Table(world, bot, [ana, ben, cy], closed_dms=(ben,))
+        await table.open()
+        last = await table.play_to_end()
+        table.check_game_over(last)
+        await fake.wait_idle()
+    dm = fake.dm_channel(ben)
+    assert [(r.method, r.path, r.status) for r in refused(fake)] == [("POST", f"/channels/{dm.id}/messages", 403)]
+    assert refused_metric(route) == counted + 1
+    assert not fake.dms(ben)
+    assert fake.dms(ana)
+    assert fake.dms(cy)
