@@ -63,16 +63,21 @@ class BoardHandle:
     application_id: int
     token: str
     since: float = field(default_factory=time.monotonic)
+    # The message is the one clicked, not one the token posted: Discord reaches it only as "@original".
+    clicked: bool = False
 
     @classmethod
     def of(cls, interaction: discord.Interaction[Any], message_id: int) -> BoardHandle:
-        return cls(message_id, interaction.application_id, interaction.token)
+        clicked = clicked_message(interaction)
+        on_it = clicked is not None and clicked.id == message_id
+        return cls(message_id, interaction.application_id, interaction.token, clicked=on_it)
 
     def fresh(self) -> bool:
         return time.monotonic() - self.since < INTERACTION_TOKEN_SECONDS
 
     async def edit(self, client: discord.Client, **message: Any) -> None:
-        await edit_by_token(client, self.application_id, self.token, self.message_id, **message)
+        target: Any = "@original" if self.clicked else self.message_id
+        await edit_by_token(client, self.application_id, self.token, target, **message)
 
 
 def with_picture(board: dict[str, Any], picture: Picture) -> dict[str, Any]:

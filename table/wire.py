@@ -50,9 +50,10 @@ async def _once_more_if_lost(edit: Callable[[], Awaitable[None]], message: dict[
 
 
 async def edit_by_token(
-    client: discord.Client, application_id: int, token: str, message_id: int, **message: Any
+    client: discord.Client, application_id: int, token: str, message_id: int | str, **message: Any
 ) -> None:
-    """Edit a message an interaction posted, through that interaction's token (15 minutes)."""
+    """Edit a message an interaction posted, through that interaction's token (15 minutes); ``"@original"`` for its
+    original response, the only way a click's token reaches the message clicked."""
     webhook = discord.Webhook.partial(application_id, token, client=client)
 
     async def edit() -> None:
@@ -60,7 +61,7 @@ async def edit_by_token(
             await async_context.get().edit_webhook_message(
                 application_id,
                 token,
-                message_id,
+                message_id,  # type: ignore[arg-type]  # formatted into the route: "@original" works as discord.py's own
                 session=webhook.session,
                 proxy=webhook.proxy,
                 proxy_auth=webhook.proxy_auth,

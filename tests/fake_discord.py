@@ -3077,6 +3077,10 @@ class FakeDiscord:
             msg = next((m for m in rec.followups if str(m.id) == mid), None)
         if msg is None or msg.deleted:
             raise _ApiError(404, 10008, "Unknown Message")
+        if mid != "@original" and msg.ephemeral and msg is rec.message:
+            # A click reaches the private message it sits on as "@original" only: Discord documents a token editing
+            # the messages it posted, and may not find somebody's ephemeral message addressed by id (issue 36).
+            raise _ApiError(404, 10008, "Unknown Message")
         return rec, msg
 
     @_route("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", interaction=True)

@@ -91,6 +91,17 @@ class FeedbackModal(discord.ui.Modal, title="Feedback"):
         await interaction.response.send_message(f"thanks: {self.text.value}", ephemeral=True)
 
 
+class PanelView(discord.ui.View):
+    """A private panel whose button only acknowledges the click (the test edits the panel itself, by hand)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Refresh", custom_id="panel:refresh")
+    async def refresh(self, interaction: discord.Interaction, button: discord.ui.Button[PanelView]) -> None:
+        await interaction.response.defer()
+
+
 def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
     intents = discord.Intents.default()
     intents.message_content = message_content
@@ -108,6 +119,10 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
     @tree.command(description="Show your hand")
     async def hand(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("your hand: 3 14 59", ephemeral=True)
+
+    @tree.command(description="Show your private panel")
+    async def panel(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("your panel", view=PanelView(), ephemeral=True)
 
     @tree.command(description="Open a game lobby")
     async def newgame(interaction: discord.Interaction, game: str) -> None:
@@ -1562,3 +1577,35 @@ async def test_a_body_discord_would_refuse_is_a_violation_naming_the_request(wor
     with pytest.raises(discord.HTTPException):
         await channel.send("fine")
     assert not fake.violations
+
+
+async def test_a_private_message_is_edited_by_id_only_through_the_token_that_posted_it(
+    world: World, running: Running
+) -> None:
+    """Issue 36: Discord documents a token editing the messages it posted, and a click reaching the message clicked as
+    ``@original``; a click's token addressing that ephemeral message by id is answered 404 (Unknown Message)."""
+    fake = world.fake
+    posted = await fake.invoke("panel", user=world.ana, channel=world.chan)
+    panel = posted.original
+    assert panel is not None
+    assert panel.ephemeral
+    click = await fake.click(panel, "panel:refresh", user=world.ana)
+    assert click.response is not None
+    assert click.response.type == 6
+
+    async def edit(token: str, target: object, text: str) -> tuple[int, Any]:
+        url = f"{fake.api_url}/webhooks/{fake.application_id}/{token}/messages/{target}"
+        async with aiohttp.ClientSession() as session, session.patch(url, json={"content": text}) as response:
+            return response.status, await response.json()
+
+    assert await edit(click.token, panel.id, "by id through the click") == (
+        404,
+        {"message": "Unknown Message", "code": 10008},
+    )
+    assert panel.content == "your panel"
+    assert (await edit(click.token, "@original", "as @original of the click"))[0] == 200
+    assert panel.content == "as @original of the click"
+    assert (await edit(posted.token, panel.id, "by id through the token that posted it"))[0] == 200
+    assert panel.content == "by id through the token that posted it"
+    assert (await edit(posted.token, "@original", "as @original of its command"))[0] == 200
+    assert panel.content == "as @original of its command"
