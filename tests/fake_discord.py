@@ -44,6 +44,7 @@ import re
 import secrets
 import time
 import urllib.parse
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -1024,6 +1025,63 @@ class RateLimitRule(_RouteRule):
 
 
 @dataclass
+class RouteLimits:
+    """Discord's own rate limits, kept when ``FakeDiscord.route_limits`` is on: 5 edits of one message per 5 s, 5
+    messages per channel per 5 s, and 50 requests per second for the whole bot outside the interaction endpoints
+    (interaction callbacks and webhooks with a token are outside the global limit, not outside the per-route ones).
+    A request over a limit is answered 429 with Discord's headers and body (``retry_after``, ``global``); the requests
+    within carry the bucket's real ``X-RateLimit-Remaining`` and ``Reset-After``, which discord.py waits out by itself.
+    Fixed windows that open at a bucket's first request, as Discord's buckets reset."""
+
+    edits: tuple[int, float] = (5, 5.0)
+    channel_messages: tuple[int, float] = (5, 5.0)
+    global_: tuple[int, float] = (50, 1.0)
+    #: bucket -> (when its window opened, requests taken in it)
+    windows: dict[str, tuple[float, int]] = field(default_factory=dict)
+    #: every 429 these limits answered, by bucket kind ("edit", "send", "global")
+    refused: Counter[str] = field(default_factory=Counter)
+
+    def buckets(
+        self, method: str, template: str, params: dict[str, str], interaction: bool
+    ) -> list[tuple[str, int, float]]:
+        """The buckets a request takes from: (name, limit, seconds), the global one first."""
+        found = [] if interaction else [("global", *self.global_)]
+        if method == "PATCH" and template in (CHANNEL_MESSAGE, WEBHOOK_MESSAGE):
+            target = params["message_id"]
+            if target == "@original":
+                target = f"@original:{params['token']}"
+            found.append((f"edit:{target}", *self.edits))
+        elif method == "POST" and template == CHANNEL_MESSAGES:
+            found.append((f"send:{params['channel_id']}", *self.channel_messages))
+        return found
+
+    def take(self, buckets: list[tuple[str, int, float]], now: float) -> tuple[str, float, dict[str, str]]:
+        """Take one request from each bucket: ("", 0, headers) when every one has room, else the bucket that is full
+        and how long until it resets (nothing is taken then)."""
+        states = []
+        for name, limit, per in buckets:
+            opened, taken = self.windows.get(name, (now, 0))
+            if now - opened >= per:
+                opened, taken = now, 0
+            if taken >= limit:
+                return name, opened + per - now, {}
+            states.append((name, limit, per, opened, taken))
+        headers: dict[str, str] = {}
+        for name, limit, per, opened, taken in states:
+            self.windows[name] = (opened, taken + 1)
+            if name != "global":
+                reset_after = opened + per - now
+                headers = {
+                    "X-RateLimit-Limit": str(limit),
+                    "X-RateLimit-Remaining": str(limit - taken - 1),
+                    "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+                    "X-RateLimit-Bucket": hashlib.sha1(name.split(":")[0].encode()).hexdigest()[:16],
+                }
+        return "", 0.0, headers
+
+
+@dataclass
 class FailureRule(_RouteRule):
     """Answer the next ``times`` matching requests (all of them with ``times=None``, until :meth:`clear`) with an
     error (see :meth:`FakeDiscord.fail`)."""
@@ -1378,6 +1436,7 @@ class FakeDiscord:
         default_timeout: float = 5.0,
         privileged_intents: int = PRIVILEGED_INTENTS,
         shard_count: int = 1,
+        route_limits: bool = False,
     ) -> None:
         """
         :param interaction_timeout: Discord's 3 s deadline for the first response to an
@@ -1388,6 +1447,7 @@ class FakeDiscord:
         :param privileged_intents: privileged intents "enabled in the developer portal";
             identifying with others closes the gateway with 4014.
         :param shard_count: the number of shards ``GET /gateway/bot`` recommends.
+        :param route_limits: answer 429 as Discord does past its per-route and global limits (see ``RouteLimits``).
         """
         self.bot = User(bot_id or new_snowflake(), bot_name, bot=True)
         self.application_id = application_id or self.bot.id
@@ -1420,6 +1480,9 @@ class FakeDiscord:
         #: exclude, or that happen while no bot session exists, are not included.
         self.dispatched: list[tuple[str, JSON]] = []
         self.rate_limits: list[RateLimitRule] = []
+        #: Discord's own per-route and global limits, when on (``route_limits=True``); off, only ``rate_limit`` rules
+        #: answer 429, so that most tests run at full speed.
+        self.route_limits: RouteLimits | None = RouteLimits() if route_limits else None
         self.failures: list[FailureRule] = []
         self.drops: list[DropRule] = []
         self.holds: list[Hold] = []
@@ -2399,7 +2462,16 @@ class FakeDiscord:
                     rule.hits += 1
                     record.status = 429
                     self._notify()
-                    return self._too_many_requests(rule, headers)
+                    return self._too_many_requests(rule.retry_after, rule.is_global, headers)
+            if self.route_limits is not None:
+                buckets = self.route_limits.buckets(request.method, spec.template, params, spec.interaction_endpoint)
+                full, retry_after, limit_headers = self.route_limits.take(buckets, loop.time())
+                if full:
+                    self.route_limits.refused[full.split(":")[0]] += 1
+                    record.status = 429
+                    self._notify()
+                    return self._too_many_requests(retry_after, full == "global", headers)
+                headers.update(limit_headers)
             for failure in self.failures:
                 if failure.matches(request.method, path):
                     failure.hits += 1
@@ -2466,20 +2538,20 @@ class FakeDiscord:
         if not auth.startswith("Bot ") or not token or token in self.rejected_tokens:
             raise _ApiError(401, 0, "401: Unauthorized")
 
-    def _too_many_requests(self, rule: RateLimitRule, headers: dict[str, str]) -> web.Response:
+    def _too_many_requests(self, retry_after: float, is_global: bool, headers: dict[str, str]) -> web.Response:
         headers = {
             **headers,
             "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset-After": f"{rule.retry_after:.3f}",
-            "X-RateLimit-Reset": f"{time.time() + rule.retry_after:.3f}",
-            "X-RateLimit-Scope": "global" if rule.is_global else "user",
-            "Retry-After": str(max(1, int(rule.retry_after + 0.999))),
+            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+            "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+            "X-RateLimit-Scope": "global" if is_global else "user",
+            "Retry-After": str(max(1, int(retry_after + 0.999))),
             # Without Via discord.py takes a 429 for a Cloudflare ban and does not retry.
             "Via": "1.1 google",
         }
-        if rule.is_global:
+        if is_global:
             headers["X-RateLimit-Global"] = "true"
-        body = {"message": "You are being rate limited.", "retry_after": rule.retry_after, "global": rule.is_global}
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         return self._json_response(429, body, headers)
 
     def _cdn(self, raw_path: str) -> web.Response:

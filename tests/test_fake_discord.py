@@ -34,6 +34,7 @@ from tests.fake_discord import (
     Perm,
     RequestRecord,
     Role,
+    RouteLimits,
 )
 
 GAMES = ["the_game", "no_thanks", "the_game_extreme"]
@@ -1609,3 +1610,48 @@ async def test_a_private_message_is_edited_by_id_only_through_the_token_that_pos
     assert panel.content == "by id through the token that posted it"
     assert (await edit(posted.token, "@original", "as @original of its command"))[0] == 200
     assert panel.content == "as @original of its command"
+
+
+async def test_discords_own_rate_limits_answer_429_with_its_headers_when_on(world: World, running: Running) -> None:
+    """Issue 36: with ``route_limits`` on, the 6th edit of one message within 5 s, the 6th message in a channel within
+    5 s and the 51st request of a second outside the interaction endpoints are answered 429 as Discord does (headers,
+    ``retry_after``, ``global``); the requests within the limits say how many are left."""
+    fake = world.fake
+    fake.route_limits = limits = RouteLimits()
+    headers = {"Authorization": "Bot fake-token"}
+    message = fake.add_bot_message(world.chan, "board")
+    url = f"{fake.api_url}/channels/{world.chan.id}/messages"
+    async with aiohttp.ClientSession(headers=headers) as session:
+        remaining = []
+        for n in range(5):
+            async with session.patch(f"{url}/{message.id}", json={"content": f"edit {n}"}) as response:
+                assert response.status == 200
+                remaining.append(response.headers["X-RateLimit-Remaining"])
+        assert remaining == ["4", "3", "2", "1", "0"]
+        async with session.patch(f"{url}/{message.id}", json={"content": "one too many"}) as response:
+            assert response.status == 429
+            body = await response.json()
+            assert body["global"] is False
+            assert 0 < body["retry_after"] <= 5
+            assert response.headers["X-RateLimit-Remaining"] == "0"
+            assert response.headers["X-RateLimit-Scope"] == "user"
+            assert "X-RateLimit-Global" not in response.headers
+        assert message.content == "edit 4"
+        for n in range(5):
+            async with session.post(url, json={"content": f"message {n}"}) as response:
+                assert response.status == 200
+        async with session.post(url, json={"content": "one too many"}) as response:
+            assert response.status == 429
+        # The global limit: 50 a second, whatever the route (the fixture's requests so far count too).
+        statuses = []
+        for _n in range(60):
+            async with session.get(f"{fake.api_url}/channels/{world.other.id}") as response:
+                statuses.append(response.status)
+                if response.status == 429:
+                    assert response.headers["X-RateLimit-Global"] == "true"
+                    assert (await response.json())["global"] is True
+        assert 200 in statuses
+        assert 429 in statuses
+    assert limits.refused["edit"] == 1
+    assert limits.refused["send"] == 1
+    assert limits.refused["global"] >= 10

@@ -4,6 +4,8 @@ line under a "…" line, and the end screen gets its picture (the fixture fails 
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 import metrics
@@ -11,10 +13,10 @@ from engine import the_game
 from engine.the_game import Play
 from table.fit import CONTENT, MORE
 from tests.e2e.conftest import World
-from tests.e2e.table_helpers import open_game
+from tests.e2e.table_helpers import assert_only_newest_board_is_live, open_game
 from tests.e2e.test_the_game import Table
-from tests.fake_discord import FakeDiscord, Member, Message, RequestRecord
-from tests.players import choose, saved_game, tops_of
+from tests.fake_discord import FakeDiscord, Member, Message, RequestRecord, RouteLimits
+from tests.players import choose, saved_game, saved_state, tops_of
 
 
 async def play_alone_slowly(world: World, member: Member) -> tuple[int, Play | None]:
@@ -101,3 +103,56 @@ async def test_a_whole_game_with_closed_dms_sends_one_refused_request_for_that_p
     assert not fake.dms(ben)
     assert fake.dms(ana)
     assert fake.dms(cy)
+
+
+def traffic(fake: FakeDiscord) -> str:
+    """What a game cost: the requests of each kind, how many failed, and the longest message sent."""
+    kinds = Counter(f"{r.method} {r.route}" for r in fake.requests)
+    failed = Counter(f"{r.method} {r.route} {r.status}" for r in fake.requests if not r.ok)
+    longest = max((len(v.content) for m in fake.messages.values() for v in m.history), default=0)
+    rows = [f"{n:5d}  {kind}" for kind, n in kinds.most_common()]
+    rows += [f"{n:5d}  failed: {kind}" for kind, n in failed.most_common()]
+    return "\n".join([*rows, f"longest message: {longest} characters"])
+
+
+async def play_through(world: World, members: list[Member]) -> the_game.State:
+    """Play the channel's game of The Game to its end by slash commands, each player laying the smallest jumps; each
+    action waits until it is committed (a slow answer may be deferred first). The final state."""
+    by_id = {member.id: member for member in members}
+    for _ in range(600):
+        state = saved_state(world)
+        if the_game.is_over(state):
+            return state
+        view = the_game.public_view(state)
+        mover = by_id[view.current_player or members[0].id]
+        play = choose(the_game.hand(state, mover.id), tops_of(state), view.laid, view.minimum)
+        if play is None:
+            await world.fake.invoke("endturn", user=mover, channel=world.channel)
+        else:
+            options = {"card": play.card, "pile": play.pile}
+            await world.fake.invoke("play", user=mover, channel=world.channel, options=options)
+        await world.fake.wait_for(
+            lambda before=state.move_count: saved_state(world).move_count > before, what="the action's commit"
+        )
+    raise AssertionError("the game did not end")
+
+
+async def test_a_three_player_game_copes_with_discords_rate_limits(world: World) -> None:
+    """With Discord's own limits on (5 edits of a message and 5 messages of a channel per 5 s, 50 requests a second),
+    discord.py waits them out: the game ends with the end screen the only board left with buttons, and nothing is
+    refused."""
+    fake = world.fake
+    limits = fake.route_limits = RouteLimits()
+    members = world.players[:3]
+    async with world.bot(seed=163):
+        await open_game(world, members)
+        final = await play_through(world, members)
+        await fake.wait_idle(quiet=0.5, timeout=60)
+        end = max(fake.bot_messages(world.channel), key=lambda m: m.id)
+        await fake.wait_for(lambda: bool(end.attachments), what="the end picture", timeout=30)
+    print(traffic(fake), "\n429 by bucket:", dict(limits.refused))  # the figures of the note on issue 36 (pytest -s)
+    assert the_game.is_over(final)
+    assert f"{the_game.score(final)} " in end.content or str(the_game.score(final)) in str(end.embeds)
+    assert_only_newest_board_is_live(world, end)
+    assert not refused(fake)
+    assert limits.windows  # the limits were kept
