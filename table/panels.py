@@ -162,17 +162,19 @@ class Panels:
         for key in [(game_id, player) for player in event.live.record.players if (game_id, player) in self._live]:
             running = self._catching_up.get(key)
             if running is None or running.done():
-                task = self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live.record.channel_id))
+                task = self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live))
                 task.add_done_callback(functools.partial(self._caught_up, key))
 
-    async def _catch_up(self, key: tuple[int, int], channel_id: int) -> None:
+    async def _catch_up(self, key: tuple[int, int], moved: Live[Any]) -> None:
         """Edit one panel until it shows the newest position: each edit is composed from the position of its time,
-        so moves made meanwhile are caught by the next round, and a panel is never left behind the table."""
+        so moves made meanwhile are caught by the next round, and a panel is never left behind the table. A game
+        that just ended has left the cache: its last position is the one the event brought (``moved``)."""
         game_id, player = key
+        channel_id = moved.record.channel_id
         while True:
             async with self.lock(channel_id, player):
                 handle = self._live.get(key)
-                live = self.games.cached(game_id)
+                live = self.games.cached(game_id) or moved
                 if handle is None or live is None:
                     return
                 presenter = self.games.presenter(live.record)

@@ -40,6 +40,7 @@ import enum
 import hashlib
 import json
 import mimetypes
+import random
 import re
 import secrets
 import time
@@ -51,6 +52,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
+
+from tests.openapi_check import check_request
 
 if TYPE_CHECKING:
     import discord
@@ -956,6 +959,8 @@ class RequestRecord:
     #: The values of the route's ``{placeholders}``, e.g. ``{"channel_id": "123", "message_id": "456"}``.
     params: dict[str, str] = field(default_factory=dict)
     files: list[tuple[str, int]] = field(default_factory=list)  # (filename, size) of each file uploaded
+    #: What in the body Discord's OpenAPI specification does not allow (see ``tests/openapi_check.py``).
+    problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -1437,6 +1442,7 @@ class FakeDiscord:
         privileged_intents: int = PRIVILEGED_INTENTS,
         shard_count: int = 1,
         route_limits: bool = False,
+        latency: tuple[float, float] | None = None,
     ) -> None:
         """
         :param interaction_timeout: Discord's 3 s deadline for the first response to an
@@ -1448,6 +1454,8 @@ class FakeDiscord:
             identifying with others closes the gateway with 4014.
         :param shard_count: the number of shards ``GET /gateway/bot`` recommends.
         :param route_limits: answer 429 as Discord does past its per-route and global limits (see ``RouteLimits``).
+        :param latency: answer every REST request after a delay drawn between these two bounds, in seconds (the
+            network and Discord's own time: 0.1-0.3 s is common); the 3 s deadline of an interaction still counts.
         """
         self.bot = User(bot_id or new_snowflake(), bot_name, bot=True)
         self.application_id = application_id or self.bot.id
@@ -1468,10 +1476,10 @@ class FakeDiscord:
         self.requests: list[RequestRecord] = []
         #: Requests that matched no route (they got 404); a good test asserts this stays empty.
         self.unknown_requests: list[RequestRecord] = []
-        #: Requests the real Discord would refuse as malformed (400 with code 50035 or 50006: a message over its
-        #: limits, a bad component...), not counting refusals a test asked for (``fail``); a good test asserts this
-        #: stays empty, so a refusal fails the test that caused it (see ``violation_report``).
-        self.violations: list[RequestRecord] = []
+        self._violations: list[RequestRecord] = []  # see ``violations``
+        # Requests whose body is still to be checked against Discord's specification: checked when ``violations``
+        # is read, not while the bot waits for the answer (a check takes milliseconds; the tests' timing stays).
+        self._unchecked: list[RequestRecord] = []
         #: Every command bulk overwrite, in order.
         self.command_syncs: list[CommandSync] = []
         #: Every interaction the fake sent, in order.
@@ -1483,6 +1491,8 @@ class FakeDiscord:
         #: Discord's own per-route and global limits, when on (``route_limits=True``); off, only ``rate_limit`` rules
         #: answer 429, so that most tests run at full speed.
         self.route_limits: RouteLimits | None = RouteLimits() if route_limits else None
+        self.latency = latency
+        self._jitter = random.Random(0)  # the same delays every run
         self.failures: list[FailureRule] = []
         self.drops: list[DropRule] = []
         self.holds: list[Hold] = []
@@ -2017,10 +2027,27 @@ class FakeDiscord:
             values.get(segment[1:-1], segment) if segment.startswith("{") else segment for segment in segments
         )
 
+    @property
+    def violations(self) -> list[RequestRecord]:
+        """Requests the real Discord would refuse: those the fake refused as malformed (400 with code 50035 or 50006:
+        a message over its limits, a bad component...; not the refusals a test asked for with ``fail``), and those
+        whose body Discord's OpenAPI specification does not allow (``RequestRecord.problems``, see
+        ``tests/openapi_check.py``). A good test asserts this stays empty (the e2e fixtures do); ``clear()`` it after
+        a refusal made on purpose."""
+        while self._unchecked:
+            record = self._unchecked.pop(0)
+            record.problems = check_request(record.method, record.route or "", record.body)
+            if record.problems and record not in self._violations:
+                self._violations.append(record)
+        return self._violations
+
     def violation_report(self) -> str:
         """The requests the real Discord would have refused (``violations``), one line each: what was sent, where,
         and Discord's answer (the field and the limit)."""
-        return "\n".join(f"{r.method} {r.path} -> {r.status} {json.dumps(r.response)[:500]}" for r in self.violations)
+        return "\n".join(
+            f"{r.method} {r.path} -> {r.status} {'; '.join(r.problems) or json.dumps(r.response)[:500]}"
+            for r in self.violations
+        )
 
     def permissions(self, channel: Any, user: Any) -> int:
         """Computed permissions of ``user`` in ``channel`` (what the fake enforces)."""
@@ -2443,6 +2470,8 @@ class FakeDiscord:
             params=dict(params or {}),
         )
         self.requests.append(record)
+        if self.latency is not None:
+            await asyncio.sleep(self._jitter.uniform(*self.latency))
         headers = self._ratelimit_headers(spec.template if spec else path)
         try:
             if spec is None or params is None:
@@ -2487,12 +2516,14 @@ class FakeDiscord:
                     return web.Response(status=500)  # never written: the connection is gone
             if not spec.interaction_endpoint:
                 self._check_auth(request)
+            if body is not None:
+                self._unchecked.append(record)
             handler: _Handler = getattr(type(self), spec.handler)
             status, data = await handler(self, _Request(request.method, path, params, request.query, body, files))
         except _ApiError as exc:
             status, data = exc.status, exc.body()
             if record.status == 0 and exc.code in _MALFORMED:
-                self.violations.append(record)
+                self._violations.append(record)
             rec = self._interaction_for_path(segments)
             if rec is not None:
                 rec.errors.append(record)

@@ -1570,7 +1570,7 @@ async def test_a_body_discord_would_refuse_is_a_violation_naming_the_request(wor
     report = fake.violation_report().splitlines()
     assert len(report) == len(fake.violations)
     assert "Must be 2000 or fewer in length." in report[0]
-    assert "Must be 2048 or fewer in length." in report[3]
+    assert "2048" in report[3]  # the footer's limit, from Discord's specification
     # Within the limits: accepted, and no violation.
     await channel.send("x" * 2000, embed=discord.Embed(title="t" * 256, description="d" * 4096).set_footer(text="f"))
     fake.violations.clear()
@@ -1655,3 +1655,23 @@ async def test_discords_own_rate_limits_answer_429_with_its_headers_when_on(worl
     assert limits.refused["edit"] == 1
     assert limits.refused["send"] == 1
     assert limits.refused["global"] >= 10
+
+
+async def test_a_body_against_discords_specification_is_a_violation(world: World, running: Running) -> None:
+    """Issue 36: every body is checked against Discord's OpenAPI specification (``tests/openapi_check.py``), also
+    where the fake has no rule of its own; what does not conform is a violation, with what is wrong."""
+    fake = world.fake
+    url = f"{fake.api_url}/channels/{world.chan.id}/messages"
+    body = {"content": "hello", "allowed_mentions": {"parse": ["nobody"]}, "tts": "yes"}
+    async with (
+        aiohttp.ClientSession(headers={"Authorization": "Bot fake-token"}) as session,
+        session.post(url, json=body) as response,
+    ):
+        assert response.status == 200  # the fake itself has no rule about these fields
+    (violation,) = fake.violations
+    assert violation.body == body
+    assert any("allowed_mentions.parse[0]" in p for p in violation.problems)
+    assert any("tts" in p and "boolean" in p for p in violation.problems)
+    assert "allowed_mentions.parse[0]" in fake.violation_report()
+    fake.violations.clear()
+    assert not fake.violations

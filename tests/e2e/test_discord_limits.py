@@ -4,6 +4,7 @@ line under a "…" line, and the end screen gets its picture (the fixture fails 
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 
 import pytest
@@ -14,7 +15,6 @@ from engine.the_game import Play
 from table.fit import CONTENT, MORE
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import assert_only_newest_board_is_live, open_game
-from tests.e2e.test_the_game import Table
 from tests.fake_discord import FakeDiscord, Member, Message, RequestRecord, RouteLimits
 from tests.players import choose, saved_game, saved_state, tops_of
 
@@ -91,12 +91,15 @@ async def test_a_whole_game_with_closed_dms_sends_one_refused_request_for_that_p
     ana, ben, cy = world.players[:3]
     route = "POST /channels/{id}/messages"
     counted = refused_metric(route)
-    async with world.bot(seed=109) as bot:
-        table = Table(world, bot, [ana, ben, cy], closed_dms=(ben,))
-        await table.open()
-        last = await table.play_to_end()
-        table.check_game_over(last)
+    fake.close_dms(ben)
+    async with world.bot(seed=109):
+        await fake.invoke("newgame", user=ana, channel=world.channel, options={"game": "the_game"})
+        for member in (ben, cy):
+            await fake.invoke("join", user=member, channel=world.channel)
+        await fake.invoke("start", user=ana, channel=world.channel)
+        final = await play_through(world, [ana, ben, cy])
         await fake.wait_idle()
+    assert the_game.is_over(final)
     dm = fake.dm_channel(ben)
     assert [(r.method, r.path, r.status) for r in refused(fake)] == [("POST", f"/channels/{dm.id}/messages", 403)]
     assert refused_metric(route) == counted + 1
@@ -115,9 +118,10 @@ def traffic(fake: FakeDiscord) -> str:
     return "\n".join([*rows, f"longest message: {longest} characters"])
 
 
-async def play_through(world: World, members: list[Member]) -> the_game.State:
+async def play_through(world: World, members: list[Member], pause: float = 0.0) -> the_game.State:
     """Play the channel's game of The Game to its end by slash commands, each player laying the smallest jumps; each
-    action waits until it is committed (a slow answer may be deferred first). The final state."""
+    action waits until it is committed (a slow answer may be deferred first), then ``pause`` seconds. The final
+    state."""
     by_id = {member.id: member for member in members}
     for _ in range(600):
         state = saved_state(world)
@@ -134,6 +138,7 @@ async def play_through(world: World, members: list[Member]) -> the_game.State:
         await world.fake.wait_for(
             lambda before=state.move_count: saved_state(world).move_count > before, what="the action's commit"
         )
+        await asyncio.sleep(pause)
     raise AssertionError("the game did not end")
 
 
