@@ -5,6 +5,7 @@ line under a "…" line, and the end screen gets its picture (the fixture fails 
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import Counter
 
 import pytest
@@ -118,13 +119,18 @@ def traffic(fake: FakeDiscord) -> str:
     return "\n".join([*rows, f"longest message: {longest} characters"])
 
 
+def committed(world: World, moves: int) -> bool:
+    """The saved game has more than ``moves`` moves."""
+    return bool(saved_state(world).move_count > moves)
+
+
 async def play_through(world: World, members: list[Member], pause: float = 0.0) -> the_game.State:
     """Play the channel's game of The Game to its end by slash commands, each player laying the smallest jumps; each
     action waits until it is committed (a slow answer may be deferred first), then ``pause`` seconds. The final
     state."""
     by_id = {member.id: member for member in members}
-    for _ in range(600):
-        state = saved_state(world)
+    for _action in range(600):
+        state: the_game.State = saved_state(world)
         if the_game.is_over(state):
             return state
         view = the_game.public_view(state)
@@ -135,9 +141,7 @@ async def play_through(world: World, members: list[Member], pause: float = 0.0) 
         else:
             options = {"card": play.card, "pile": play.pile}
             await world.fake.invoke("play", user=mover, channel=world.channel, options=options)
-        await world.fake.wait_for(
-            lambda before=state.move_count: saved_state(world).move_count > before, what="the action's commit"
-        )
+        await world.fake.wait_for(functools.partial(committed, world, state.move_count), what="the action's commit")
         await asyncio.sleep(pause)
     raise AssertionError("the game did not end")
 
