@@ -131,6 +131,8 @@ class Bot(commands.Bot):
             # permissions, and a member option arrives resolved (the guilds' channels stay cached for moderation).
             member_cache_flags=options.pop("member_cache_flags", discord.MemberCacheFlags.none()),
             chunk_guilds_at_startup=options.pop("chunk_guilds_at_startup", False),
+            # Every refused request is counted (cardtable_refused_requests): Discord bans an address that makes many.
+            http_trace=options.pop("http_trace", metrics.refusals_trace()),
             **options,
         )
         skip_own_messages(self)

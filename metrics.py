@@ -6,6 +6,7 @@ The counting API is a few plain functions any part of the bot may call, whether 
     observe_action(game, command, seconds)   # an interaction answered, and how long the answer took
     interaction(game, command)               # an interaction received (bot.py counts every one)
     dm_failed(reason)                        # "closed" (the user's DMs are shut) or "error" (Discord kept failing)
+    refusals_trace()                         # pass to the client as http_trace: counts the requests Discord refused
     db_time(operation, seconds)              # one storage call (``time_storage`` wraps a driver to call it)
 
 Errors are counted from the log: every record at ERROR or above, by logger, so each unexpected error anywhere (the
@@ -28,6 +29,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+import aiohttp
 import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
@@ -56,6 +58,13 @@ ANSWER_SECONDS = Histogram(
 OPEN_GAMES = Gauge("cardtable_open_games", "Lobbies and running games", ["game", "status"])
 ERRORS = Counter("cardtable_errors", "Log records at ERROR or above (unexpected errors), by logger", ["logger"])
 DMS_FAILED = Counter("cardtable_dms_failed", "Direct messages that could not be delivered", ["reason"])
+REFUSED = Counter(
+    "cardtable_refused_requests",
+    "Requests Discord refused (4xx other than 429; Discord bans an address after 10,000 in 10 minutes), by route",
+    ["route"],
+)
+# A route refused this many times in a row is logged once, as one line: something keeps repeating a refused request.
+KEEPS_FAILING = 10
 DB_SECONDS = Histogram(
     "cardtable_database_seconds",
     "Time spent in each storage call",
@@ -121,6 +130,50 @@ def labels(item: discord.Interaction[Any]) -> tuple[str, str]:
     if words and words[0] in GAMES:
         return words[0], ":".join(words[1:]) or words[0]
     return "", ":".join(words)
+
+
+def route_of(method: str, path: str) -> str:
+    """A request's kind: its method and path with ids and tokens left out (``PATCH /webhooks/{id}/{token}/...``)."""
+    words = path.removeprefix("/api").split("/")
+    if len(words) > 2 and words[1] == "v10":
+        words = ["", *words[2:]]
+    kinds = []
+    for i, word in enumerate(words):
+        secret = i > 1 and words[i - 2] in ("webhooks", "interactions") and words[i - 1].isdecimal()
+        kinds.append("{token}" if secret else "{id}" if word.isdecimal() else word)
+    return f"{method} {'/'.join(kinds)}"
+
+
+class Refusals:
+    """Counts the requests Discord refuses, by route, seen from aiohttp's side of every request discord.py makes
+    (the bot's and its interactions'); a route refused ``KEEPS_FAILING`` times in a row is logged once, until one of
+    its requests succeeds again. The parts that repeat requests (DMs, panels, boards) stop by themselves on a refusal;
+    this is how an operator sees one that does not."""
+
+    def __init__(self) -> None:
+        self.in_a_row: Tally[str] = Tally()
+
+    def trace(self) -> aiohttp.TraceConfig:
+        config = aiohttp.TraceConfig()
+        config.on_request_end.append(self._ended)
+        return config
+
+    async def _ended(self, session: Any, context: Any, params: aiohttp.TraceRequestEndParams) -> None:
+        self.saw(params.method, params.url.path, params.response.status)
+
+    def saw(self, method: str, path: str, status: int) -> None:
+        route = route_of(method, path)
+        if not 400 <= status < 500 or status == 429:
+            self.in_a_row.pop(route, None)
+            return
+        REFUSED.labels(route).inc()
+        self.in_a_row[route] += 1
+        if self.in_a_row[route] == KEEPS_FAILING:
+            log.warning("Discord refused %s %d times in a row (last: %d)", route, KEEPS_FAILING, status)
+
+
+def refusals_trace() -> aiohttp.TraceConfig:
+    return Refusals().trace()
 
 
 class ErrorCounter(logging.Handler):

@@ -19,6 +19,7 @@ import discord
 
 from i18n import Text, _, render
 from i18n.slash import reader_locale
+from table.fit import fit
 from table.wire import answer_with_message
 
 log = logging.getLogger(__name__)
@@ -120,12 +121,13 @@ async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False
             # The first followup would fill the public "thinking" in, public: remove it, so the answer stays private.
             with suppress(discord.HTTPException):
                 await interaction.delete_original_response()
-    posted = await interaction.followup.send(wait=True, ephemeral=ephemeral, **message)
+    posted = await interaction.followup.send(wait=True, ephemeral=ephemeral, **fit(message))
     return getattr(posted, "id", None)
 
 
 async def update(interaction: discord.Interaction[Any], **message: Any) -> None:
     """Change the message whose button was clicked, whatever state the interaction is in (a click only)."""
+    message = fit(message)
     await _settled(interaction)
     response = interaction.response
     if not response.is_done():

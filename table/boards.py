@@ -1,10 +1,10 @@
 """The boards: one message per game in the channel, composed by the game's presenter, edited in place, superseded.
 
-The channel stays quiet: the board is one message edited in place, and a new board is posted at the bottom only
-when the presenter says the table moved on (a new turn, a card taken), when the game ends, or when chat has pushed
-the board out of sight. Only a new board pings, and only the player who must act next. Edits go through the token of
-the interaction that posted the board while it lasts (free); board changes of one game go out in order, so a slow
-answer to an earlier move never overwrites the board a later move put up.
+The channel stays quiet: the board is one message edited in place, and a new board is posted at the bottom only when the
+presenter says the table moved on (a new turn, a card taken), when the game ends, or when chat has pushed the board out
+of sight. Only a new board pings, and only the player who must act next. Edits go through the token of the interaction
+that posted the board while it lasts (outside the bot's global rate limit); board changes of one game go out in order,
+so a slow answer to an earlier move never overwrites the board a later move put up.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from i18n import Localized, Text, _, joined, lines, render
 from storage import GameRecord
 from table.answer import NO_PINGS, clicked_message, detached, send, update
 from table.end_screen import final_view, team_record
+from table.fit import CONTENT, cut, fit
 from table.games import Games, Live, Played, setup_of, title
 from table.language import Languages
 from table.people import is_ai, mention
@@ -55,22 +56,28 @@ Framing = Callable[[Localized], Localized]
 @dataclass(slots=True)
 class BoardHandle:
     """How to edit a board posted as an interaction's answer: through that interaction's webhook token (15
-    minutes), which costs nothing against the rate limits. Only the token is kept, not the interaction."""
+    minutes), which does not count against the bot's global rate limit (the per-message limit still applies). Only
+    the token is kept, not the interaction."""
 
     message_id: int
     application_id: int
     token: str
     since: float = field(default_factory=time.monotonic)
+    # The message is the one clicked, not one the token posted: Discord reaches it only as "@original".
+    clicked: bool = False
 
     @classmethod
     def of(cls, interaction: discord.Interaction[Any], message_id: int) -> BoardHandle:
-        return cls(message_id, interaction.application_id, interaction.token)
+        clicked = clicked_message(interaction)
+        on_it = clicked is not None and clicked.id == message_id
+        return cls(message_id, interaction.application_id, interaction.token, clicked=on_it)
 
     def fresh(self) -> bool:
         return time.monotonic() - self.since < INTERACTION_TOKEN_SECONDS
 
     async def edit(self, client: discord.Client, **message: Any) -> None:
-        await edit_by_token(client, self.application_id, self.token, self.message_id, **message)
+        target: Any = "@original" if self.clicked else self.message_id
+        await edit_by_token(client, self.application_id, self.token, target, **message)
 
 
 def with_picture(board: dict[str, Any], picture: Picture) -> dict[str, Any]:
@@ -124,7 +131,7 @@ class Boards:
         self.deadline = deadline
         self.buttons = buttons
         self._chat_since: dict[int, int] = {}
-        self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board for free
+        self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board by token
         self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     # ---- composing --------------------------------------------------------------------------------------------
@@ -203,7 +210,9 @@ class Boards:
         summary = presenter.summary(steps) if steps else None
         text = lines(began(live.record) if live.board_from == 0 else None, summary or MOVED_BELOW)
         live.board_from = upto
-        return {"content": render(text, self.languages.of_record(live.record)), "embed": None, "view": None}
+        # A log that would outgrow a message keeps its newest lines (Discord refuses the whole edit otherwise).
+        content = cut(render(text, self.languages.of_record(live.record)), CONTENT, keep_last=True)
+        return {"content": content, "embed": None, "view": None}
 
     def at_the_keyboard(self, game_id: int, player: int) -> bool:
         return self.games.last_to_act(game_id, player, AT_THE_KEYBOARD_SECONDS)
@@ -241,7 +250,7 @@ class Boards:
         panel_id: int | None = None
         if not fresh:
             if on_board:
-                await update(interaction, **board)  # the clicked board itself: free
+                await update(interaction, **board)  # the clicked board itself: the click's own answer
                 return None
             if on_panel:
                 await update(interaction, **private(True))
@@ -276,14 +285,14 @@ class Boards:
             return
         async with self.turn(live.record.id):
             channel = self.client.get_partial_messageable(live.record.channel_id)
-            message = await channel.send(allowed_mentions=pings(played, self.at_the_keyboard), **board)
+            message = await channel.send(allowed_mentions=pings(played, self.at_the_keyboard), **fit(board))
             await self.moved(live, message.id, live.record.message_id, None, shrunk)
         await self.show_picture(played, board, message.id)
 
     async def show_picture(self, played: Played, board: dict[str, Any], message_id: int | None) -> None:
         """Give the end screen just posted its picture, if the game draws one: one edit carrying one upload, once per
         game. After the end is up, so drawing never holds it back; through the token of the interaction that posted
-        it where there is one (free)."""
+        it where there is one (outside the global rate limit)."""
         if not message_id:
             return
         picture = await self.end_picture(played)
@@ -380,9 +389,9 @@ class Boards:
             await self.edit(current.record, board)
 
     async def edit(self, record: GameRecord, message: dict[str, Any], message_id: int | None = None) -> None:
-        """Edit the board in place. Through the interaction that posted it while its token lasts (free, like every
-        interaction response), else as a channel message (one rate-limited request); a board that is gone is
-        posted again at the next change."""
+        """Edit the board in place. Through the interaction that posted it while its token lasts (outside the global
+        rate limit, like every interaction response), else as a channel message (one request against the global
+        limit); a board that is gone is posted again at the next change."""
         target = message_id or record.message_id
         if target is None:
             return

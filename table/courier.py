@@ -3,6 +3,11 @@
 One DM per player per game, edited in place. What each DM last showed is stored in the database, so a restart
 delivers whatever a kill interrupted; a DM Discord kept failing is tried again later. Delivery runs in the background
 after the channel's lock: a slow DM never holds up the table.
+
+A DM Discord refuses (closed DMs: 403, code 50007; any other 4xx) is not asked for again in the same game: the player
+is undeliverable until they interact in another game (each refused request counts against the bot: Discord bans an
+address for a while after 10,000 of them in 10 minutes). They are told once per game how to open their DMs: privately
+when their own click or command caused the DM, else in the channel.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from i18n import _, joined, render
 from storage import Storage
 from table.answer import USERS_ONLY
 from table.events import Moved
+from table.fit import fit
 from table.games import Games, Live
 from table.language import Languages
 from table.people import mention
@@ -51,6 +57,8 @@ class Courier:
         self._delivery: dict[int, asyncio.Task[None]] = {}
         self._retries: set[asyncio.TimerHandle] = set()
         self._told_closed: set[tuple[int, int]] = set()
+        # user -> the game in which Discord refused their DM (0: outside a game): not asked again there.
+        self._undeliverable: dict[int, int] = {}
         # user id -> their DM channel, as stored: one read per user and process, not one per DM.
         self._dm_channels: dict[int, int] = {}
         self.closing = False
@@ -105,10 +113,12 @@ class Courier:
                 live.dm_sent[player] = private
                 continue
             try:
-                delivered = await self.show(player, text, message_id)
+                delivered = await self.show(player, text, message_id, game=record.id)
             except DMsClosed:
                 closed.append(player)
                 continue
+            if delivered is None and self._undeliverable.get(player) == record.id:
+                continue  # refused (not a server error): trying again later would only be refused again
             if delivered is None:
                 # Discord kept failing: nothing is recorded as shown, so a later delivery (or a restart) tries again.
                 retry = asyncio.get_running_loop().call_later(RETRY_DM_SECONDS, self.deliver_later, live)
@@ -130,34 +140,49 @@ class Courier:
                 self.languages.of_record(record),
             )
             # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
+            # The person whose own action this answers hears it privately.
+            privately = interaction is not None and untold == [interaction.user.id]
             with suppress(discord.HTTPException):
                 if interaction is not None:
-                    await interaction.followup.send(notice, allowed_mentions=USERS_ONLY)
+                    await interaction.followup.send(
+                        **fit({"content": notice}), allowed_mentions=USERS_ONLY, ephemeral=privately
+                    )
                 else:
                     channel = self.client.get_partial_messageable(record.channel_id)
-                    await channel.send(notice, allowed_mentions=USERS_ONLY)
+                    await channel.send(**fit({"content": notice}), allowed_mentions=USERS_ONLY)
 
-    async def show(self, user_id: int, text: str, message_id: int | None = None) -> int | None:
+    async def show(self, user_id: int, text: str, message_id: int | None = None, *, game: int = 0) -> int | None:
         """Show ``text`` in a DM to ``user_id``: edit ``message_id`` if given, else send a new message. Returns the
-        message's id, or None if Discord kept failing (worth trying later); raises ``DMsClosed`` only when the user
-        does not accept DMs from the bot.
+        message's id, or None if Discord failed (worth trying later unless it refused); raises ``DMsClosed`` when the
+        user does not accept DMs from the bot, at once, without a request, if they refused one in ``game`` already
+        (outside a game, ``game`` is 0: any refusal counts until a game DM gets through).
 
         The DM channel id is kept in the database so that each DM costs one request, even after a restart."""
+        refused_in = self._undeliverable.get(user_id)
+        if refused_in is not None and (refused_in == game or not game):
+            metrics.dm_failed("skipped")
+            raise DMsClosed(user_id)
         for attempt in range(DM_RETRIES):
             try:
                 try:
-                    return await self._show(await self._channel(user_id, cached=True), text, message_id)
+                    shown = await self._show(await self._channel(user_id, cached=True), text, message_id)
                 except discord.NotFound:
                     # A remembered DM channel or message that no longer exists (say, the token changed): start afresh.
-                    return await self._show(await self._channel(user_id, cached=False), text, None)
+                    shown = await self._show(await self._channel(user_id, cached=False), text, None)
+                self._undeliverable.pop(user_id, None)
+                return shown
             except discord.Forbidden as error:
+                self._undeliverable[user_id] = game
                 if error.code == 50007:  # "Cannot send messages to this user": their DMs are closed to us
+                    log.info("User %s does not accept DMs: none more asked for in game %s", user_id, game)
                     metrics.dm_failed("closed")
                     raise DMsClosed(user_id) from error
-                log.warning("DM to user %s refused: %s", user_id, error)
+                log.warning("DM to user %s refused: %s; none more asked for in game %s", user_id, error, game)
                 metrics.dm_failed("refused")
                 return None
             except discord.HTTPException as error:
+                if error.status < 500:
+                    self._undeliverable[user_id] = game
                 if error.status < 500 or attempt == DM_RETRIES - 1:
                     log.warning("Could not DM user %s", user_id, exc_info=True)
                     metrics.dm_failed("error")

@@ -46,7 +46,7 @@ BoardLink = Callable[[GameRecord, str], "discord.ui.Button[Any] | None"]
 
 
 async def original_id(interaction: discord.Interaction[Any]) -> int | None:
-    """The id of the message that answered ``interaction`` (one request on its token, free of rate limits)."""
+    """The id of the message that answered ``interaction`` (one request on its token, outside the global rate limit)."""
     try:
         return (await interaction.original_response()).id
     except discord.HTTPException:

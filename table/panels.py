@@ -1,8 +1,8 @@
 """The private panels: at most one live hand panel per player and game, kept showing the table as it is.
 
 A panel is an ephemeral message: only the interaction that posted it (or a click on it) can edit it, through that
-interaction's token, for 15 minutes and at no rate-limit cost. So the newest token of each player's newest panel is
-kept (``PanelHandle``), and:
+interaction's token, for 15 minutes and outside the bot's global rate limit. So the newest token of each player's newest
+panel is kept (``PanelHandle``), and:
 
 - when a player opens a new panel (``/hand``, "My hand"), the older one shrinks to one line without buttons;
 - when the table moves (a ``Moved`` event), every live panel of the game is brought up to date in the background,
@@ -162,17 +162,19 @@ class Panels:
         for key in [(game_id, player) for player in event.live.record.players if (game_id, player) in self._live]:
             running = self._catching_up.get(key)
             if running is None or running.done():
-                task = self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live.record.channel_id))
+                task = self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live))
                 task.add_done_callback(functools.partial(self._caught_up, key))
 
-    async def _catch_up(self, key: tuple[int, int], channel_id: int) -> None:
+    async def _catch_up(self, key: tuple[int, int], moved: Live[Any]) -> None:
         """Edit one panel until it shows the newest position: each edit is composed from the position of its time,
-        so moves made meanwhile are caught by the next round, and a panel is never left behind the table."""
+        so moves made meanwhile are caught by the next round, and a panel is never left behind the table. A game
+        that just ended has left the cache: its last position is the one the event brought (``moved``)."""
         game_id, player = key
+        channel_id = moved.record.channel_id
         while True:
             async with self.lock(channel_id, player):
                 handle = self._live.get(key)
-                live = self.games.cached(game_id)
+                live = self.games.cached(game_id) or moved
                 if handle is None or live is None:
                     return
                 presenter = self.games.presenter(live.record)

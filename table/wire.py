@@ -1,13 +1,15 @@
 """Sending and editing messages whose reply nobody reads, without discord.py building a Message from that reply.
 
 discord.py's ``edit``/``send`` turn Discord's answer (the whole message: author, embeds, components, interaction
-metadata) into a ``Message`` object. The table's edits of boards, panels and DMs never look at it, and that object
-cost more of the bot's CPU than composing the edit itself. These helpers make the same request, with the same
-payload, rate-limit handling and errors (``discord.HTTPException`` and its kinds), and keep only what the caller needs:
-nothing, or the new message's id. An edit whose connection was lost before Discord answered is sent once more.
+metadata) into a ``Message`` object. The table's edits of boards, panels and DMs never look at it, and that object cost
+more of the bot's CPU than composing the edit itself. These helpers make the same request, with the same payload (cut to
+Discord's limits by ``table.fit``), rate-limit handling and errors (``discord.HTTPException`` and its kinds), and keep
+only what the caller needs: nothing, or the new message's id. An edit whose connection was lost before Discord answered
+is sent once more.
 
 They use discord.py's own request building (``handle_message_parameters``) and its two request paths: the webhook
-adapter for an interaction's token (free of the bot's rate limits), the client's HTTP client for channel messages.
+adapter for an interaction's token (outside the bot's global rate limit; per-route limits apply), the client's HTTP
+client for channel messages.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
+from table.fit import fit
+
 log = logging.getLogger(__name__)
 
 
 def _parameters(client: discord.Client, message: dict[str, Any]) -> Any:
-    return handle_message_parameters(previous_allowed_mentions=client.allowed_mentions, **message)
+    return handle_message_parameters(previous_allowed_mentions=client.allowed_mentions, **fit(message))
 
 
 async def _once_more_if_lost(edit: Callable[[], Awaitable[None]], message: dict[str, Any]) -> None:
@@ -46,9 +50,10 @@ async def _once_more_if_lost(edit: Callable[[], Awaitable[None]], message: dict[
 
 
 async def edit_by_token(
-    client: discord.Client, application_id: int, token: str, message_id: int, **message: Any
+    client: discord.Client, application_id: int, token: str, message_id: int | str, **message: Any
 ) -> None:
-    """Edit a message an interaction posted, through that interaction's token (15 minutes)."""
+    """Edit a message an interaction posted, through that interaction's token (15 minutes); ``"@original"`` for its
+    original response, the only way a click's token reaches the message clicked."""
     webhook = discord.Webhook.partial(application_id, token, client=client)
 
     async def edit() -> None:
@@ -56,7 +61,7 @@ async def edit_by_token(
             await async_context.get().edit_webhook_message(
                 application_id,
                 token,
-                message_id,
+                message_id,  # type: ignore[arg-type]  # formatted into the route: "@original" works as discord.py's own
                 session=webhook.session,
                 proxy=webhook.proxy,
                 proxy_auth=webhook.proxy_auth,
@@ -95,6 +100,7 @@ async def answer_with_message(interaction: discord.Interaction[Any], *, ephemera
     and the ``Message`` discord.py would build from Discord's reply (2.7% of the bot's CPU under ``load.py``, a
     fifth of what an answer costs); the new message's id. A view still listening (not ``detached``) takes
     discord.py's own call, which keeps it."""
+    message = fit(message)
     view = message.get("view")
     if not message.keys() <= _ANSWER_KEYS or (view is not None and view is not MISSING and not view.is_finished()):
         sent = await interaction.response.send_message(ephemeral=ephemeral, **message)

@@ -40,16 +40,20 @@ import enum
 import hashlib
 import json
 import mimetypes
+import random
 import re
 import secrets
 import time
 import urllib.parse
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
+
+from tests.openapi_check import check_request
 
 if TYPE_CHECKING:
     import discord
@@ -955,6 +959,8 @@ class RequestRecord:
     #: The values of the route's ``{placeholders}``, e.g. ``{"channel_id": "123", "message_id": "456"}``.
     params: dict[str, str] = field(default_factory=dict)
     files: list[tuple[str, int]] = field(default_factory=list)  # (filename, size) of each file uploaded
+    #: What in the body Discord's OpenAPI specification does not allow (see ``tests/openapi_check.py``).
+    problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -984,6 +990,8 @@ UNKNOWN_MESSAGE = DiscordError(404, 10008, "Unknown Message")
 INVALID_WEBHOOK_TOKEN = DiscordError(401, 50027, "Invalid Webhook Token")
 #: discord.py retries 500, 502, 504 and 524 a few times by itself before it raises DiscordServerError.
 INTERNAL_SERVER_ERROR = DiscordError(500, 0, "500: Internal Server Error")
+# The codes of a request Discord refuses for its body: Invalid Form Body, and an empty message.
+_MALFORMED = frozenset({50035, 50006})
 
 
 @dataclass
@@ -1019,6 +1027,63 @@ class RateLimitRule(_RouteRule):
 
     retry_after: float
     is_global: bool = False
+
+
+@dataclass
+class RouteLimits:
+    """Discord's own rate limits, kept when ``FakeDiscord.route_limits`` is on: 5 edits of one message per 5 s, 5
+    messages per channel per 5 s, and 50 requests per second for the whole bot outside the interaction endpoints
+    (interaction callbacks and webhooks with a token are outside the global limit, not outside the per-route ones).
+    A request over a limit is answered 429 with Discord's headers and body (``retry_after``, ``global``); the requests
+    within carry the bucket's real ``X-RateLimit-Remaining`` and ``Reset-After``, which discord.py waits out by itself.
+    Fixed windows that open at a bucket's first request, as Discord's buckets reset."""
+
+    edits: tuple[int, float] = (5, 5.0)
+    channel_messages: tuple[int, float] = (5, 5.0)
+    global_: tuple[int, float] = (50, 1.0)
+    #: bucket -> (when its window opened, requests taken in it)
+    windows: dict[str, tuple[float, int]] = field(default_factory=dict)
+    #: every 429 these limits answered, by bucket kind ("edit", "send", "global")
+    refused: Counter[str] = field(default_factory=Counter)
+
+    def buckets(
+        self, method: str, template: str, params: dict[str, str], interaction: bool
+    ) -> list[tuple[str, int, float]]:
+        """The buckets a request takes from: (name, limit, seconds), the global one first."""
+        found = [] if interaction else [("global", *self.global_)]
+        if method == "PATCH" and template in (CHANNEL_MESSAGE, WEBHOOK_MESSAGE):
+            target = params["message_id"]
+            if target == "@original":
+                target = f"@original:{params['token']}"
+            found.append((f"edit:{target}", *self.edits))
+        elif method == "POST" and template == CHANNEL_MESSAGES:
+            found.append((f"send:{params['channel_id']}", *self.channel_messages))
+        return found
+
+    def take(self, buckets: list[tuple[str, int, float]], now: float) -> tuple[str, float, dict[str, str]]:
+        """Take one request from each bucket: ("", 0, headers) when every one has room, else the bucket that is full
+        and how long until it resets (nothing is taken then)."""
+        states = []
+        for name, limit, per in buckets:
+            opened, taken = self.windows.get(name, (now, 0))
+            if now - opened >= per:
+                opened, taken = now, 0
+            if taken >= limit:
+                return name, opened + per - now, {}
+            states.append((name, limit, per, opened, taken))
+        headers: dict[str, str] = {}
+        for name, limit, per, opened, taken in states:
+            self.windows[name] = (opened, taken + 1)
+            if name != "global":
+                reset_after = opened + per - now
+                headers = {
+                    "X-RateLimit-Limit": str(limit),
+                    "X-RateLimit-Remaining": str(limit - taken - 1),
+                    "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+                    "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+                    "X-RateLimit-Bucket": hashlib.sha1(name.split(":")[0].encode()).hexdigest()[:16],
+                }
+        return "", 0.0, headers
 
 
 @dataclass
@@ -1376,6 +1441,8 @@ class FakeDiscord:
         default_timeout: float = 5.0,
         privileged_intents: int = PRIVILEGED_INTENTS,
         shard_count: int = 1,
+        route_limits: bool = False,
+        latency: tuple[float, float] | None = None,
     ) -> None:
         """
         :param interaction_timeout: Discord's 3 s deadline for the first response to an
@@ -1386,6 +1453,9 @@ class FakeDiscord:
         :param privileged_intents: privileged intents "enabled in the developer portal";
             identifying with others closes the gateway with 4014.
         :param shard_count: the number of shards ``GET /gateway/bot`` recommends.
+        :param route_limits: answer 429 as Discord does past its per-route and global limits (see ``RouteLimits``).
+        :param latency: answer every REST request after a delay drawn between these two bounds, in seconds (the
+            network and Discord's own time: 0.1-0.3 s is common); the 3 s deadline of an interaction still counts.
         """
         self.bot = User(bot_id or new_snowflake(), bot_name, bot=True)
         self.application_id = application_id or self.bot.id
@@ -1408,6 +1478,10 @@ class FakeDiscord:
         self.requests: list[RequestRecord] = []
         #: Requests that matched no route (they got 404); a good test asserts this stays empty.
         self.unknown_requests: list[RequestRecord] = []
+        self._violations: list[RequestRecord] = []  # see ``violations``
+        # Requests whose body is still to be checked against Discord's specification: checked when ``violations``
+        # is read, not while the bot waits for the answer (a check takes milliseconds; the tests' timing stays).
+        self._unchecked: list[RequestRecord] = []
         #: Every command bulk overwrite, in order.
         self.command_syncs: list[CommandSync] = []
         #: Every interaction the fake sent, in order.
@@ -1416,6 +1490,11 @@ class FakeDiscord:
         #: exclude, or that happen while no bot session exists, are not included.
         self.dispatched: list[tuple[str, JSON]] = []
         self.rate_limits: list[RateLimitRule] = []
+        #: Discord's own per-route and global limits, when on (``route_limits=True``); off, only ``rate_limit`` rules
+        #: answer 429, so that most tests run at full speed.
+        self.route_limits: RouteLimits | None = RouteLimits() if route_limits else None
+        self.latency = latency
+        self._jitter = random.Random(0)  # the same delays every run
         self.failures: list[FailureRule] = []
         self.drops: list[DropRule] = []
         self.holds: list[Hold] = []
@@ -1972,6 +2051,28 @@ class FakeDiscord:
             values.get(segment[1:-1], segment) if segment.startswith("{") else segment for segment in segments
         )
 
+    @property
+    def violations(self) -> list[RequestRecord]:
+        """Requests the real Discord would refuse: those the fake refused as malformed (400 with code 50035 or 50006:
+        a message over its limits, a bad component...; not the refusals a test asked for with ``fail``), and those
+        whose body Discord's OpenAPI specification does not allow (``RequestRecord.problems``, see
+        ``tests/openapi_check.py``). A good test asserts this stays empty (the e2e fixtures do); ``clear()`` it after
+        a refusal made on purpose."""
+        while self._unchecked:
+            record = self._unchecked.pop(0)
+            record.problems = check_request(record.method, record.route or "", record.body)
+            if record.problems and record not in self._violations:
+                self._violations.append(record)
+        return self._violations
+
+    def violation_report(self) -> str:
+        """The requests the real Discord would have refused (``violations``), one line each: what was sent, where,
+        and Discord's answer (the field and the limit)."""
+        return "\n".join(
+            f"{r.method} {r.path} -> {r.status} {'; '.join(r.problems) or json.dumps(r.response)[:500]}"
+            for r in self.violations
+        )
+
     def permissions(self, channel: Any, user: Any) -> int:
         """Computed permissions of ``user`` in ``channel`` (what the fake enforces)."""
         chan = self._channel(channel)
@@ -2393,6 +2494,8 @@ class FakeDiscord:
             params=dict(params or {}),
         )
         self.requests.append(record)
+        if self.latency is not None:
+            await asyncio.sleep(self._jitter.uniform(*self.latency))
         headers = self._ratelimit_headers(spec.template if spec else path)
         try:
             if spec is None or params is None:
@@ -2412,10 +2515,20 @@ class FakeDiscord:
                     rule.hits += 1
                     record.status = 429
                     self._notify()
-                    return self._too_many_requests(rule, headers)
+                    return self._too_many_requests(rule.retry_after, rule.is_global, headers)
+            if self.route_limits is not None:
+                buckets = self.route_limits.buckets(request.method, spec.template, params, spec.interaction_endpoint)
+                full, retry_after, limit_headers = self.route_limits.take(buckets, loop.time())
+                if full:
+                    self.route_limits.refused[full.split(":")[0]] += 1
+                    record.status = 429
+                    self._notify()
+                    return self._too_many_requests(retry_after, full == "global", headers)
+                headers.update(limit_headers)
             for failure in self.failures:
                 if failure.matches(request.method, path):
                     failure.hits += 1
+                    record.status = failure.status  # asked for by the test: not a violation
                     raise _ApiError(failure.status, failure.code, failure.message)
             for drop in self.drops:
                 if drop.matches(request.method, path):
@@ -2427,10 +2540,14 @@ class FakeDiscord:
                     return web.Response(status=500)  # never written: the connection is gone
             if not spec.interaction_endpoint:
                 self._check_auth(request)
+            if body is not None:
+                self._unchecked.append(record)
             handler: _Handler = getattr(type(self), spec.handler)
             status, data = await handler(self, _Request(request.method, path, params, request.query, body, files))
         except _ApiError as exc:
             status, data = exc.status, exc.body()
+            if record.status == 0 and exc.code in _MALFORMED:
+                self._violations.append(record)
             rec = self._interaction_for_path(segments)
             if rec is not None:
                 rec.errors.append(record)
@@ -2476,20 +2593,20 @@ class FakeDiscord:
         if not auth.startswith("Bot ") or not token or token in self.rejected_tokens:
             raise _ApiError(401, 0, "401: Unauthorized")
 
-    def _too_many_requests(self, rule: RateLimitRule, headers: dict[str, str]) -> web.Response:
+    def _too_many_requests(self, retry_after: float, is_global: bool, headers: dict[str, str]) -> web.Response:
         headers = {
             **headers,
             "X-RateLimit-Remaining": "0",
-            "X-RateLimit-Reset-After": f"{rule.retry_after:.3f}",
-            "X-RateLimit-Reset": f"{time.time() + rule.retry_after:.3f}",
-            "X-RateLimit-Scope": "global" if rule.is_global else "user",
-            "Retry-After": str(max(1, int(rule.retry_after + 0.999))),
+            "X-RateLimit-Reset-After": f"{retry_after:.3f}",
+            "X-RateLimit-Reset": f"{time.time() + retry_after:.3f}",
+            "X-RateLimit-Scope": "global" if is_global else "user",
+            "Retry-After": str(max(1, int(retry_after + 0.999))),
             # Without Via discord.py takes a 429 for a Cloudflare ban and does not retry.
             "Via": "1.1 google",
         }
-        if rule.is_global:
+        if is_global:
             headers["X-RateLimit-Global"] = "true"
-        body = {"message": "You are being rate limited.", "retry_after": rule.retry_after, "global": rule.is_global}
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         return self._json_response(429, body, headers)
 
     def _cdn(self, raw_path: str) -> web.Response:
@@ -3086,6 +3203,10 @@ class FakeDiscord:
         else:
             msg = next((m for m in rec.followups if str(m.id) == mid), None)
         if msg is None or msg.deleted:
+            raise _ApiError(404, 10008, "Unknown Message")
+        if mid != "@original" and msg.ephemeral and msg is rec.message:
+            # A click reaches the private message it sits on as "@original" only: Discord documents a token editing
+            # the messages it posted, and may not find somebody's ephemeral message addressed by id (issue 36).
             raise _ApiError(404, 10008, "Unknown Message")
         return rec, msg
 
@@ -3856,9 +3977,11 @@ def _validate_embed(embed: JSON, where: str) -> None:
                 f"{where}.fields.{i}.value", "Must be between 1 and 1024 in length.", "BASE_TYPE_BAD_LENGTH"
             )
         total += len(name) + len(value)
-    total += len(str((embed.get("footer") or {}).get("text") or "")) + len(
-        str((embed.get("author") or {}).get("name") or "")
-    )
+    for key, name, limit in (("footer", "text", 2048), ("author", "name", 256)):
+        text = str((embed.get(key) or {}).get(name) or "")
+        if len(text) > limit:
+            raise _form_error(f"{where}.{key}.{name}", f"Must be {limit} or fewer in length.", "BASE_TYPE_MAX_LENGTH")
+        total += len(text)
     if total > 6000:
         raise _form_error(where, "Embed size exceeds maximum size of 6000", "MAX_EMBED_SIZE_EXCEEDED")
 
@@ -3878,6 +4001,8 @@ def _validate_components(components: Sequence[JSON], *, v2: bool) -> None:
                 )
             seen.add(custom_id)
         if comp.get("type") == 2:
+            if len(str(comp.get("label") or "")) > 80:
+                raise _form_error("components", "label must be 80 or fewer in length.", "BASE_TYPE_MAX_LENGTH")
             link = comp.get("style") == 5
             if link != bool(comp.get("url")) or (not link and comp.get("style") != 6 and not custom_id):
                 raise _form_error(

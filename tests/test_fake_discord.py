@@ -34,6 +34,7 @@ from tests.fake_discord import (
     Perm,
     RequestRecord,
     Role,
+    RouteLimits,
 )
 
 GAMES = ["the_game", "no_thanks", "the_game_extreme"]
@@ -91,6 +92,17 @@ class FeedbackModal(discord.ui.Modal, title="Feedback"):
         await interaction.response.send_message(f"thanks: {self.text.value}", ephemeral=True)
 
 
+class PanelView(discord.ui.View):
+    """A private panel whose button only acknowledges the click (the test edits the panel itself, by hand)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    @discord.ui.button(label="Refresh", custom_id="panel:refresh")
+    async def refresh(self, interaction: discord.Interaction, button: discord.ui.Button[PanelView]) -> None:
+        await interaction.response.defer()
+
+
 def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
     intents = discord.Intents.default()
     intents.message_content = message_content
@@ -108,6 +120,10 @@ def make_bot(probe: Probe, *, message_content: bool = True) -> commands.Bot:
     @tree.command(description="Show your hand")
     async def hand(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("your hand: 3 14 59", ephemeral=True)
+
+    @tree.command(description="Show your private panel")
+    async def panel(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("your panel", view=PanelView(), ephemeral=True)
 
     @tree.command(description="Open a game lobby")
     async def newgame(interaction: discord.Interaction, game: str) -> None:
@@ -1549,3 +1565,143 @@ async def test_a_shard_that_does_not_exist_is_refused() -> None:
     async with FakeDiscord(shard_count=2) as fake:
         with pytest.raises(FakeDiscordError, match="shard 2 does not exist"):
             fake.add_guild("nowhere", shard=2)
+
+
+async def test_a_body_discord_would_refuse_is_a_violation_naming_the_request(world: World, running: Running) -> None:
+    """Issue 36: the documented limits answer 400 with code 50035, and each such request is kept in ``violations``
+    (the e2e fixture fails the test on it); a refusal the test asked for (``fail``) is none."""
+    fake, bot = world.fake, running.bot
+    channel = bot.get_channel(world.chan.id)
+    assert isinstance(channel, discord.TextChannel)
+    too_long = [
+        {"content": "x" * 2001},
+        {"embed": discord.Embed(title="t" * 257)},
+        {"embed": discord.Embed(description="d" * 4097)},
+        {"embed": discord.Embed().set_footer(text="f" * 2049)},
+        {"embed": discord.Embed().set_author(name="a" * 257)},
+        {"embed": discord.Embed().add_field(name="n", value="v" * 1025)},
+        {
+            "embed": discord.Embed(description="d" * 4000)
+            .add_field(name="n", value="v" * 1000)
+            .add_field(name="n", value="v" * 1000)
+        },
+    ]
+    for message in too_long:
+        with pytest.raises(discord.HTTPException) as info:
+            await channel.send(**message)
+        assert (info.value.status, info.value.code) == (400, 50035), message
+    view = discord.ui.View()
+    view.add_item(discord.ui.Button(label="l" * 81, custom_id="long"))
+    with pytest.raises(discord.HTTPException) as info:
+        await channel.send("ok", view=view)
+    assert info.value.code == 50035
+    assert len(fake.violations) == len(too_long) + 1
+    assert all(r.method == "POST" and r.path == f"/channels/{world.chan.id}/messages" for r in fake.violations)
+    report = fake.violation_report().splitlines()
+    assert len(report) == len(fake.violations)
+    assert "Must be 2000 or fewer in length." in report[0]
+    assert "2048" in report[3]  # the footer's limit, from Discord's specification
+    # Within the limits: accepted, and no violation.
+    await channel.send("x" * 2000, embed=discord.Embed(title="t" * 256, description="d" * 4096).set_footer(text="f"))
+    fake.violations.clear()
+    fake.fail("POST", f"/channels/{world.chan.id}/messages", status=400, code=50035, message="Invalid Form Body")
+    with pytest.raises(discord.HTTPException):
+        await channel.send("fine")
+    assert not fake.violations
+
+
+async def test_a_private_message_is_edited_by_id_only_through_the_token_that_posted_it(
+    world: World, running: Running
+) -> None:
+    """Issue 36: Discord documents a token editing the messages it posted, and a click reaching the message clicked as
+    ``@original``; a click's token addressing that ephemeral message by id is answered 404 (Unknown Message)."""
+    fake = world.fake
+    posted = await fake.invoke("panel", user=world.ana, channel=world.chan)
+    panel = posted.original
+    assert panel is not None
+    assert panel.ephemeral
+    click = await fake.click(panel, "panel:refresh", user=world.ana)
+    assert click.response is not None
+    assert click.response.type == 6
+
+    async def edit(token: str, target: object, text: str) -> tuple[int, Any]:
+        url = f"{fake.api_url}/webhooks/{fake.application_id}/{token}/messages/{target}"
+        async with aiohttp.ClientSession() as session, session.patch(url, json={"content": text}) as response:
+            return response.status, await response.json()
+
+    assert await edit(click.token, panel.id, "by id through the click") == (
+        404,
+        {"message": "Unknown Message", "code": 10008},
+    )
+    assert panel.content == "your panel"
+    assert (await edit(click.token, "@original", "as @original of the click"))[0] == 200
+    assert panel.content == "as @original of the click"
+    assert (await edit(posted.token, panel.id, "by id through the token that posted it"))[0] == 200
+    assert panel.content == "by id through the token that posted it"
+    assert (await edit(posted.token, "@original", "as @original of its command"))[0] == 200
+    assert panel.content == "as @original of its command"
+
+
+async def test_discords_own_rate_limits_answer_429_with_its_headers_when_on(world: World, running: Running) -> None:
+    """Issue 36: with ``route_limits`` on, the 6th edit of one message within 5 s, the 6th message in a channel within
+    5 s and the 51st request of a second outside the interaction endpoints are answered 429 as Discord does (headers,
+    ``retry_after``, ``global``); the requests within the limits say how many are left."""
+    fake = world.fake
+    fake.route_limits = limits = RouteLimits()
+    headers = {"Authorization": "Bot fake-token"}
+    message = fake.add_bot_message(world.chan, "board")
+    url = f"{fake.api_url}/channels/{world.chan.id}/messages"
+    async with aiohttp.ClientSession(headers=headers) as session:
+        remaining = []
+        for n in range(5):
+            async with session.patch(f"{url}/{message.id}", json={"content": f"edit {n}"}) as response:
+                assert response.status == 200
+                remaining.append(response.headers["X-RateLimit-Remaining"])
+        assert remaining == ["4", "3", "2", "1", "0"]
+        async with session.patch(f"{url}/{message.id}", json={"content": "one too many"}) as response:
+            assert response.status == 429
+            body = await response.json()
+            assert body["global"] is False
+            assert 0 < body["retry_after"] <= 5
+            assert response.headers["X-RateLimit-Remaining"] == "0"
+            assert response.headers["X-RateLimit-Scope"] == "user"
+            assert "X-RateLimit-Global" not in response.headers
+        assert message.content == "edit 4"
+        for n in range(5):
+            async with session.post(url, json={"content": f"message {n}"}) as response:
+                assert response.status == 200
+        async with session.post(url, json={"content": "one too many"}) as response:
+            assert response.status == 429
+        # The global limit: 50 a second, whatever the route (the fixture's requests so far count too).
+        statuses = []
+        for _n in range(60):
+            async with session.get(f"{fake.api_url}/channels/{world.other.id}") as response:
+                statuses.append(response.status)
+                if response.status == 429:
+                    assert response.headers["X-RateLimit-Global"] == "true"
+                    assert (await response.json())["global"] is True
+        assert 200 in statuses
+        assert 429 in statuses
+    assert limits.refused["edit"] == 1
+    assert limits.refused["send"] == 1
+    assert limits.refused["global"] >= 10
+
+
+async def test_a_body_against_discords_specification_is_a_violation(world: World, running: Running) -> None:
+    """Issue 36: every body is checked against Discord's OpenAPI specification (``tests/openapi_check.py``), also
+    where the fake has no rule of its own; what does not conform is a violation, with what is wrong."""
+    fake = world.fake
+    url = f"{fake.api_url}/channels/{world.chan.id}/messages"
+    body = {"content": "hello", "allowed_mentions": {"parse": ["nobody"]}, "tts": "yes"}
+    async with (
+        aiohttp.ClientSession(headers={"Authorization": "Bot fake-token"}) as session,
+        session.post(url, json=body) as response,
+    ):
+        assert response.status == 200  # the fake itself has no rule about these fields
+    (violation,) = fake.violations
+    assert violation.body == body
+    assert any("allowed_mentions.parse[0]" in p for p in violation.problems)
+    assert any("tts" in p and "boolean" in p for p in violation.problems)
+    assert "allowed_mentions.parse[0]" in fake.violation_report()
+    fake.violations.clear()
+    assert not fake.violations

@@ -50,6 +50,8 @@ async def world(tmp_path: Path) -> AsyncIterator[World]:
         spectator = fake.add_member(guild, "spectator")
         yield World(fake, tmp_path / "data" / "bot.sqlite3", guild, channel, other, players, spectator)
         assert not fake.unknown_requests, fake.unknown_requests
+        # A request the real Discord would refuse fails the test that sent it, even if the bot coped with the refusal.
+        assert not fake.violations, "Discord would refuse:\n" + fake.violation_report()
     # A finished test's bot and fake are garbage now: collect them here, not during the next test, where a finalizer
     # closing one of their sockets could close a connection the next test opened on the same descriptor number.
     gc.collect()

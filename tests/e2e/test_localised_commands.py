@@ -124,6 +124,8 @@ async def test_the_fake_refuses_localisations_discord_refuses(
         assert bot.application_id is not None
         with pytest.raises(discord.HTTPException, match=refused):
             await bot.http.bulk_upsert_global_commands(bot.application_id, [command])
+    assert len(world.fake.violations) == 1
+    world.fake.violations.clear()  # refused on purpose: keep the fixture's check for the bot's own requests
 
 
 async def test_two_commands_may_not_share_a_name_in_a_language(world: World) -> None:
@@ -135,3 +137,5 @@ async def test_two_commands_may_not_share_a_name_in_a_language(world: World) -> 
         assert bot.application_id is not None
         with pytest.raises(discord.HTTPException, match="unique"):
             await bot.http.bulk_upsert_global_commands(bot.application_id, commands)
+    assert len(world.fake.violations) == 1
+    world.fake.violations.clear()  # refused on purpose: keep the fixture's check for the bot's own requests

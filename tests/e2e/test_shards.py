@@ -155,6 +155,7 @@ async def shards(postgres_server: PostgresServer, tmp_path: Path) -> AsyncIterat
     async with FakeDiscord(bot_name="CardTable", shard_count=2) as fake:
         yield fake, url
         assert not fake.unknown_requests, fake.unknown_requests
+        assert not fake.violations, "Discord would refuse:\n" + fake.violation_report()
 
 
 async def test_two_processes_share_the_games_of_their_shards(shards: tuple[FakeDiscord, str], tmp_path: Path) -> None:
