@@ -68,6 +68,10 @@ class Table:
         self.events.subscribe("seat driver", self.seats.on_moved)
         self.events.subscribe("courier", self.courier.on_moved)
         self.events.subscribe("nudges", self.nudges.on_moved)
+        self.events.on_load("courier", self.courier.deliver_later)
+        self.events.on_load(
+            "seat driver", lambda live: self.seats.wake(live.record.kind, live.record.channel_id, live.record)
+        )
 
     # ---- what the cogs ask -----------------------------------------------------------------------------------
 
@@ -184,7 +188,7 @@ class Table:
         asked for it, else sent ephemerally."""
         locale = self.languages.for_reader(interaction)
         channel_id = interaction.channel_id or 0
-        async with self.panels.lock(channel_id, interaction.user.id):
+        async with in_time(interaction, ephemeral=True), self.panels.lock(channel_id, interaction.user.id):
             player = interaction.user.id
             live, presenter = await panel_game(self.games, channel_id, kind, player, game)
             position = presenter.game.move_count(live.state)
@@ -277,8 +281,9 @@ class Table:
 
     async def resume(self) -> None:
         """At start: start the turn clock (a deadline that passed while the bot was down fires at once), then, in
-        the background, load every running game once, deliver the DMs a stop interrupted and let the computer
-        players carry on. The bot answers meanwhile: a game somebody acts in is replayed on demand, at once."""
+        the background, load every running game once, which delivers the DMs a stop interrupted and lets the
+        computer players carry on. The bot answers meanwhile: a game somebody uses is loaded on demand, at once, and
+        that load does the same."""
         await self.clock.start()
         records = [r for r in await self.storage.open_games() if r.status == "running" and self.owns(r)]
         self._resuming = asyncio.ensure_future(self._resume(records))
@@ -288,16 +293,14 @@ class Table:
             if self.seats.closing:
                 return
             if self.games.cached(record.id) is not None:
-                continue  # somebody acted meanwhile: replayed on demand, and that move set everything going
+                continue  # somebody used it meanwhile: loading it on demand took up what the stop interrupted
             try:
-                live = await self.games.live(record)
+                await self.games.live(record)  # loading it delivers its DMs and wakes its computer players
             except UserError:
                 continue  # a game that can't be loaded was reported (once) for its channel
             except Exception:
                 log.exception("Game %s in channel %s could not be resumed", record.id, record.channel_id)
                 continue
-            self.courier.deliver_later(live)
-            self.seats.wake(record.kind, record.channel_id, live.record)
             await asyncio.sleep(0)  # one game at a time: the people acting now come first
 
     async def close(self) -> None:

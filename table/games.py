@@ -188,12 +188,15 @@ class Games:
         live = self._live.get(record.id)
         if live is None or presenter.game.move_count(live.state) > record.moves:
             live = await self._replay(record, presenter)
-        else:
-            known = presenter.game.move_count(live.state)
-            if known < record.moves:
-                await self._catch_up(live, presenter, known)
-            # The board this process posted last is newer than the row until set_message lands.
-            live.record = replace(record, message_id=live.record.message_id or record.message_id)
+            self._keep(live)
+            # Whatever loaded it first: what a stop interrupted (a DM, a computer player's turn) is taken up now.
+            self.events.loaded(live)
+            return live
+        known = presenter.game.move_count(live.state)
+        if known < record.moves:
+            await self._catch_up(live, presenter, known)
+        # The board this process posted last is newer than the row until set_message lands.
+        live.record = replace(record, message_id=live.record.message_id or record.message_id)
         self._keep(live)
         return live
 
