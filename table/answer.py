@@ -138,8 +138,11 @@ async def _settled(interaction: discord.Interaction[Any]) -> None:
     interaction.extras[_ANSWERING] = True
     pending = interaction.extras.get(_DEFERRAL)
     if pending is not None:
-        with suppress(discord.HTTPException):
+        try:
             await pending
+        except discord.HTTPException as error:
+            if token_dead(error):
+                raise  # the deferral came too late: so would the answer, through the same dead token
 
 
 async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False, **message: Any) -> int | None:
