@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from storage import StorageError
+
 log = logging.getLogger(__name__)
 
 
@@ -65,5 +67,10 @@ class Events:
         for name, listener in self._listeners:
             try:
                 await listener(event)
+            except StorageError as error:
+                # A database that turned busy after the move was saved is no bug: one line, no traceback.
+                log.warning(
+                    "The %s could not follow move %s of game %s: %s", name, event.action, event.live.record.id, error
+                )
             except Exception:
                 log.exception("The %s could not follow move %s of game %s", name, event.action, event.live.record.id)

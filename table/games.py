@@ -189,8 +189,9 @@ class Games:
         if live is None or presenter.game.move_count(live.state) > record.moves:
             live = await self._replay(record, presenter)
             self._keep(live)
-            # Whatever loaded it first: what a stop interrupted (a DM, a computer player's turn) is taken up now.
-            self.events.loaded(live)
+            if self.owns(live.record):
+                # Whatever loaded it first: what a stop interrupted (a DM, a computer player's turn) is taken up now.
+                self.events.loaded(live)
             return live
         known = presenter.game.move_count(live.state)
         if known < record.moves:
