@@ -132,6 +132,21 @@ async def in_time(interaction: discord.Interaction[Any], *, ephemeral: bool = Fa
                 await task
 
 
+async def before_change(interaction: discord.Interaction[Any]) -> None:
+    """Call right before committing what the interaction asked for: one that waited past ``DEFER_AFTER_SECONDS``
+    (for a lock, in a queue) is deferred now, first, so that a token that died meanwhile raises its
+    ``discord.NotFound`` before anything changes, and a live one can be answered for 15 minutes. A saved move is then
+    never one the person's client showed as failed."""
+    if interaction.response.is_done() or interaction.extras.get(_ANSWERING):
+        return
+    pending = interaction.extras.get(_DEFERRAL)
+    if pending is None:
+        if age(interaction) < DEFER_AFTER_SECONDS:
+            return
+        pending = interaction.extras[_DEFERRAL] = asyncio.ensure_future(defer(interaction))
+    await pending
+
+
 async def _settled(interaction: discord.Interaction[Any]) -> None:
     """Before answering: no deferral may start from now on, and one under way has finished (else the two calls race
     for the interaction's one response)."""

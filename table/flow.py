@@ -19,7 +19,7 @@ import discord
 import metrics
 from i18n import Localized, Text, _, lines, render
 from storage import GameRecord, Storage
-from table.answer import UserError, clicked_message, committed, detached, in_time, send, update
+from table.answer import UserError, before_change, clicked_message, committed, detached, in_time, send, update
 from table.boards import Boards
 from table.clock import TurnClock
 from table.courier import Courier
@@ -149,7 +149,13 @@ class Table:
                 # The mover's panel is answered here: its background update waits, then finds it current.
                 await holding.enter_async_context(self.panels.lock(channel_id, interaction.user.id))
                 played = await self.games.play(
-                    channel_id, interaction.user.id, action, kind=kind, board=board, game=game
+                    channel_id,
+                    interaction.user.id,
+                    action,
+                    kind=kind,
+                    board=board,
+                    game=game,
+                    ready=lambda: before_change(interaction),
                 )
             live, presenter, player = played.live, played.presenter, played.player
             shown: list[tuple[str | None, int]] = []  # the panel the answer carries: its page and position

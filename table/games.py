@@ -14,7 +14,7 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -306,6 +306,7 @@ class Games:
         board: tuple[int, int] | None = None,
         game: int | None = None,
         auto: bool = False,
+        ready: Callable[[], Awaitable[None]] | None = None,
     ) -> Played:
         """Apply ``action`` by ``player`` to the channel's running game, append it to the log, announce it.
 
@@ -313,8 +314,12 @@ class Games:
         board shows the current position of the current game; ``game`` is the game a private panel was made for.
         Raises GameError or UserError, changing nothing, when the action is refused; if another writer appended
         first, the action is decided again on the newer position. ``auto``: no person made it (the autopilot).
+        ``ready`` is awaited once the channel's turn has come, before anything is decided or written (it may raise to
+        change nothing: the interaction's token died while it waited).
         """
         async with self.lock(channel_id):
+            if ready is not None:
+                await ready()
             for attempt in range(3):
                 # Optimistic first: the game as this process last left it, without asking the database; the append
                 # below checks it is still the newest position. A refusal is only ever decided on the stored game.

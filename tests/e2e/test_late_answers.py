@@ -14,10 +14,11 @@ import time
 
 import pytest
 
+from engine import the_game
 from table.events import Moved
 from tests.e2e.conftest import World
 from tests.e2e.test_hardening import deal, mover, other_writer, row
-from tests.fake_discord import InteractionRecord
+from tests.fake_discord import INTERACTION_CALLBACK, UNKNOWN_INTERACTION, InteractionRecord
 from tests.players import best_play, saved_state
 
 TOO_LATE = "came too late"
@@ -127,3 +128,45 @@ async def test_a_saved_move_whose_answer_came_too_late_is_never_called_failed(
         assert "10062" in warnings[0].getMessage()
         assert not warnings[0].exc_info
         assert "failed" not in caplog.text
+
+
+async def test_a_move_whose_token_died_while_it_waited_for_the_channel_is_not_made(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A move waits behind the channel's previous one past its deferral time; its deferral finds the token dead (the
+    queue was long): it is not made, so the person's "This interaction failed" tells the truth."""
+    ana, ben = world.players[:2]
+    async with world.bot(seed=42) as bot:
+        await deal(world, [ana, ben])
+        logged = row(world)["logged"]
+        member = mover(world)
+        state = saved_state(world)
+        first = best_play(state, member.id)
+        second = best_play(the_game.apply(state, member.id, first), member.id)
+        slow = True
+
+        async def busy_table(event: Moved) -> None:
+            nonlocal slow
+            if slow:
+                slow = False
+                await asyncio.sleep(2.0)  # the first move's aftermath keeps the channel's turn
+
+        bot.tables.events.subscribe("busy table", busy_table)
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            options = {"card": first.card, "pile": first.pile}
+            one = await world.fake.invoke("play", user=member, channel=world.channel, options=options, wait=False)
+            options = {"card": second.card, "pile": second.pile}
+            two = await world.fake.invoke("play", user=member, channel=world.channel, options=options, wait=False)
+            world.fake.fail("POST", INTERACTION_CALLBACK, error=UNKNOWN_INTERACTION, interaction=two)
+            await world.fake.wait_for(lambda: two.errors, timeout=5, what="the second move's deferral")
+            # Its turn at the channel comes when the first move's aftermath is over.
+            await world.fake.wait_for(lambda: TOO_LATE in caplog.text, timeout=5, what="the second move's end")
+            await world.fake.wait_idle(quiet=0.3)
+        assert one.responded
+        assert row(world)["logged"] == logged + 1  # the first move only
+        refused_once(world, two)
+        warnings = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert [TOO_LATE in r.getMessage() and "play" in r.getMessage() for r in warnings] == [True]
+        assert "Your move was made" not in caplog.text
+        assert not warnings[0].exc_info
