@@ -11,8 +11,8 @@ from discord import app_commands
 
 from engine.errors import GameError
 from i18n import Text, _, _n, render
-from storage import StorageBusy
-from table.answer import MESSAGE_LIMIT, UserError, send, shorten
+from storage import StorageBusy, StorageUnavailable
+from table.answer import MESSAGE_LIMIT, UserError, send, shorten, token_dead
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,9 @@ def error_text(error: BaseException) -> Text | None:
         error = error.original
     if isinstance(error, GameError | UserError | Refused):
         return error.text
-    if isinstance(error, StorageBusy):
+    if isinstance(error, StorageBusy | StorageUnavailable):
+        # A database that can't be written (read-only, a full disk) is the owner's to fix (the log says how); for
+        # the user it is busy, and nothing was written.
         return _("The database is busy right now; please try again in a moment. Nothing was changed.")
     if isinstance(error, app_commands.NoPrivateMessage):
         return _("This command works in a server's text channel, not in direct messages.")
@@ -78,24 +80,29 @@ def error_message(error: BaseException, locale: str | None = None) -> str | None
 async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Answer ``interaction`` ephemerally, in the user's language, with what went wrong; log bugs with their
     traceback once."""
+    where = interaction.command.qualified_name if interaction.command else interaction.data
+    if token_dead(error):
+        # Answered after Discord's 3 s (a queue on a busy bot): nothing more can go through this token.
+        log.warning("The answer to %s in channel %s came too late: %s", where, interaction.channel_id, error)
+        return
+    original = getattr(error, "original", error)
+    if isinstance(original, StorageUnavailable):
+        log.error("%s (channel %s)", original, interaction.channel_id)
     locale = interaction.locale.value
     message = error_message(error, locale)
     if message is None:
-        original = getattr(error, "original", error)
-        log.error(
-            "Unexpected error in %s (channel %s)",
-            interaction.command.qualified_name if interaction.command else interaction.data,
-            interaction.channel_id,
-            exc_info=original,
-        )
+        log.error("Unexpected error in %s (channel %s)", where, interaction.channel_id, exc_info=original)
         message = render(APOLOGY, locale)
     try:
         # Private whatever the interaction's state (a public "thinking..." of a deferral is taken away first). A
         # refusal may quote what the user typed: never past Discord's limit, or the user hears nothing at all.
         await send(interaction, content=shorten(message, MESSAGE_LIMIT), ephemeral=True)
-    except discord.HTTPException:
-        # The interaction token may have expired (15 min) or Discord is unreachable: the log is all we have.
-        log.warning("Could not tell the user about an error in channel %s", interaction.channel_id)
+    except discord.HTTPException as failed:
+        if token_dead(failed):
+            log.warning("The answer to %s in channel %s came too late: %s", where, interaction.channel_id, failed)
+        else:
+            # Discord is unreachable, or refused: the log is all we have.
+            log.warning("Could not tell the user about an error in channel %s: %s", interaction.channel_id, failed)
 
 
 class BadOption(Refused):

@@ -118,17 +118,22 @@ class TableCommands(commands.Cog):
     @app_commands.guild_only()
     async def hand(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id or 0
-        if await self.bot.storage.open_game(channel_id) is None:
-            # After the end, the hand is gone: say how the last game ended rather than that there is none.
-            last = await self.bot.storage.channel_games(channel_id, limit=1)
-            if last and last[0].started_at is not None:
-                raise UserError(game_over_here(last[0]))
-        await self.bot.tables.show_panel(interaction)
+        async with in_time(interaction, ephemeral=True):  # reads that may wait for a busy database
+            if await self.bot.storage.open_game(channel_id) is None:
+                # After the end, the hand is gone: say how the last game ended rather than that there is none.
+                last = await self.bot.storage.channel_games(channel_id, limit=1)
+                if last and last[0].started_at is not None:
+                    raise UserError(game_over_here(last[0]))
+            await self.bot.tables.show_panel(interaction)
 
     @app_commands.command(name="board", description="Post the board of this channel's game again.")
     @app_commands.guild_only()
     @posts_here()
     async def board(self, interaction: discord.Interaction[Bot]) -> None:
+        async with in_time(interaction):  # reads that may wait for a busy database
+            await self.show_board(interaction)
+
+    async def show_board(self, interaction: discord.Interaction[Bot]) -> None:
         record = await self.bot.storage.open_game(interaction.channel_id or 0)
         if record is None:
             # For a while after the end (until the next /newgame), the board shows how the last game ended.
@@ -154,7 +159,8 @@ class TableCommands(commands.Cog):
     @app_commands.choices(game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()])
     async def rules(self, interaction: discord.Interaction[Bot], game: str | None = None) -> None:
         if game is None:
-            record = await self.bot.storage.open_game(interaction.channel_id or 0)
+            async with in_time(interaction, ephemeral=True):
+                record = await self.bot.storage.open_game(interaction.channel_id or 0)
             game = record.kind if record and record.kind in GAMES else DEFAULT_GAME
         presenter = self.bot.tables.presenters.get(game)
         if presenter is None:

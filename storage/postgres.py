@@ -10,7 +10,10 @@ are enforced by the database rather than by any process:
   the same position waits for the first, then finds ``seq`` taken (or the game over) and gets False;
 - ``update_game`` is compare-and-swap on ``revision``; one open game per channel is a partial unique index;
 - the only explicit lock is the migrations' ``pg_advisory_xact_lock``, released with their transaction: session-level
-  advisory locks would leak to other clients behind PgBouncer.
+  advisory locks would leak to other clients behind PgBouncer;
+- reads and writes take their connections from two pools: a write waiting for a row another client holds keeps its
+  connection for up to ``BUSY_TIMEOUT_S``, and however many do, reads (which never wait for a row lock) still find a
+  connection; every call, waiting for a connection included, ends within ``BUSY_TIMEOUT_S`` (``StorageBusy``).
 
 Behind PgBouncer in transaction mode, add ``statement_cache_size=0`` to the URL's query: asyncpg's prepared statements
 belong to a server session, which transaction pooling does not keep. The driver takes that parameter out of the URL
@@ -32,7 +35,7 @@ from storage.errors import Duplicate, StorageBusy
 from storage.migrations import Session, refuse_newer, upgrade
 from storage.pg_startup import explain, safe_url, split_url
 from storage.records import Ending, now
-from storage.rows import Row, dump
+from storage.rows import Row, dump, writes
 from storage.sql import SQLStorage
 
 __all__ = ["PostgresStorage", "safe_url", "split_url"]
@@ -45,6 +48,8 @@ T = TypeVar("T")
 # user is told to try again: an interaction must be answered within Discord's three seconds.
 BUSY_TIMEOUT_S = 2.0
 POOL_SIZE = 10
+# Connections for reads, apart from the writers' (see the module's docstring).
+READ_POOL_SIZE = 4
 # Any constant of our own: serialises two processes that start at once and would both migrate.
 MIGRATION_LOCK = 0x63617264  # "card"
 # PostgreSQL databases written before the two histories became one counted from SQLite's version 2, and recorded
@@ -115,9 +120,13 @@ class PostgresStorage(SQLStorage):
 
     dialect = POSTGRES
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, url: str, reads: asyncpg.Pool | None = None, busy_timeout: float = 0
+    ) -> None:
         self._pool = pool
+        self._reads = pool if reads is None else reads
         self.url = safe_url(url)
+        self._busy_timeout = busy_timeout or BUSY_TIMEOUT_S
 
     @classmethod
     async def open(
@@ -129,13 +138,19 @@ class PostgresStorage(SQLStorage):
         options: dict[str, Any] = {}
         if cache_size is not None:
             options["statement_cache_size"] = cache_size
+        pools: list[asyncpg.Pool] = []
         try:
-            pool = await asyncpg.create_pool(
-                dsn, min_size=1, max_size=pool_size, command_timeout=busy_timeout, timeout=10, **options
-            )
+            for size in (pool_size, READ_POOL_SIZE):
+                pools.append(
+                    await asyncpg.create_pool(
+                        dsn, min_size=1, max_size=size, command_timeout=busy_timeout, timeout=10, **options
+                    )
+                )
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError, ValueError) as error:
+            for opened in pools:
+                opened.terminate()
             raise explain(error, url) from error
-        storage = cls(pool, url)
+        storage = cls(pools[0], url, pools[1], busy_timeout)
         try:
             await storage.migrate()
         except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError, TimeoutError) as error:
@@ -172,14 +187,18 @@ class PostgresStorage(SQLStorage):
         return latest
 
     async def close(self) -> None:
-        try:
-            await asyncio.wait_for(self._pool.close(), 5)
-        except TimeoutError:
-            self._pool.terminate()
+        for pool in {self._pool, self._reads}:
+            try:
+                await asyncio.wait_for(pool.close(), 5)
+            except TimeoutError:
+                pool.terminate()
 
     async def _run(self, call: Callable[[], Awaitable[T]]) -> T:
         try:
-            return await call()
+            # The statement's own timeout does not count the wait for a free connection (or for a new one, while the
+            # server is unreachable): this bounds both.
+            async with asyncio.timeout(self._busy_timeout):
+                return await call()
         except asyncpg.UniqueViolationError as error:
             raise Duplicate(str(error)) from error
         except _TRANSIENT as error:
@@ -188,7 +207,8 @@ class PostgresStorage(SQLStorage):
 
     async def _fetch(self, statement: str, *args: Any) -> list[Row]:
         query = POSTGRES.sql(statement)
-        return cast(list[Row], await self._run(lambda: self._pool.fetch(query, *args)))
+        pool = self._pool if writes(statement) else self._reads
+        return cast(list[Row], await self._run(lambda: pool.fetch(query, *args)))
 
     async def _execute(self, statement: str, *args: Any) -> int:
         query = POSTGRES.sql(statement)

@@ -39,6 +39,16 @@ class Database(ABC):
         """Run one write, committed on return; the number of rows it changed."""
 
 
+# The first words of a statement that changes rows; anything else (SELECT, WITH ... SELECT) only reads.
+_WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+def writes(statement: str) -> bool:
+    """Whether ``statement`` changes rows: a driver sends reads and writes down separate paths, so a read never
+    queues behind a write that waits for another writer's lock."""
+    return statement.lstrip()[:7].upper().startswith(_WRITES)
+
+
 def dump(value: Any) -> str | None:
     return None if value is None else json.dumps(value, separators=(",", ":"))
 

@@ -1,9 +1,13 @@
 """The embedded driver: one SQLite file through aiosqlite, in WAL mode.
 
-The connection runs in autocommit mode: a single statement is its own transaction, and the few multi-statement writes
-open ``BEGIN IMMEDIATE`` themselves, so a write waits for another writer's lock (up to ``BUSY_TIMEOUT_MS``) instead of
-failing when it meets a reader, and a failed transaction is always rolled back. The statements themselves are
-``storage.sql``'s, shared with PostgreSQL.
+The connections run in autocommit mode: a single statement is its own transaction. Reads go to aiosqlite's
+connection (in its thread); in WAL mode they never wait for a writer, so nothing but other reads is ever queued ahead
+of them. Writes go to a second connection in the event loop itself that never waits inside SQLite: when another
+process holds the write lock, the write gives up at once, sleeps a moment without holding anything, and tries again
+until ``BUSY_TIMEOUT_MS`` have passed (then ``StorageBusy``: nothing was written). The one multi-statement write (a
+move that ends the game) runs ``BEGIN IMMEDIATE ... COMMIT`` in one go, without yielding to the event loop, so no
+other coroutine's statement can join its transaction and no lock of the bot's own is needed. The statements
+themselves are ``storage.sql``'s, shared with PostgreSQL.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from storage.dialect import SQLITE
 from storage.errors import Duplicate, StorageBusy, StorageUnavailable
 from storage.migrations import Session, refuse_newer, upgrade
 from storage.records import Ending, now
-from storage.rows import Row, dump
+from storage.rows import Row, dump, writes
 from storage.sql import SQLStorage
 
 __all__ = ["BUSY_TIMEOUT_MS", "SQLiteStorage", "now"]
@@ -36,6 +40,10 @@ CHECKPOINT_WRITES = 300
 SETTING = "DATABASE_PATH"
 # Between two tries of switching a file to WAL while another process holds it (see ``_switch_to_wal``).
 WAL_RETRY_S = 0.02
+# Between two tries of a write while another process holds the write lock: short at first (most locks are a
+# checkpoint or another writer's few milliseconds), then at most this often, so a long lock costs little CPU.
+FIRST_WRITE_RETRY_S = 0.002
+LAST_WRITE_RETRY_S = 0.05
 
 
 def _locked(error: sqlite3.Error) -> bool:
@@ -115,13 +123,14 @@ class SQLiteStorage(SQLStorage):
     def __init__(self, db: aiosqlite.Connection, path: str) -> None:
         self._db = db
         self.path = path
-        # A second connection to the same file for the single-statement writes of every move, run in the event loop
-        # itself (see ``_execute``); None for an in-memory database, which a second connection would not share.
+        # A second connection to the same file for every write, run in the event loop itself (see ``_write``); None
+        # for an in-memory database, which a second connection would not share.
         self._inline: sqlite3.Connection | None = None
         self._inline_writes = 0
         self._checkpoint: asyncio.Task[None] | None = None
         # One connection is one session: a statement sent while another coroutine's transaction is open would
-        # silently join it. The connection is taken in turn (this guards the session, not any game).
+        # silently join it. With an in-memory database (no second connection, no other process to wait for) and while
+        # opening, aiosqlite's connection is taken in turn; with a file, reads never need it.
         self._turn = asyncio.Lock()
 
     @classmethod
@@ -238,11 +247,17 @@ class SQLiteStorage(SQLStorage):
                     _raise(error, self.path)
                 raise
 
-    # Each statement is one hand-off to aiosqlite's thread and back (its cursor's fetch and close would be two more,
-    # each a wake-up of both threads): ``execute_fetchall`` runs and reads in one, and a write's row count is read
-    # from the finished cursor, which holds nothing once its statement ran to the end.
+    # Each read is one hand-off to aiosqlite's thread and back (its cursor's fetch and close would be two more, each a
+    # wake-up of both threads): ``execute_fetchall`` runs and reads in one.
 
     async def _fetch(self, statement: str, *args: Any) -> list[Row]:
+        if self._inline is not None:
+            if writes(statement):  # a write with RETURNING
+                return await self._write(lambda db: list(db.execute(statement, args).fetchall()))
+            try:
+                return list(await self._db.execute_fetchall(statement, args))
+            except sqlite3.Error as error:
+                _raise(error, self.path)
         async with self._turn:
             try:
                 return list(await self._db.execute_fetchall(statement, args))
@@ -250,26 +265,38 @@ class SQLiteStorage(SQLStorage):
                 _raise(error, self.path)
 
     async def _execute(self, statement: str, *args: Any) -> int:
-        """One write, its own transaction. Run in the event loop when the file is free: a one-row write in WAL mode
-        costs SQLite a few dozen microseconds (no fsync with synchronous=NORMAL), less than the two thread switches of
-        a hand-off. When another process holds the write lock, the inline connection gives up at once and the write
-        waits for it in aiosqlite's thread, so the event loop never waits for a lock."""
+        if self._inline is not None:
+            return await self._write(lambda db: int(db.execute(statement, args).rowcount))
         async with self._turn:
-            if self._inline is not None:
-                try:
-                    changed = self._inline.execute(statement, args).rowcount
-                except sqlite3.OperationalError as error:
-                    if not _locked(error):
-                        _raise(error, self.path)
-                except sqlite3.Error as error:
-                    _raise(error, self.path)
-                else:
-                    self._written()
-                    return changed
             try:
                 return (await self._db.execute(statement, args)).rowcount
             except sqlite3.Error as error:
                 _raise(error, self.path)
+
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` (one statement, or one whole transaction) on the inline connection, in the event loop: a
+        one-row write in WAL mode costs SQLite a few dozen microseconds (no fsync with synchronous=NORMAL), less than
+        the two thread switches of a hand-off. The connection never waits inside SQLite (``busy_timeout=0``): while
+        another process holds the write lock, this coroutine sleeps between tries holding nothing, so other writes and
+        every read go on meanwhile; after ``BUSY_TIMEOUT_MS`` it gives up with ``StorageBusy``, nothing written."""
+        inline = self._inline
+        assert inline is not None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + BUSY_TIMEOUT_MS / 1000
+        pause = FIRST_WRITE_RETRY_S
+        while True:
+            try:
+                result = work(inline)
+            except sqlite3.OperationalError as error:
+                if not _locked(error) or loop.time() >= deadline:
+                    _raise(error, self.path)
+            except sqlite3.Error as error:
+                _raise(error, self.path)
+            else:
+                self._written()
+                return result
+            await asyncio.sleep(min(pause, max(deadline - loop.time(), 0.0)))
+            pause = min(pause * 2, LAST_WRITE_RETRY_S)
 
     def _written(self) -> None:
         """The inline connection never checkpoints (that fsyncs): every ``CHECKPOINT_WRITES`` writes, aiosqlite's
@@ -302,27 +329,56 @@ class SQLiteStorage(SQLStorage):
         if ending is None:
             # One statement is one transaction: the common move costs a single round trip.
             return await self._execute(insert, *args) == 1
+        end = (
+            (
+                "UPDATE games SET status = ?, result = ?, ended_at = ?, updated_at = ?, revision = revision + 1 "
+                "WHERE id = ?"
+            ),
+            (ending.status, dump(ending.result), stamp, stamp, game_id),
+        )
+        stop = ("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        if self._inline is not None:
+            return await self._write(lambda db: _append_and_end(db, (insert, args), end, stop))
         async with self._transaction():
             if (await self._db.execute(insert, args)).rowcount != 1:
                 return False
-            await self._db.execute(
-                "UPDATE games SET status = ?, result = ?, ended_at = ?, updated_at = ?, revision = revision + 1 "
-                "WHERE id = ?",
-                (ending.status, dump(ending.result), stamp, stamp, game_id),
-            )
-            await self._db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            for statement, values in (end, stop):
+                await self._db.execute(statement, values)
         return True
 
 
+Statement = tuple[str, Sequence[Any]]
+
+
+def _append_and_end(db: sqlite3.Connection, insert: Statement, *then: Statement) -> bool:
+    """Append a move and end its game in one transaction, in one go: nothing else runs on the connection between
+    BEGIN and COMMIT, and any failure rolls it back (``BEGIN IMMEDIATE`` meeting another writer fails at once, and the
+    caller tries again)."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if db.execute(*insert).rowcount != 1:
+            db.execute("ROLLBACK")
+            return False
+        for statement in then:
+            db.execute(*statement)
+        db.execute("COMMIT")
+    except BaseException:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+        raise
+    return True
+
+
 def _inline_connection(path: str) -> sqlite3.Connection:
-    """The event loop's own connection for single-statement writes: autocommit, durable as the main one, never
-    checkpointing itself and, once set up, never waiting for a lock (``busy_timeout=0``). Its set-up, made in a
+    """The event loop's own connection for writes: autocommit, durable as the main one, never checkpointing itself
+    and, once set up, never waiting for a lock (``busy_timeout=0``). Its set-up, made in a
     thread, waits as the main connection does: another process starting at the same moment may hold the file while
     it switches it to WAL or migrates it. Used from the event loop's thread afterwards, hence check_same_thread."""
     inline = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, check_same_thread=False)
     for pragma in ("synchronous=NORMAL", "foreign_keys=ON", "cache_size=-256", "wal_autocheckpoint=0"):
         inline.execute(f"PRAGMA {pragma}")
     inline.execute("PRAGMA busy_timeout=0")
+    inline.row_factory = sqlite3.Row
     return inline
 
 

@@ -4,7 +4,10 @@ An interaction is *fresh* (nothing said yet: the response is free), *deferred* (
 because the work took long: the answer goes out as a followup or as an edit of the original response), *answered*
 (more messages are followups), or *expired* (15 minutes after it arrived its token is dead: nothing more can be said
 through it). ``send`` posts a new message, ``update`` changes the message a button was clicked on; both pick the right
-Discord call for the state. ``in_time`` defers a slow action before Discord's 3 seconds run out.
+Discord call for the state. ``in_time`` defers a slow action before Discord's 3 seconds run out, counted from the
+interaction's arrival (its id's time): on a busy bot an interaction may wait in the queue for a while before its
+handler runs. An answer that still comes too late finds the token dead (``token_dead``): that is one warning in the
+log, and nothing more is sent through it.
 """
 
 from __future__ import annotations
@@ -26,8 +29,13 @@ log = logging.getLogger(__name__)
 
 ViewT = TypeVar("ViewT", bound=discord.ui.View)
 
-# Discord drops an interaction not acknowledged within 3 s; past this, defer first and answer with a followup.
-DEFER_AFTER_SECONDS = 2.0
+# Discord drops an interaction not acknowledged within 3 s of its arrival; past this, defer first and answer with a
+# followup. Half the budget: on a saturated bot the answer itself waits in the event loop before it goes out.
+DEFER_AFTER_SECONDS = 1.5
+# Discord's errors for a token that no longer answers: the 3 s passed unanswered ("Unknown interaction"), or the
+# 15 minutes are over ("Invalid Webhook Token").
+DEAD_TOKEN_CODES = frozenset({10062, 50027})
+TOKEN_SECONDS = 15 * 60
 MESSAGE_LIMIT = 2000  # characters Discord accepts in a message's content
 USERS_ONLY = discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False)
 # Mentions name people without notifying them; a message that must ping says whom, explicitly.
@@ -61,30 +69,61 @@ def clicked_message(interaction: discord.Interaction[Any]) -> discord.Message | 
     return interaction.message if interaction.type is discord.InteractionType.component else None
 
 
-async def defer(interaction: discord.Interaction[Any]) -> None:
+def token_dead(error: BaseException) -> bool:
+    """Whether ``error`` (or the error it wraps) is Discord saying the interaction's token no longer answers."""
+    seen: BaseException | None = error
+    for _depth in range(3):  # a command's error wraps the handler's, which may wrap Discord's
+        if seen is None:
+            return False
+        if isinstance(seen, discord.HTTPException):
+            return seen.code in DEAD_TOKEN_CODES
+        seen = getattr(seen, "original", None) or seen.__cause__
+    return False
+
+
+def age(interaction: discord.Interaction[Any]) -> float:
+    """Seconds since Discord created the interaction (its id is a timestamp). 0 when this machine's clock is behind
+    Discord's, or so far off that the figure means nothing (past a token's 15 minutes)."""
+    created = discord.utils.snowflake_time(interaction.id)
+    seconds = (discord.utils.utcnow() - created).total_seconds()
+    return seconds if 0 < seconds < TOKEN_SECONDS else 0.0
+
+
+async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
     """Acknowledge now, answer later. A click defers as an update of its own message (the answer may still be a new
-    message); a command defers with a public "thinking", which the first public answer fills in."""
+    message); a command defers with a "thinking" (private if ``ephemeral``), which the first answer fills in."""
     if interaction.response.is_done():
         return
     if clicked_message(interaction) is not None:
         await interaction.response.defer()
     else:
-        interaction.extras[_DEFERRED_EPHEMERAL] = False
-        await interaction.response.defer(thinking=True)
+        interaction.extras[_DEFERRED_EPHEMERAL] = ephemeral
+        await interaction.response.defer(thinking=True, ephemeral=ephemeral)
 
 
 @asynccontextmanager
-async def in_time(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
-    """Defer the interaction if the work inside takes long (a busy database), so Discord never drops it."""
+async def in_time(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> AsyncIterator[None]:
+    """Defer the interaction if the work inside takes long (a busy database), so Discord never drops it: at
+    ``DEFER_AFTER_SECONDS`` after its arrival, or at once, before the work, when it waited that long in the queue
+    already (then a token that died meanwhile raises its ``discord.NotFound`` before anything is changed).
+    ``ephemeral``: the answer will be private (a command's "thinking" is then private too). Nested uses share one
+    deferral."""
     deferral: list[asyncio.Future[Any]] = []
 
     def later() -> None:
-        if not interaction.response.is_done() and not interaction.extras.get(_ANSWERING):
-            task = asyncio.ensure_future(defer(interaction))
-            interaction.extras[_DEFERRAL] = task
-            deferral.append(task)
+        if interaction.response.is_done() or interaction.extras.get(_ANSWERING):
+            return
+        if interaction.extras.get(_DEFERRAL) is not None:
+            return  # an enclosing in_time defers already
+        task = asyncio.ensure_future(defer(interaction, ephemeral=ephemeral))
+        interaction.extras[_DEFERRAL] = task
+        deferral.append(task)
 
-    handle = asyncio.get_running_loop().call_later(DEFER_AFTER_SECONDS, later)
+    delay = DEFER_AFTER_SECONDS - age(interaction)
+    if delay <= 0 and not interaction.response.is_done() and interaction.extras.get(_DEFERRAL) is None:
+        interaction.extras[_DEFERRAL] = asyncio.ensure_future(defer(interaction, ephemeral=ephemeral))
+        await interaction.extras[_DEFERRAL]
+    handle = asyncio.get_running_loop().call_later(max(delay, 0.0), later)
     try:
         yield
     finally:
@@ -94,14 +133,32 @@ async def in_time(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
                 await task
 
 
+async def before_change(interaction: discord.Interaction[Any]) -> None:
+    """Call right before committing what the interaction asked for: one that waited past ``DEFER_AFTER_SECONDS``
+    (for a lock, in a queue) is deferred now, first, so that a token that died meanwhile raises its
+    ``discord.NotFound`` before anything changes, and a live one can be answered for 15 minutes. A saved move is then
+    never one the person's client showed as failed."""
+    if interaction.response.is_done() or interaction.extras.get(_ANSWERING):
+        return
+    pending = interaction.extras.get(_DEFERRAL)
+    if pending is None:
+        if age(interaction) < DEFER_AFTER_SECONDS:
+            return
+        pending = interaction.extras[_DEFERRAL] = asyncio.ensure_future(defer(interaction))
+    await pending
+
+
 async def _settled(interaction: discord.Interaction[Any]) -> None:
     """Before answering: no deferral may start from now on, and one under way has finished (else the two calls race
     for the interaction's one response)."""
     interaction.extras[_ANSWERING] = True
     pending = interaction.extras.get(_DEFERRAL)
     if pending is not None:
-        with suppress(discord.HTTPException):
+        try:
             await pending
+        except discord.HTTPException as error:
+            if token_dead(error):
+                raise  # the deferral came too late: so would the answer, through the same dead token
 
 
 async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False, **message: Any) -> int | None:
@@ -157,6 +214,10 @@ async def committed(interaction: discord.Interaction[Any], done: Text) -> AsyncI
         yield
     except Exception as error:
         channel = interaction.channel_id
+        if token_dead(error):
+            # Too late to say anything through this interaction; the board catches up at the next change or /board.
+            log.warning("%s in channel %s, but the answer came too late: %s", render(done, "en"), channel, error)
+            return
         log.warning("%s in channel %s, but showing it failed", render(done, "en"), channel, exc_info=True)
         if isinstance(error, discord.Forbidden):
             told = _(

@@ -22,7 +22,7 @@ import discord
 
 from engine.game import decode_moves
 from i18n import Localized, Text, _, joined, lines, render
-from storage import GameRecord
+from storage import GameRecord, StorageError
 from table.answer import NO_PINGS, clicked_message, detached, send, update
 from table.end_screen import final_view, team_record
 from table.fit import CONTENT, cut, fit
@@ -371,7 +371,12 @@ class Boards:
             return
         live.record = replace(record, message_id=new_id)
         self._chat_since[record.channel_id] = 0
-        await self.games.storage.set_message(record.id, new_id)
+        try:
+            await self.games.storage.set_message(record.id, new_id)
+        except StorageError as error:
+            # Presentation only, and the board is up: this process remembers it; after a restart the older board is
+            # edited until the next new one (a busy database must not turn a shown board into an apology).
+            log.warning("Could not remember board %s of game %s: %s", new_id, record.id, error)
         if old_id is not None and old_id != new_id:
             await self.edit(record, shrunk or {"view": None}, old_id)
         if handle is not None:

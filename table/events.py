@@ -12,6 +12,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from storage import StorageError
+
 log = logging.getLogger(__name__)
 
 
@@ -34,11 +36,26 @@ class Moved:
 
 
 Listener = Callable[[Moved], Awaitable[None]]
+# Told of a game just loaded into memory (a ``table.games.Live``); starts background work, never waits.
+LoadListener = Callable[[Any], None]
 
 
 class Events:
     def __init__(self) -> None:
         self._listeners: list[tuple[str, Listener]] = []
+        self._loaders: list[tuple[str, LoadListener]] = []
+
+    def on_load(self, name: str, listener: LoadListener) -> None:
+        """Call ``listener`` whenever a running game is loaded from the database into memory (after a restart, or
+        after it left memory), whichever path loaded it: a click, a command, the clock, the resume."""
+        self._loaders.append((name, listener))
+
+    def loaded(self, live: Any) -> None:
+        for name, listener in self._loaders:
+            try:
+                listener(live)
+            except Exception:
+                log.exception("The %s could not take up game %s", name, live.record.id)
 
     def subscribe(self, name: str, listener: Listener) -> None:
         self._listeners.append((name, listener))
@@ -50,5 +67,10 @@ class Events:
         for name, listener in self._listeners:
             try:
                 await listener(event)
+            except StorageError as error:
+                # A database that turned busy after the move was saved is no bug: one line, no traceback.
+                log.warning(
+                    "The %s could not follow move %s of game %s: %s", name, event.action, event.live.record.id, error
+                )
             except Exception:
                 log.exception("The %s could not follow move %s of game %s", name, event.action, event.live.record.id)

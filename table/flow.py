@@ -20,7 +20,7 @@ import discord
 import metrics
 from i18n import Localized, Text, _, lines, render
 from storage import GameRecord, Storage
-from table.answer import UserError, clicked_message, committed, detached, in_time, send, update
+from table.answer import UserError, before_change, clicked_message, committed, detached, in_time, send, update
 from table.boards import Boards
 from table.clock import TurnClock
 from table.courier import Courier
@@ -79,6 +79,10 @@ class Table:
         self.events.subscribe("seat driver", self.seats.on_moved)
         self.events.subscribe("courier", self.courier.on_moved)
         self.events.subscribe("nudges", self.nudges.on_moved)
+        self.events.on_load("courier", self.courier.deliver_later)
+        self.events.on_load(
+            "seat driver", lambda live: self.seats.wake(live.record.kind, live.record.channel_id, live.record)
+        )
 
     def board_buttons(
         self, record: GameRecord, state: Any, presenter: Presenter[Any, Any], locale: str
@@ -165,7 +169,13 @@ class Table:
                 # The mover's panel is answered here: its background update waits, then finds it current.
                 await holding.enter_async_context(self.panels.lock(channel_id, interaction.user.id))
                 played = await self.games.play(
-                    channel_id, interaction.user.id, action, kind=kind, board=board, game=game
+                    channel_id,
+                    interaction.user.id,
+                    action,
+                    kind=kind,
+                    board=board,
+                    game=game,
+                    ready=lambda: before_change(interaction),
                 )
             live, presenter, player = played.live, played.presenter, played.player
             shown: list[tuple[str | None, int]] = []  # the panel the answer carries: its page and position
@@ -213,7 +223,7 @@ class Table:
         asked for it, else sent ephemerally."""
         locale = self.languages.for_reader(interaction)
         channel_id = interaction.channel_id or 0
-        async with self.panels.lock(channel_id, interaction.user.id):
+        async with in_time(interaction, ephemeral=True), self.panels.lock(channel_id, interaction.user.id):
             player = interaction.user.id
             live, presenter = await panel_game(self.games, channel_id, kind, player, game)
             position = presenter.game.move_count(live.state)
@@ -316,8 +326,9 @@ class Table:
 
     async def resume(self) -> None:
         """At start: start the turn clock (a deadline that passed while the bot was down fires at once), then, in
-        the background, load every running game once, deliver the DMs a stop interrupted and let the computer
-        players carry on. The bot answers meanwhile: a game somebody acts in is replayed on demand, at once."""
+        the background, load every running game once, which delivers the DMs a stop interrupted and lets the
+        computer players carry on. The bot answers meanwhile: a game somebody uses is loaded on demand, at once, and
+        that load does the same."""
         await self.clock.start()
         records = [r for r in await self.storage.open_games() if r.status == "running" and self.owns(r)]
         self._resuming = asyncio.ensure_future(self._resume(records))
@@ -327,16 +338,14 @@ class Table:
             if self.seats.closing:
                 return
             if self.games.cached(record.id) is not None:
-                continue  # somebody acted meanwhile: replayed on demand, and that move set everything going
+                continue  # somebody used it meanwhile: loading it on demand took up what the stop interrupted
             try:
-                live = await self.games.live(record)
+                await self.games.live(record)  # loading it delivers its DMs and wakes its computer players
             except UserError:
                 continue  # a game that can't be loaded was reported (once) for its channel
             except Exception:
                 log.exception("Game %s in channel %s could not be resumed", record.id, record.channel_id)
                 continue
-            self.courier.deliver_later(live)
-            self.seats.wake(record.kind, record.channel_id, live.record)
             await asyncio.sleep(0)  # one game at a time: the people acting now come first
 
     async def close(self) -> None:

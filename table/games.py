@@ -14,7 +14,7 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -188,12 +188,16 @@ class Games:
         live = self._live.get(record.id)
         if live is None or presenter.game.move_count(live.state) > record.moves:
             live = await self._replay(record, presenter)
-        else:
-            known = presenter.game.move_count(live.state)
-            if known < record.moves:
-                await self._catch_up(live, presenter, known)
-            # The board this process posted last is newer than the row until set_message lands.
-            live.record = replace(record, message_id=live.record.message_id or record.message_id)
+            self._keep(live)
+            if self.owns(live.record):
+                # Whatever loaded it first: what a stop interrupted (a DM, a computer player's turn) is taken up now.
+                self.events.loaded(live)
+            return live
+        known = presenter.game.move_count(live.state)
+        if known < record.moves:
+            await self._catch_up(live, presenter, known)
+        # The board this process posted last is newer than the row until set_message lands.
+        live.record = replace(record, message_id=live.record.message_id or record.message_id)
         self._keep(live)
         return live
 
@@ -302,6 +306,7 @@ class Games:
         board: tuple[int, int] | None = None,
         game: int | None = None,
         auto: bool = False,
+        ready: Callable[[], Awaitable[None]] | None = None,
     ) -> Played:
         """Apply ``action`` by ``player`` to the channel's running game, append it to the log, announce it.
 
@@ -309,8 +314,12 @@ class Games:
         board shows the current position of the current game; ``game`` is the game a private panel was made for.
         Raises GameError or UserError, changing nothing, when the action is refused; if another writer appended
         first, the action is decided again on the newer position. ``auto``: no person made it (the autopilot).
+        ``ready`` is awaited once the channel's turn has come, before anything is decided or written (it may raise to
+        change nothing: the interaction's token died while it waited).
         """
         async with self.lock(channel_id):
+            if ready is not None:
+                await ready()
             for attempt in range(3):
                 # Optimistic first: the game as this process last left it, without asking the database; the append
                 # below checks it is still the newest position. A refusal is only ever decided on the stored game.

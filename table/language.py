@@ -20,7 +20,7 @@ import discord
 
 from i18n import SOURCE_LANGUAGE
 from i18n import table_locale as choose_table_locale
-from storage import GameRecord, Storage
+from storage import GameRecord, Storage, StorageError
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,11 @@ class Languages:
     async def _save(self, user: int, locale: str) -> None:
         try:
             await self.storage.set_meta(user_key(user), locale)
+        except StorageError as error:
+            # A busy database: nothing lost but the note, which the user's next interaction makes again.
+            log.warning("Could not store the language of user %s: %s", user, error)
+            if self._users.get(user) == locale:
+                del self._users[user]
         except Exception:
             log.warning("Could not store the language of user %s", user, exc_info=True)
 

@@ -11,7 +11,8 @@ import table.answer
 from cogs._ui import APOLOGY, WrongChannel, error_message, in_text_channel, reply_error
 from engine.errors import IllegalAction, NotYourTurn
 from i18n import _, render
-from table.answer import UserError
+from storage import StorageUnavailable
+from table.answer import UserError, token_dead
 
 
 class Recorder:
@@ -131,3 +132,63 @@ def test_commands_refuse_direct_messages_and_odd_channels() -> None:
     ):
         table: Any = SimpleNamespace(guild_id=1, channel=SimpleNamespace(type=kind))
         assert in_text_channel(table)
+
+
+def dead_token() -> discord.NotFound:
+    return discord.NotFound(
+        SimpleNamespace(status=404, reason="Not Found"), {"message": "Unknown interaction", "code": 10062}
+    )
+
+
+async def test_a_database_that_cannot_be_written_is_busy_for_the_user_and_one_line_for_the_owner(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake = interaction()
+    command: Any = SimpleNamespace(name="play", qualified_name="play")
+    cause = StorageUnavailable(
+        "The disk holding the database bot.sqlite3 is full; nothing was written: free some space"
+    )
+    await reply_error(fake, app_commands.CommandInvokeError(command, cause))
+    [(_kind, kwargs)] = fake.sent
+    assert kwargs["ephemeral"] is True
+    assert "The database is busy" in kwargs["content"]
+    assert "Nothing was changed" in kwargs["content"]
+    [line] = caplog.records
+    assert "disk holding the database" in line.getMessage()
+    assert not line.exc_info  # the owner's fix in one line, not a traceback
+
+
+async def test_an_error_that_is_a_dead_token_is_one_warning_and_nothing_sent(caplog: pytest.LogCaptureFixture) -> None:
+    fake = interaction(done=True)
+    command: Any = SimpleNamespace(name="board", qualified_name="board")
+    await reply_error(fake, app_commands.CommandInvokeError(command, dead_token()))
+    assert fake.sent == []
+    [line] = caplog.records
+    assert line.levelname == "WARNING"
+    assert "too late" in line.getMessage()
+    assert not line.exc_info
+
+
+async def test_an_apology_that_meets_a_dead_token_is_not_called_a_failure_to_tell(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake = interaction()
+
+    async def expired(**kwargs: Any) -> None:
+        raise dead_token()
+
+    fake.response.send_message = expired
+    await reply_error(fake, UserError(_("Nope.")))
+    assert [r.getMessage() for r in caplog.records if "too late" in r.getMessage()]
+    assert "Could not tell the user" not in caplog.text
+
+
+def test_only_discords_dead_token_codes_are_dead_tokens() -> None:
+    command: Any = SimpleNamespace(name="board", qualified_name="board")
+    assert token_dead(dead_token())
+    assert token_dead(app_commands.CommandInvokeError(command, dead_token()))
+    expired = discord.HTTPException(SimpleNamespace(status=401, reason="Unauthorized"), {"code": 50027, "message": ""})
+    assert token_dead(expired)
+    missing = discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), {"code": 10008, "message": ""})
+    assert not token_dead(missing)  # an unknown message is not a dead token
+    assert not token_dead(RuntimeError("boom"))

@@ -3,6 +3,7 @@ interface itself is tested against both drivers in test_storage.py."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
@@ -161,3 +162,50 @@ async def test_a_database_of_the_drivers_own_older_history_carries_on(url: str) 
         assert await db.fetchval("SELECT max(version) FROM schema_version") == LATEST
     finally:
         await db.close()
+
+
+async def test_reads_go_on_while_every_writer_waits_for_a_held_row(url: str) -> None:
+    """Issue 34: writes waiting for a row another client holds take every writer's connection; reads have their
+    own, and a call never waits past the busy timeout, even for a connection."""
+    storage = await PostgresStorage.open(url, busy_timeout=1.0, pool_size=2)
+    other = await asyncpg.connect(url)
+    try:
+        game_id = await running(storage)
+        async with other.transaction():
+            await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
+            writes = [asyncio.ensure_future(storage.set_message(game_id, n)) for n in range(4)]
+            await asyncio.sleep(0.1)
+            record = await storage.game(game_id)
+            assert record is not None
+            assert await storage.moves(game_id) == []
+            assert not any(write.done() for write in writes)  # the reads did not wait for them
+            outcomes = await asyncio.gather(*writes, return_exceptions=True)
+        assert all(isinstance(outcome, StorageBusy) for outcome in outcomes), outcomes
+        assert (await storage.game(game_id)).message_id is None  # type: ignore[union-attr]
+    finally:
+        await other.close()
+        await storage.close()
+
+
+async def test_a_dropped_connection_is_busy_or_carries_on_never_stuck(url: str) -> None:
+    storage = await PostgresStorage.open(url, busy_timeout=1.0)
+    other = await asyncpg.connect(url)
+    try:
+        game_id = await running(storage)
+        # The server drops every connection of the bot (a restart, a failover, an idle timeout in a proxy).
+        await other.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND pid <> pg_backend_pid()"
+        )
+        record = None
+        for _attempt in range(3):
+            try:
+                record = await storage.game(game_id)
+                break
+            except StorageBusy:
+                continue
+        assert record is not None
+        assert await storage.append_move(game_id, 1, 7, ["take"])
+    finally:
+        await other.close()
+        await storage.close()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import NewGame
+from storage import Ending, NewGame, StorageBusy
 from storage.sqlite import CHECKPOINT_WRITES, SQLiteStorage
 
 
@@ -71,5 +71,51 @@ async def test_switching_a_new_file_to_wal_waits_for_another_programs_writer(tmp
     try:
         with closing(sqlite3.connect(path)) as reader:
             assert reader.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    finally:
+        await storage.close()
+
+
+async def test_reads_go_on_while_writes_wait_for_another_programs_lock(tmp_path: Path) -> None:
+    """Issue 34: a write that meets another program's lock holds nothing of ours while it waits, so reads (of any
+    channel) are answered meanwhile, and it gives up with StorageBusy, nothing written, when the lock stays."""
+    path = tmp_path / "bot.sqlite3"
+    storage = await SQLiteStorage.open(str(path))
+    try:
+        games = [await storage.create_game(lobby(channel)) for channel in (10, 11, 12)]
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another program writing, for longer than a write waits
+        writes = [asyncio.ensure_future(storage.set_message(game.id, 99)) for game in games]
+        await asyncio.sleep(0.05)
+        for game in games:
+            assert (await storage.game(game.id)) is not None
+            assert await storage.open_game(game.channel_id) is not None
+        assert not any(write.done() for write in writes)  # the reads did not wait for them
+        for write in writes:
+            with pytest.raises(StorageBusy):
+                await write
+        other.execute("ROLLBACK")
+        other.close()
+        for game in games:
+            assert (await storage.game(game.id)).message_id is None  # type: ignore[union-attr]
+    finally:
+        await storage.close()
+
+
+async def test_a_move_that_ends_the_game_waits_for_the_lock_and_then_commits_whole(tmp_path: Path) -> None:
+    path = tmp_path / "bot.sqlite3"
+    storage = await SQLiteStorage.open(str(path))
+    try:
+        game = await storage.create_game(lobby())
+        game = await storage.update_game(game, status="running", started_at="now")
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        asyncio.get_running_loop().call_later(0.3, other.execute, "COMMIT")
+        assert await storage.append_move(game.id, 1, 7, ["end"], Ending("finished", {"won": True}))
+        other.close()
+        ended = await storage.game(game.id)
+        assert ended is not None
+        assert ended.status == "finished"
+        assert [move.seq for move in await storage.moves(game.id)] == [1]
+        assert not await storage.append_move(game.id, 2, 7, ["end"])  # the game is over: nothing more is appended
     finally:
         await storage.close()
