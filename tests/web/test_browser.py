@@ -39,6 +39,7 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# The README's screenshots are remade only when asked (UPDATE_SCREENSHOTS=1): a test run leaves the checkout as it was.
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SEED = 3  # a game of some length at three players
 # A move shows on the page within this long (the issue's target is one second).
@@ -129,7 +130,9 @@ async def committed(world: World, moves: int) -> Any:
     return saved_state(world)
 
 
-async def test_a_whole_game_with_one_player_on_the_page(world: World, web_bot: Bot, browser: Any) -> None:
+async def test_a_whole_game_with_one_player_on_the_page(
+    world: World, web_bot: Bot, browser: Any, tmp_path: Path
+) -> None:
     ana, ben, cy = world.players[:3]
     web_bot.seeds.seed(SEED)
     await open_game(world, [ana, ben, cy])
@@ -166,7 +169,7 @@ async def test_a_whole_game_with_one_player_on_the_page(world: World, web_bot: B
                 label = await pile.get_attribute("aria-label") or ""
                 assert f"→ {play.card}" in label or "backwards trick" in label, label
                 if not shot and turns >= 2:
-                    await screenshots(context, page)
+                    await screenshots(context, page, DOCS if os.environ.get("UPDATE_SCREENSHOTS") else tmp_path)
                     shot = True
                 await pile.click()
             state = await committed(world, state.move_count + 1)
@@ -213,10 +216,9 @@ async def test_a_whole_game_with_one_player_on_the_page(world: World, web_bot: B
     await context.close()
 
 
-async def screenshots(context: Any, page: Any) -> None:
+async def screenshots(context: Any, page: Any, folder: Path) -> None:
     """The page on a desktop and on a phone, a card chosen so the piles show their jumps."""
-    DOCS.mkdir(exist_ok=True)
-    await page.screenshot(path=str(DOCS / "web-table-desktop.png"))
+    await page.screenshot(path=str(folder / "web-table-desktop.png"))
     phone = await context.browser.new_context(viewport={"width": 360, "height": 640}, device_scale_factor=2)
     small = await phone.new_page()
     await small.goto(page.url)
@@ -224,7 +226,7 @@ async def screenshots(context: Any, page: Any) -> None:
     await small.get_by_role("region", name="Your hand").get_by_role("button").first.click()
     # No sideways scrolling at 360 pixels.
     assert await small.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    await small.screenshot(path=str(DOCS / "web-table-phone.png"))
+    await small.screenshot(path=str(folder / "web-table-phone.png"))
     await phone.close()
 
 
