@@ -45,6 +45,9 @@ class GameInfo:
     replays_versions: frozenset[int] = frozenset()  # older versions whose logs it still replays under their own rules
     capabilities: frozenset[str] = frozenset()
     cooperative: bool = False  # the players win or lose together (statistics count teams, not places)
+    # Each player holds something only they may see (a hand, chips): the bot keeps it in a DM of its own. A game whose
+    # every fact is on the board sends no DMs at all.
+    has_secrets: bool = True
     turn_seconds: int = 180  # the turn clock's default pace: how long a turn of this game takes a person
     # What a score counts, the lower the better: points, or (The Game) the cards left unplayed.
     score_counts_cards: bool = False

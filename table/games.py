@@ -14,7 +14,7 @@ import logging
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
@@ -38,6 +38,13 @@ STALE_PANEL = _("This panel belongs to an earlier game: open a fresh one with /h
 LIVE_GAMES = 5000
 # A turn's moves kept in memory at most (The Game: a few cards, the end and signals; No Thanks!: a card's round).
 TURN_STEPS = 200
+
+
+def dm_readers(presenter: Presenter[Any, Any], players: Iterable[int]) -> list[int]:
+    """Who of ``players`` gets a DM of their own: the people at a game with secrets; nobody at a game without."""
+    if not presenter.game.info.has_secrets:
+        return []
+    return [player for player in players if not is_ai(player)]
 
 
 class GameUnavailable(UserError):
@@ -223,9 +230,8 @@ class Games:
         try:
             moves = decode_moves(game, [(m.player, m.action) for m in logged])
             live: Live[Any] = Live(record, replay(game, setup_of(record), ()))
-            for player in record.players:
-                if not is_ai(player):
-                    live.dm_text[player] = presenter.private_text(live.state, player)
+            for player in dm_readers(presenter, record.players):
+                live.dm_text[player] = presenter.private_text(live.state, player)
             self._advance(live, presenter, moves)
         except CorruptState as error:
             raise self.unavailable(record, error.text) from error
@@ -264,9 +270,8 @@ class Games:
 
     @staticmethod
     def _note_dms(live: Live[Any], presenter: Presenter[Any, Any], after: Any, player: int, action: Any) -> None:
-        for upcoming in presenter.dm_due(live.state, after, player, action):
-            if not is_ai(upcoming):
-                live.dm_text[upcoming] = presenter.private_text(after, upcoming)
+        for upcoming in dm_readers(presenter, presenter.dm_due(live.state, after, player, action)):
+            live.dm_text[upcoming] = presenter.private_text(after, upcoming)
 
     async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live[Any], Presenter[Any, Any]]:
         """The channel's running game (of ``kind``, if given), or a friendly refusal."""
@@ -382,7 +387,7 @@ class Games:
             raise self.unavailable(record, error.text) from error
         record = await self.storage.update_game(record, status="running", started_at=now())
         live: Live[Any] = Live(
-            record, state, {p: presenter.private_text(state, p) for p in record.players if not is_ai(p)}
+            record, state, {p: presenter.private_text(state, p) for p in dm_readers(presenter, record.players)}
         )
         self._keep(live)
         log.info("%s started in channel %s with %d players", record.kind, record.channel_id, len(record.players))

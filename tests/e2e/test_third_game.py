@@ -84,3 +84,6 @@ async def test_a_third_game_plays_through_the_whole_table(world: World) -> None:
         history = await world.fake.invoke("history", user=ana, channel=world.channel)
         assert history.response is not None
         assert "Race to 21" in str(history.response.embeds)
+        # A game without secrets ("has_secrets=False": the total is on the board) sends nobody a DM.
+        assert world.fake.dms(ana) == []
+        assert world.fake.dms(ben) == []
