@@ -53,6 +53,30 @@ async def original_id(interaction: discord.Interaction[Any]) -> int | None:
         return None
 
 
+def compose_panel(
+    live: Live[Any],
+    presenter: Presenter[Any, Any],
+    player: int,
+    page: str | None,
+    locale: str,
+    link: discord.ui.Item[Any] | None,
+    *,
+    ack: bool = False,
+) -> dict[str, Any]:
+    """The private panel in the player's ``locale``; as the answer to an action (``ack``) it opens with what that
+    action did. ``link`` (the web table's button, or None) goes under the panel's own buttons."""
+    message = presenter.panel(live.record, live.state, player, page, locale)
+    if live.last is not None:
+        content = message["content"]
+        shown = lines(live.last, content) if ack else lines(content, _("Last: {move}", move=live.last))
+        message["content"] = render(shown, locale)
+    if link is not None:
+        view = message.get("view") or discord.ui.View(timeout=None)
+        view.add_item(link)
+        message["view"] = detached(view)
+    return message
+
+
 class Table:
     def __init__(self, client: discord.Client, storage: Storage) -> None:
         self.client = client
@@ -246,19 +270,9 @@ class Table:
         *,
         ack: bool = False,
     ) -> dict[str, Any]:
-        """The private panel in the player's ``locale``; as the answer to an action (``ack``) it opens with what that
-        action did."""
-        message = presenter.panel(live.record, live.state, player, page, locale)
-        if live.last is not None:
-            content = message["content"]
-            shown = lines(live.last, content) if ack else lines(content, _("Last: {move}", move=live.last))
-            message["content"] = render(shown, locale)
+        """The private panel (``compose_panel``), with the web table's link where the web table is on."""
         link = self.panel_link(live.record, player, locale) if self.panel_link is not None else None
-        if link is not None:
-            view = message.get("view") or discord.ui.View(timeout=None)
-            view.add_item(link)
-            message["view"] = detached(view)
-        return message
+        return compose_panel(live, presenter, player, page, locale, link, ack=ack)
 
     async def show_board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
         """Post the board again at the bottom; the old one loses its buttons."""
