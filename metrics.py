@@ -267,6 +267,19 @@ class Endpoint:
         await self.runner.cleanup()
 
 
+async def listen(app: web.Application, host: str, port: int) -> web.AppRunner:
+    """Serve ``app`` on ``host:port`` without an access log (the bot's own port: metrics, the web table); a port that
+    can't be had raises OSError and leaves nothing behind."""
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError:
+        await runner.cleanup()
+        raise
+    return runner
+
+
 async def serve(bot: discord.Client, port: int | None, host: str = "0.0.0.0") -> Endpoint | None:
     """Serve ``/metrics`` and ``/health`` on ``port`` (all interfaces: the container's port is published by
     choice); None without a port. Raises OSError if the port is taken."""
@@ -287,14 +300,7 @@ async def serve(bot: discord.Client, port: int | None, host: str = "0.0.0.0") ->
     app = web.Application()
     app.router.add_get("/metrics", scrape)
     app.router.add_get("/health", check)
-    runner = web.AppRunner(app, access_log=None)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    try:
-        await site.start()
-    except OSError:
-        await runner.cleanup()
-        raise
+    runner = await listen(app, host, port)
     bound = runner.addresses[0][1]
     logging.getLogger().addHandler(_ERROR_COUNTER)
     log.info("Metrics on http://%s:%d/metrics, health on /health", host, bound)

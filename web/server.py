@@ -27,6 +27,7 @@ from cogs._ui import APOLOGY, error_text
 from cogs.the_game_panel import hint_text
 from engine import GAMES, no_thanks, the_game
 from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
+from metrics import listen
 from storage import GameRecord
 from table.answer import UserError
 from table.flow import Table
@@ -142,14 +143,7 @@ class WebTable:
         app.router.add_get("/t/{token}", table.page)
         app.router.add_get("/static/{name}", table.asset)
         app.router.add_get("/ws/{token}", table.socket)
-        runner = web.AppRunner(app, access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, host, port)
-        try:
-            await site.start()
-        except OSError:
-            await runner.cleanup()
-            raise
+        runner = await listen(app, host, port)
         table.runner, table.port = runner, int(runner.addresses[0][1])
         table.base_url = (url or f"http://localhost:{table.port}").rstrip("/")
         log.info("Web table on port %d, reached at %s", table.port, table.base_url)
