@@ -58,9 +58,10 @@ def play(players: int, seed: int, count: Count) -> None:
         observation = the_game.observation(state, mover)
         action = ai.act(observation, rng)
         if isinstance(action, the_game.Play):
-            if misclick_risks(observation, action.card, action.pile):
+            judged = regrets(observation)
+            if misclick_risks(observation, action.card, action.pile, judged):
                 asked = True
-                count.best_asked += regrets(observation).get(action, 0.0) <= 0
+                count.best_asked += judged.get(action, 0.0) <= 0
             asked_before = asked_before or old_rule(state, mover, action)
         state = the_game.apply(state, mover, action)
         if isinstance(action, the_game.EndTurn) or the_game.is_over(state):

@@ -4,6 +4,7 @@ signals, a question before a risky card) and what its buttons do, Hint's answer 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -11,7 +12,7 @@ import discord
 from cogs._ui import ErrorHandlingView, reply_error
 from cogs.the_game_board import DIRECTION, SIGNAL_SHORT, SIGNAL_WORDS, hand_line
 from engine import the_game
-from engine.ai.the_game_guard import worth_asking
+from engine.ai.the_game_guard import regrets, worth_asking
 from engine.the_game import EndTurn, Play, State
 from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import GameRecord
@@ -31,7 +32,9 @@ CARD_PAGE = re.compile(r"card([0-9]+)")  # the panel's page choosing a pile for 
 LAY_PAGE = re.compile(r"lay([0-9]+)([A-D])")  # the panel's page asking before a risky card
 
 
-def misclick_risks(observation: the_game.Observation, card: int, pile: str) -> list[Text]:
+def misclick_risks(
+    observation: the_game.Observation, card: int, pile: str, judged: Mapping[Play, float] | None = None
+) -> list[Text]:
     """Why laying ``card`` on ``pile`` takes one confirming click: it is clearly worse than the best lay this hand has
     by the computer player's own reckoning (less clearly, where somebody else asked to keep the pile). Empty for the
     hand's best lay, a good enough one, an illegal card (the rules refuse it) and a backwards trick."""
@@ -39,7 +42,7 @@ def misclick_risks(observation: the_game.Observation, card: int, pile: str) -> l
     top = next(p.top for p in view.piles if p.name == pile)
     if not the_game.is_legal(pile, top, card) or the_game.is_backwards_trick(pile, top, card):
         return []
-    if not worth_asking(observation, Play(card, pile)):
+    if not worth_asking(observation, Play(card, pile), judged):
         return []
     risks: list[Text] = [
         _("🛑 {player} asked not to lay on {pile}.", player=mention(mark.player), pile=pile)
@@ -65,6 +68,7 @@ def pile_button(
     pile: the_game.PileView,
     my_turn: bool,
     label: Any,
+    judged: Mapping[Play, float],
 ) -> discord.ui.Button[Any]:
     """A pile for the chosen card: the jump it would make (``A ↑ 35 → 38 (+3)``) and the signals on it; red when
     laying there asks first (``misclick_risks``), green for a backwards trick, disabled out of turn."""
@@ -86,7 +90,7 @@ def pile_button(
     else:
         text = _p("button", "{pile} {arrow} {top}", pile=pile.name, arrow=arrow, top=pile.top)
     icons = " ".join(SIGNAL_WORDS[mark.kind][0] for mark in observation.view.signals if mark.pile == pile.name)
-    risky = bool(misclick_risks(observation, card, pile.name))
+    risky = bool(misclick_risks(observation, card, pile.name, judged))
     style = (
         discord.ButtonStyle.success if trick else discord.ButtonStyle.danger if risky else discord.ButtonStyle.primary
     )
@@ -151,8 +155,9 @@ def hand_panel(record: GameRecord, state: State, player: int, page: str | None, 
             parts.append(_("Where does {card} go?", card=card))
         else:
             parts.append(_("Where could {card} go? You can lay it when your turn comes.", card=card))
+        judged = regrets(seat)  # once for the four piles
         for pile in view.piles:
-            buttons.append(pile_button(game, seat, card, pile, my_turn, label))
+            buttons.append(pile_button(game, seat, card, pile, my_turn, label, judged))
         buttons.append(panel_button(game, "page", "main", label=back, style=discord.ButtonStyle.secondary, row=1))
     elif page == "signals":
         parts.append(_("Signals tell the table what you need, without numbers. Click one again to take it down."))

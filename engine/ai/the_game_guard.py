@@ -10,6 +10,8 @@ afterwards), against the best lay of the same hand on the same table: the guard 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from engine.ai.the_game import _board, _position, _room_taken
 from engine.the_game import PILES, Observation, Play, is_legal
 
@@ -40,9 +42,10 @@ def regrets(observation: Observation) -> dict[Play, float]:
     return {play: cost - best for play, cost in costs.items()}
 
 
-def worth_asking(observation: Observation, play: Play) -> bool:
-    """Whether laying ``play`` is clearly worse than the best lay this hand has (never for the best one itself)."""
-    regret = regrets(observation).get(play, 0.0)
+def worth_asking(observation: Observation, play: Play, judged: Mapping[Play, float] | None = None) -> bool:
+    """Whether laying ``play`` is clearly worse than the best lay this hand has (never for the best one itself).
+    ``judged``: ``regrets(observation)`` when the caller has them already (a panel asks once per pile)."""
+    regret = (regrets(observation) if judged is None else judged).get(play, 0.0)
     kept = any(
         mark.pile == play.pile and mark.kind == "dont_lay" and mark.player != observation.player
         for mark in observation.view.signals
