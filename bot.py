@@ -31,6 +31,7 @@ import metrics
 import startup
 from cogs._ui import check_options, reply_error
 from config import ConfigError, Settings
+from discord_internals import dynamic_item_patterns, event_parsers
 from engine import GAMES
 from i18n import _, render
 from i18n.slash import CatalogTranslator, sync_payload
@@ -94,7 +95,7 @@ OWN_MESSAGE_EVENTS = ("MESSAGE_CREATE", "MESSAGE_UPDATE")
 
 
 def skip_own_messages(client: discord.Client) -> None:
-    parsers: dict[str, Callable[[dict[str, Any]], None]] = client._connection.parsers
+    parsers = event_parsers(client)
     for event in OWN_MESSAGE_EVENTS:
         parse = parsers[event]
 
@@ -177,7 +178,7 @@ class Bot(commands.Bot):
         for view in self.persistent_views:
             if any(getattr(item, "custom_id", None) == custom_id for item in view.children):
                 return True
-        return any(pattern.fullmatch(custom_id) for pattern in self._connection._view_store._dynamic_items)
+        return any(pattern.fullmatch(custom_id) for pattern in dynamic_item_patterns(self))
 
     async def sync_commands(self) -> bool:
         """Register the slash commands with Discord if they, or where they belong, changed since the last sync

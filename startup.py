@@ -18,6 +18,7 @@ from typing import TextIO
 
 import discord
 
+from discord_internals import colour_formatter, zstd_available
 from storage.migrations import LATEST
 
 DISTRIBUTION = "cardtable-bot"
@@ -108,7 +109,7 @@ def optional_parts(*, uvloop: bool, database_url: str | None) -> str:
     speed = {
         "uvloop": uvloop,
         "orjson": discord.utils.HAS_ORJSON,
-        "zstandard": discord.utils._ZSTD_SOURCE is not None,  # or Python 3.14's own compression.zstd
+        "zstandard": zstd_available(),
     }
     used = [name for name, present in speed.items() if present]
     line = f"Optional parts in use: {', '.join(used) or 'none'}"
@@ -155,7 +156,7 @@ def setup_logging(level: str, library_level: str) -> None:
     ``library_level`` for every other."""
     stream = logging.StreamHandler(sys.stderr)
     if colours_wanted(sys.stderr):
-        stream.setFormatter(discord.utils._ColourFormatter())
+        stream.setFormatter(colour_formatter())
     else:
         stream.setFormatter(logging.Formatter(LOG_FORMAT, "%Y-%m-%d %H:%M:%S"))
     root = logging.getLogger()

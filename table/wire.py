@@ -7,9 +7,9 @@ Discord's limits by ``table.fit``), rate-limit handling and errors (``discord.HT
 only what the caller needs: nothing, or the new message's id. An edit whose connection was lost before Discord answered
 is sent once more.
 
-They use discord.py's own request building (``handle_message_parameters``) and its two request paths: the webhook
-adapter for an interaction's token (outside the bot's global rate limit; per-route limits apply), the client's HTTP
-client for channel messages.
+They use discord.py's own request building and its two request paths (through ``discord_internals``, the one module that
+touches discord.py's private names): the webhook adapter for an interaction's token (outside the bot's global rate
+limit; per-route limits apply), the client's HTTP client for channel messages.
 """
 
 from __future__ import annotations
@@ -20,17 +20,16 @@ from typing import Any
 
 import aiohttp
 import discord
-from discord.http import handle_message_parameters
 from discord.utils import MISSING
-from discord.webhook.async_ import async_context, interaction_message_response_params
 
+import discord_internals as internals
 from table.fit import fit
 
 log = logging.getLogger(__name__)
 
 
-def _parameters(client: discord.Client, message: dict[str, Any]) -> Any:
-    return handle_message_parameters(previous_allowed_mentions=client.allowed_mentions, **fit(message))
+def _parameters(client: discord.Client, message: dict[str, Any]) -> internals.Parameters:
+    return internals.message_parameters(client, fit(message))
 
 
 async def _once_more_if_lost(edit: Callable[[], Awaitable[None]], message: dict[str, Any]) -> None:
@@ -54,21 +53,11 @@ async def edit_by_token(
 ) -> None:
     """Edit a message an interaction posted, through that interaction's token (15 minutes); ``"@original"`` for its
     original response, the only way a click's token reaches the message clicked."""
-    webhook = discord.Webhook.partial(application_id, token, client=client)
 
     async def edit() -> None:
         with _parameters(client, message) as params:
-            await async_context.get().edit_webhook_message(
-                application_id,
-                token,
-                message_id,  # type: ignore[arg-type]  # formatted into the route: "@original" works as discord.py's own
-                session=webhook.session,
-                proxy=webhook.proxy,
-                proxy_auth=webhook.proxy_auth,
-                payload=params.payload,
-                multipart=params.multipart,
-                files=params.files,
-                with_components=bool(message.get("view")),
+            await internals.edit_by_token(
+                client, application_id, token, message_id, params, with_components=bool(message.get("view"))
             )
 
     await _once_more_if_lost(edit, message)
@@ -79,7 +68,7 @@ async def edit_in_channel(client: discord.Client, channel_id: int, message_id: i
 
     async def edit() -> None:
         with _parameters(client, message) as params:
-            await client.http.edit_message(channel_id, message_id, params=params)
+            await internals.edit_in_channel(client, channel_id, message_id, params)
 
     await _once_more_if_lost(edit, message)
 
@@ -87,8 +76,7 @@ async def edit_in_channel(client: discord.Client, channel_id: int, message_id: i
 async def send_in_channel(client: discord.Client, channel_id: int, **message: Any) -> int:
     """Post a message in a channel or DM; returns its id."""
     with _parameters(client, message) as params:
-        data = await client.http.send_message(channel_id, params=params)
-    return int(data["id"])
+        return await internals.send_in_channel(client, channel_id, params)
 
 
 # What an answer may carry to go the lean way; anything else takes discord.py's own call.
@@ -108,21 +96,6 @@ async def answer_with_message(interaction: discord.Interaction[Any], *, ephemera
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)
-    state: Any = interaction._state
-    params = interaction_message_response_params(
-        type=discord.InteractionResponseType.channel_message.value,
-        previous_allowed_mentions=state.allowed_mentions,
-        flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
-        **message,
-    )
-    data = await async_context.get().create_interaction_response(
-        interaction.id,
-        interaction.token,
-        session=interaction._session,
-        proxy=state.http.proxy,
-        proxy_auth=state.http.proxy_auth,
-        params=params,
-    )
-    response._response_type = discord.InteractionResponseType.channel_message
+    data = await internals.respond_with_message(interaction, ephemeral=ephemeral, **message)
     message_id = data.get("interaction", {}).get("response_message_id")
     return int(message_id) if message_id is not None else None

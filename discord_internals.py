@@ -1,0 +1,114 @@
+"""Every use of discord.py's private names, fenced in one module.
+
+discord.py offers no public way to do what these helpers do, and each saves real work (their callers say what). The
+names they reach may move in any release, so they are used here only, pinned by ``requirements.lock``, and
+``tests/test_discord_internals.py`` checks each against the installed discord.py, and that nothing else in the product
+uses a private name of discord.py: an upgrade that moves one fails that test, not a running bot.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable, MutableMapping
+from typing import Any
+
+import discord
+from discord.http import MultipartParameters, handle_message_parameters
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context, interaction_message_response_params
+
+Parser = Callable[[dict[str, Any]], None]
+# A message's request body as discord.py builds it (a context manager: it closes the files it opened).
+Parameters = MultipartParameters
+
+
+def event_parsers(client: discord.Client) -> MutableMapping[str, Parser]:
+    """The gateway event parsers of ``client`` by event name (``MESSAGE_CREATE`` ...), replaceable in place."""
+    parsers: MutableMapping[str, Parser] = client._connection.parsers
+    return parsers
+
+
+def dynamic_item_patterns(client: discord.Client) -> Iterable[re.Pattern[str]]:
+    """The custom id patterns of the dynamic items ``client`` listens for (``Client.add_dynamic_items``)."""
+    patterns: Iterable[re.Pattern[str]] = client._connection._view_store._dynamic_items
+    return patterns
+
+
+def zstd_available() -> bool:
+    """Whether discord.py compresses the gateway with zstandard (the package, or Python 3.14's own)."""
+    return discord.utils._ZSTD_SOURCE is not None
+
+
+def colour_formatter() -> logging.Formatter:
+    """discord.py's own coloured log format, for a terminal."""
+    formatter: logging.Formatter = discord.utils._ColourFormatter()
+    return formatter
+
+
+def message_parameters(client: discord.Client, message: dict[str, Any]) -> MultipartParameters:
+    """discord.py's request body for a message with ``message``'s keywords (``Messageable.send``'s)."""
+    return handle_message_parameters(previous_allowed_mentions=client.allowed_mentions, **message)
+
+
+async def edit_by_token(
+    client: discord.Client,
+    application_id: int,
+    token: str,
+    message_id: int | str,
+    params: MultipartParameters,
+    *,
+    with_components: bool,
+) -> None:
+    """Edit a message through an interaction's token (the webhook route), reading nothing of Discord's answer."""
+    webhook = discord.Webhook.partial(application_id, token, client=client)
+    await async_context.get().edit_webhook_message(
+        application_id,
+        token,
+        message_id,  # type: ignore[arg-type]  # formatted into the route: "@original" works as discord.py's own
+        session=webhook.session,
+        proxy=webhook.proxy,
+        proxy_auth=webhook.proxy_auth,
+        payload=params.payload,
+        multipart=params.multipart,
+        files=params.files,
+        with_components=with_components,
+    )
+
+
+async def edit_in_channel(
+    client: discord.Client, channel_id: int, message_id: int, params: MultipartParameters
+) -> None:
+    """Edit one of the bot's messages with the client's HTTP client (the bot's rate limits), reading no answer."""
+    await client.http.edit_message(channel_id, message_id, params=params)
+
+
+async def send_in_channel(client: discord.Client, channel_id: int, params: MultipartParameters) -> int:
+    """Post a message with the client's HTTP client; only the new message's id is read from the answer."""
+    data = await client.http.send_message(channel_id, params=params)
+    return int(data["id"])
+
+
+async def respond_with_message(
+    interaction: discord.Interaction[Any], *, ephemeral: bool, **message: Any
+) -> dict[str, Any]:
+    """Answer ``interaction`` with a message (callback type 4) and return Discord's raw reply, without the
+    ``InteractionCallbackResponse`` and ``Message`` discord.py would build from it; the response is marked done as
+    ``send_message`` marks it. ``message`` holds only ``send_message``'s message keywords."""
+    state: Any = interaction._state
+    params = interaction_message_response_params(
+        type=discord.InteractionResponseType.channel_message.value,
+        previous_allowed_mentions=state.allowed_mentions,
+        flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
+        **message,
+    )
+    data: Any = await async_context.get().create_interaction_response(
+        interaction.id,
+        interaction.token,
+        session=interaction._session,
+        proxy=state.http.proxy,
+        proxy_auth=state.http.proxy_auth,
+        params=params,
+    )
+    interaction.response._response_type = discord.InteractionResponseType.channel_message
+    return dict(data)
