@@ -61,43 +61,18 @@ def test_dynamic_item_patterns_follow_add_dynamic_items() -> None:
     assert not any(pattern.fullmatch("knock:3") for pattern in dynamic_item_patterns(client))
 
 
+# The message keywords the wire passes to discord.py's request builders.
+MESSAGE = {"content", "embed", "embeds", "file", "files", "view", "allowed_mentions", "previous_allowed_mentions"}
+REQUEST = {"session", "proxy", "proxy_auth"}
+
+
 @pytest.mark.parametrize(
     ("function", "used"),
     [
-        (
-            handle_message_parameters,
-            {
-                "content",
-                "embed",
-                "embeds",
-                "file",
-                "files",
-                "view",
-                "attachments",
-                "allowed_mentions",
-                "previous_allowed_mentions",
-            },
-        ),
-        (
-            interaction_message_response_params,
-            {
-                "type",
-                "flags",
-                "content",
-                "embed",
-                "embeds",
-                "file",
-                "files",
-                "view",
-                "allowed_mentions",
-                "previous_allowed_mentions",
-            },
-        ),
-        (
-            AsyncWebhookAdapter.edit_webhook_message,
-            {"session", "proxy", "proxy_auth", "payload", "multipart", "files", "with_components"},
-        ),
-        (AsyncWebhookAdapter.create_interaction_response, {"session", "proxy", "proxy_auth", "params"}),
+        (handle_message_parameters, MESSAGE | {"attachments"}),
+        (interaction_message_response_params, MESSAGE | {"type", "flags"}),
+        (AsyncWebhookAdapter.edit_webhook_message, REQUEST | {"payload", "multipart", "files", "with_components"}),
+        (AsyncWebhookAdapter.create_interaction_response, REQUEST | {"params"}),
         (HTTPClient.edit_message, {"channel_id", "message_id", "params"}),
         (HTTPClient.send_message, {"channel_id", "params"}),
     ],
