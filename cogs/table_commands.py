@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -15,7 +15,7 @@ from cogs._cooldowns import posts_here
 from cogs._learning import at_the_table
 from cogs._results import game_over_here
 from cogs._ui import in_text_channel, reply_error
-from cogs.lobby import DEFAULT_GAME, Lobby, lobby_embed
+from cogs.lobby import DEFAULT_GAME, lobby_embed, lobby_view
 from cogs.threads import report_result
 from engine import GAMES
 from i18n import _, lines, render
@@ -148,7 +148,7 @@ class TableCommands(commands.Cog):
                 interaction,
                 content=render(_("Waiting for players."), locale),
                 embed=lobby_embed(record, locale),
-                view=cast(Lobby, self.bot.get_cog("Lobby")).lobby_view(locale),
+                view=lobby_view(locale),
             )
             return
         await self.bot.tables.show_board(interaction, record)
