@@ -24,7 +24,7 @@ from engine.errors import CorruptState, GameError
 from engine.game import decode_moves, replay
 from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import EndedGame, GameRecord
-from table.answer import UserError, send, shorten
+from table.answer import UserError, detached, send, shorten
 from table.end_screen import END_REPLAY_ID, score_text
 from table.games import setup_of
 from table.people import mention
@@ -211,7 +211,7 @@ def replay_buttons(game: int, step: int, last: int, locale: str) -> discord.ui.V
     for label, tag, row in REPLAY_BUTTONS:
         target = max(0, min(last, targets[tag]))
         view.add_item(ReplayButton(game, target, tag, label=render(label, locale), disabled=target == step, row=row))
-    return view
+    return detached(view)  # the bound copies registered by the cog answer its clicks
 
 
 class History(commands.Cog):
@@ -295,7 +295,7 @@ class History(commands.Cog):
         newer, older = render(_p("button", "◀ Newer"), locale), render(_p("button", "Older ▶"), locale)
         view.add_item(HistoryButton(scope, max(0, offset - PAGE), "n", label=newer, disabled=offset == 0, row=1))
         view.add_item(HistoryButton(scope, offset + PAGE, "o", label=older, disabled=not more, row=1))
-        return {"embed": embed, "view": view}
+        return {"embed": embed, "view": detached(view)}
 
     async def replay_page(
         self, interaction: discord.Interaction[Any], game_id: int, step: int, locale: str

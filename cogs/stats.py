@@ -26,7 +26,7 @@ from cogs.lobby import DEFAULT_GAME, VARIANTS
 from engine import GAMES
 from i18n import Localized, Text, _, _n, _p, joined, lines, render
 from storage import PlayerResult, Standing, Streak, Tally
-from table.answer import UserError, send, shorten
+from table.answer import UserError, detached, send, shorten
 from table.end_screen import is_team_game, score_text
 from table.people import mention
 from table.picture import TEAM_SQUARES, Result, results_png
@@ -431,7 +431,7 @@ class Stats(commands.Cog):
         view.add_item(LeaderboardButton(kind, seats, variant, mixed, page + 1, label="▶", disabled=page + 1 >= pages))
         toggle = _p("button", "People only") if mixed else _p("button", "With computer players")
         view.add_item(LeaderboardButton(kind, seats, variant, not mixed, 0, label=render(toggle, locale)))
-        return {"embed": embed, "view": view}
+        return {"embed": embed, "view": detached(view)}
 
 
 async def setup(bot: Bot) -> None:

@@ -103,7 +103,7 @@ class Lobby:
     async def start(self, channel_id: int, user: int, deal: Callable[[GameRecord], Awaitable[None]]) -> GameRecord:
         """Check that ``user`` may start the channel's lobby, deal the daily deal's cards if it plays it, then
         ``deal`` it (the table's start, which writes the row by compare-and-swap). A lobby changed meanwhile is
-        checked and dealt again as it is now."""
+        checked and dealt again as it is now. Returns the lobby's row as it was dealt."""
         for _attempt in range(START_ATTEMPTS):
             record = await self.lobby(channel_id)
             rules.startable(record, user)
