@@ -181,6 +181,21 @@ class Lobby:
         log.info("Player %s left game %s; the autopilot plays their seat", user, changed.id)
         return Left(changed, "autopilot", host_left=hosted[0])
 
+    async def nobody_hosts(self, record: GameRecord, user: int) -> bool:
+        """Whether ``user`` is a player at a table whose host has left (the lobby, to the autopilot, or by the
+        game's own leave move): then any of them may end it, else nobody at the table could."""
+        if user not in record.players:
+            return False
+        if record.host_id is None or record.host_id not in record.players:
+            return True
+        if record.status != "running":
+            return False
+        game = self.games.presenters.get(record.kind)
+        if game is None:
+            return False
+        leave = game.game.encode_action(game.game.leave)
+        return any(m.player == record.host_id and m.action == leave for m in await self.storage.moves(record.id))
+
     async def rematch(self, game_id: int, channel_id: int | None, user: int, seed: int) -> Rematch:
         """A lobby with the players and options of the ended game ``game_id``, hosted by ``user``; only from the
         channel's newest end screen. A daily deal's rematch deals new cards: the day's were played already."""
