@@ -65,8 +65,8 @@ class Seating:
             return
         if left.how == "autopilot":
             gone = _(
-                "You left the game. The autopilot plays your seat from now on, so the others play on; your cards and "
-                "chips stay in the game. The table has been told."
+                "You left the game. The autopilot plays your seat from now on, so the others play on. The table has "
+                "been told."
             )
             await send(
                 interaction, content=render(gone, self.bot.tables.languages.for_reader(interaction)), ephemeral=True
