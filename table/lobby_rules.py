@@ -8,6 +8,7 @@ Each refusal is a ``UserError`` with the sentence the person sees.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -58,6 +59,15 @@ def still_a_lobby(record: GameRecord) -> None:
     raise UserError(NO_GAME)
 
 
+def decides(record: GameRecord, user: int, not_the_host: Callable[[str | Text], Text], not_a_player: Text) -> None:
+    """Refuse ``user`` a decision that is the host's, or, once nobody hosts, any player's in the lobby (a passer-by
+    gets ``not_a_player``; anybody else, ``not_the_host`` of the host's name)."""
+    if record.host_id is not None and user != record.host_id:
+        raise UserError(not_the_host(mention(record.host_id)))
+    if record.host_id is None and user not in record.players:
+        raise UserError(not_a_player)
+
+
 def joined(record: GameRecord, user: int) -> dict[str, Any]:
     still_a_lobby(record)
     info = GAMES[record.kind].info
@@ -75,10 +85,12 @@ def seated(record: GameRecord, user: int, change: int) -> dict[str, Any]:
     when nobody hosts."""
     still_a_lobby(record)
     info = GAMES[record.kind].info
-    if record.host_id is not None and user != record.host_id:
-        raise UserError(_("Only the host, {host}, seats computer players.", host=mention(record.host_id)))
-    if record.host_id is None and user not in record.players:
-        raise UserError(_("Only a player in the lobby can seat computer players; press Join first."))
+    decides(
+        record,
+        user,
+        lambda host: _("Only the host, {host}, seats computer players.", host=host),
+        _("Only a player in the lobby can seat computer players; press Join first."),
+    )
     bots = [p for p in record.players if is_ai(p)]
     if change > 0:
         if not has_computer_player(info.kind):
@@ -123,10 +135,12 @@ def startable(record: GameRecord, user: int) -> None:
     hosts."""
     still_a_lobby(record)
     info = GAMES[record.kind].info
-    if record.host_id is not None and user != record.host_id:
-        raise UserError(_("Only the host, {host}, can start the game.", host=mention(record.host_id)))
-    if record.host_id is None and user not in record.players:
-        raise UserError(_("Only a player in the lobby can start the game; press Join first."))
+    decides(
+        record,
+        user,
+        lambda host: _("Only the host, {host}, can start the game.", host=host),
+        _("Only a player in the lobby can start the game; press Join first."),
+    )
     if len(record.players) < info.min_players:
         raise UserError(
             _n(
