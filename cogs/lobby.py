@@ -1,7 +1,8 @@
 """Opening, joining and starting games: /newgame, /join, /leave, /start and the lobby's buttons.
 
-The lobby is the game's row before its deal; starting hands it to the table (``table.flow``). The lobby's
-buttons are a persistent view, so they keep working after a restart: its message is ``cogs.lobby_message``, who sits
+The lobby's rules and its writes are the core's (``table.lobby``); this cog turns commands and clicks into its
+calls and shows what they return. Starting hands the game to the table (``table.flow``). The lobby's buttons are a
+persistent view, so they keep working after a restart: its message is ``cogs.lobby_message``, who sits
 at the table (join, leave, computer players, turn time) ``cogs.lobby_seating``. /newgame's options come from the games'
 registry (``cogs._newgame``); the commands a running game shares are ``cogs.table_commands``.
 """
