@@ -13,21 +13,16 @@ from cogs._cooldowns import NEW_GAME_SECONDS, NEW_GAMES, posts_here
 from cogs.daily import DEALS
 from cogs.threads import THREAD_OPTION
 from engine import GAMES
-from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import GameInfo, Variant
-from i18n import Text, _, _n, joined, listing
+from i18n import _, _n, joined, listing
 from table.answer import UserError
 from table.clock import TURN_TIMES, turn_time_words
+from table.lobby_rules import MAX_BOTS, has_computer_player, no_computer_players
 
 if TYPE_CHECKING:
     from bot import Bot
 
 DEFAULT_GAME = "the_game"
-MAX_BOTS = 6
-
-
-def no_computer_players(info: GameInfo) -> Text:
-    return _("{game} has no computer players yet: invite people to fill the seats.", game=info.title)
 
 
 def all_variants() -> dict[str, tuple[Variant, list[GameInfo]]]:
@@ -59,7 +54,7 @@ def checked_choices(kind: str, chosen: dict[str, Any], bots: int, turn_time: str
         )
     if deal not in DEALS:
         raise UserError(_("Choose the deal from the list: random or daily."))
-    if bots and info.kind not in AI_PLAYERS:
+    if bots and not has_computer_player(info.kind):
         raise UserError(no_computer_players(info))
     if bots and bots + 1 > info.max_players:
         raise UserError(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import discord
 
@@ -15,6 +15,8 @@ from engine import GAMES
 from i18n import Localized, Text, _
 from storage import GameRecord
 from table.language import Languages
+
+ItemT = TypeVar("ItemT", bound=type)
 
 COLOUR = discord.Colour.gold()
 PAGE = 10  # lines of a leaderboard or history page
@@ -69,12 +71,21 @@ def page_locale(interaction: discord.Interaction[Any]) -> str:
     return audience(interaction, public=message is None or not message.flags.ephemeral)
 
 
+def bound(item: ItemT, template: str, cog: Any) -> ItemT:
+    """A copy of the dynamic item class ``item`` (whose ``template`` is given again: discord.py asks for it on every
+    subclass) whose ``cog`` attribute is ``cog``: the cog registers it, so its clicks reach that cog without looking
+    it up by name."""
+    copy: Any = type(item.__name__, (item,), {"cog": cog}, template=template)
+    return cast(ItemT, copy)
+
+
 async def turn_page(
-    interaction: discord.Interaction[Any], cog: str, page: Callable[[Any], Awaitable[dict[str, Any]]]
+    interaction: discord.Interaction[Any], cog: Any, page: Callable[[Any], Awaitable[dict[str, Any]]]
 ) -> None:
-    """A page button: the message it is under shows the next page of the cog ``cog``, in place; a refusal goes
-    privately."""
+    """A page button: the message it is under shows the next page of ``cog`` (the cog its item is bound to), in
+    place; a refusal goes privately."""
     try:
-        await interaction.response.edit_message(**await page(interaction.client.get_cog(cog)))
+        assert cog is not None, "clicks reach the copy of the item the cog registered"
+        await interaction.response.edit_message(**await page(cog))
     except Exception as error:
         await reply_error(interaction, error)

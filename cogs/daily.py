@@ -5,8 +5,7 @@ nobody learns the cards before playing them.
 
 from __future__ import annotations
 
-import hashlib
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,6 +20,7 @@ from i18n import _, _n, lines, render
 from i18n import day as i18n_day
 from storage import GameRecord
 from table.answer import send, shorten
+from table.lobby_rules import utc_today
 from table.people import is_ai
 
 if TYPE_CHECKING:
@@ -30,17 +30,6 @@ if TYPE_CHECKING:
 DEALS = {"random": "a random shuffle (default)", "daily": "today's daily deal: the same cards on every server"}
 DAILY_DEAL = _("today's daily deal: the same cards on every server")
 TODAYS_DEAL_CLOSED = _("Today's daily deal: its replay opens tomorrow (UTC).")
-
-
-def utc_today() -> date:
-    return datetime.now(UTC).date()
-
-
-def daily_seed(kind: str, day: date, players: int) -> int:
-    """The daily deal: one seed per game, UTC date and number of players, the same on every server (52 bits, like
-    every seed, so that it stays exact through JSON)."""
-    digest = hashlib.sha256(f"{kind}:{day.isoformat()}:{players}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 12
 
 
 def deal_day(record: GameRecord) -> str | None:
@@ -57,8 +46,9 @@ def hidden_today(record: GameRecord, today: date) -> bool:
 
 
 def today_of(bot: Any) -> date:
-    """Today's date (UTC) as the lobby deals it: the Lobby cog's clock, which tests may set."""
-    lobby = bot.get_cog("Lobby")
+    """Today's date (UTC) as the lobby deals it: the core lobby's clock, which tests may set (a bot without a table
+    yet reads the real one)."""
+    lobby = getattr(getattr(bot, "tables", None), "lobby", None)
     clock = getattr(lobby, "today", None) or utc_today
     day: date = clock()
     return day

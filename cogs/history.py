@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._cooldowns import posts_here_when_public
-from cogs._pages import COLOUR, PAGE, audience, page_locale, title, turn_page, variant_words, when
+from cogs._pages import COLOUR, PAGE, audience, bound, page_locale, title, turn_page, variant_words, when
 from cogs._results import hint_marked, people, result_text
 from cogs._ui import in_text_channel, reply_error
 from cogs.daily import TODAYS_DEAL_CLOSED, hidden_today, today_of
@@ -24,7 +24,7 @@ from engine.errors import CorruptState, GameError
 from engine.game import decode_moves, replay
 from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import EndedGame, GameRecord
-from table.answer import UserError, send, shorten
+from table.answer import UserError, detached, send, shorten
 from table.end_screen import END_REPLAY_ID, score_text
 from table.games import setup_of
 from table.people import mention
@@ -34,12 +34,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+HISTORY_TEMPLATE = r"hist:(?P<scope>[cg]):(?P<offset>[0-9]+):(?P<tag>[a-z])"
+PICK_TEMPLATE = r"hist:pick"
+REPLAY_TEMPLATE = r"rp:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<tag>[a-z])"
+END_REPLAY_TEMPLATE = r"replay:(?P<game>[0-9]+)"
+
 
 class HistoryButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"hist:(?P<scope>[cg]):(?P<offset>[0-9]+):(?P<tag>[a-z])",
+    template=HISTORY_TEMPLATE,
 ):
     """Older or newer games of the history (the channel's, c, or the server's, g)."""
+
+    cog: History | None = None  # the copy the cog registers answers the clicks (``bound``)
 
     def __init__(self, scope: str, offset: int, tag: str, **options: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=f"hist:{scope}:{offset}:{tag}", **options))
@@ -54,13 +61,15 @@ class HistoryButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await turn_page(
             interaction,
-            "History",
+            self.cog,
             lambda cog: cog.history_page(interaction, self.scope, self.offset, page_locale(interaction)),
         )
 
 
-class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"hist:pick"):
+class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_TEMPLATE):
     """The history's menu of games: choosing one opens its replay, privately."""
+
+    cog: History | None = None
 
     def __init__(self, options: list[discord.SelectOption] | None = None, locale: str = "en") -> None:
         super().__init__(
@@ -80,14 +89,16 @@ class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"his
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         data: dict[str, Any] = dict(interaction.data or {})
         values = data.get("values") or ["0"]
-        await open_replay(interaction, int(values[0]) if str(values[0]).isdigit() else 0)
+        await open_replay(self.cog, interaction, int(values[0]) if str(values[0]).isdigit() else 0)
 
 
 class ReplayButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"rp:(?P<game>[0-9]+):(?P<step>[0-9]+):(?P<tag>[a-z])",
+    template=REPLAY_TEMPLATE,
 ):
     """A step of a replay: the custom id names the game and the move to show."""
+
+    cog: History | None = None
 
     def __init__(self, game: int, step: int, tag: str, **options: Any) -> None:
         super().__init__(discord.ui.Button(custom_id=f"rp:{game}:{step}:{tag}", **options))
@@ -102,13 +113,15 @@ class ReplayButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await turn_page(
             interaction,
-            "History",
+            self.cog,
             lambda cog: cog.replay_page(interaction, self.game, self.step, page_locale(interaction)),
         )
 
 
-class EndReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"replay:(?P<game>[0-9]+)"):
+class EndReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=END_REPLAY_TEMPLATE):
     """The Replay button under an end screen (``table.end_screen.replay_button``): the game's replay, privately."""
+
+    cog: History | None = None
 
     def __init__(self, game: int) -> None:
         # Matched by custom id only: the end screen's own button carries the label, in the table's language.
@@ -122,13 +135,13 @@ class EndReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await open_replay(interaction, self.game)
+        await open_replay(self.cog, interaction, self.game)
 
 
-async def open_replay(interaction: discord.Interaction[Any], game: int) -> None:
+async def open_replay(cog: History | None, interaction: discord.Interaction[Any], game: int) -> None:
     """A game's replay from its first move, privately, in the reader's language; a refusal goes privately too."""
     try:
-        cog: History = interaction.client.get_cog("History")
+        assert cog is not None, "clicks reach the copy of the item the cog registered"
         locale = interaction.client.tables.languages.for_reader(interaction)
         await send(interaction, ephemeral=True, **await cog.replay_page(interaction, game, 0, locale))
     except Exception as error:
@@ -198,18 +211,25 @@ def replay_buttons(game: int, step: int, last: int, locale: str) -> discord.ui.V
     for label, tag, row in REPLAY_BUTTONS:
         target = max(0, min(last, targets[tag]))
         view.add_item(ReplayButton(game, target, tag, label=render(label, locale), disabled=target == step, row=row))
-    return view
+    return detached(view)  # the bound copies registered by the cog answer its clicks
 
 
 class History(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        # Copies bound to this cog: a click reaches it without looking it up by name.
+        self.items = (
+            bound(HistoryButton, HISTORY_TEMPLATE, self),
+            bound(HistoryPick, PICK_TEMPLATE, self),
+            bound(ReplayButton, REPLAY_TEMPLATE, self),
+            bound(EndReplayButton, END_REPLAY_TEMPLATE, self),
+        )
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(HistoryButton, HistoryPick, ReplayButton, EndReplayButton)
+        self.bot.add_dynamic_items(*self.items)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(HistoryButton, HistoryPick, ReplayButton, EndReplayButton)
+        self.bot.remove_dynamic_items(*self.items)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)
@@ -275,7 +295,7 @@ class History(commands.Cog):
         newer, older = render(_p("button", "◀ Newer"), locale), render(_p("button", "Older ▶"), locale)
         view.add_item(HistoryButton(scope, max(0, offset - PAGE), "n", label=newer, disabled=offset == 0, row=1))
         view.add_item(HistoryButton(scope, offset + PAGE, "o", label=older, disabled=not more, row=1))
-        return {"embed": embed, "view": view}
+        return {"embed": embed, "view": detached(view)}
 
     async def replay_page(
         self, interaction: discord.Interaction[Any], game_id: int, step: int, locale: str

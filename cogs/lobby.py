@@ -1,7 +1,8 @@
 """Opening, joining and starting games: /newgame, /join, /leave, /start and the lobby's buttons.
 
-The lobby is the game's row before its deal; starting hands it to the table (``table.flow``). The lobby's
-buttons are a persistent view, so they keep working after a restart: its message is ``cogs.lobby_message``, who sits
+The lobby's rules and its writes are the core's (``table.lobby``); this cog turns commands and clicks into its
+calls and shows what they return. Starting hands the game to the table (``table.flow``). The lobby's buttons are a
+persistent view, so they keep working after a restart: its message is ``cogs.lobby_message``, who sits
 at the table (join, leave, computer players, turn time) ``cogs.lobby_seating``. /newgame's options come from the games'
 registry (``cogs._newgame``); the commands a running game shares are ``cogs.table_commands``.
 """
@@ -9,8 +10,6 @@ registry (``cogs._newgame``); the commands a running game shares are ``cogs.tabl
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from datetime import date
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,19 +19,18 @@ from discord.ext import commands
 from cogs._newgame import DEFAULT_GAME, VARIANTS, checked_choices, newgame_command
 from cogs._permissions import explain_missing_permissions
 from cogs._ui import in_text_channel
-from cogs.daily import daily_seed, utc_today
-from cogs.lobby_message import LobbyMessage, LobbyView, lobby_embed
+from cogs.lobby_message import LobbyMessage, LobbyView, lobby_embed, lobby_view
 from cogs.lobby_seating import Seating
 from cogs.moderation import MISSING_PERMISSION
 from cogs.threads import PARENT, GameThread, open_thread, post_lobby_in_thread
 from engine import GAMES
 from engine.game import NO_NUMBERS_IN_CHAT
-from i18n import Localized, _, _n, render
-from storage import ChannelBusy, Conflict, GameRecord, NewGame
-from table.answer import UserError, in_time
+from i18n import _, render
+from storage import GameRecord, NewGame
+from table.answer import in_time
 from table.clock import TURN_TIMES
 from table.language import CHOSEN_LANGUAGE_OPTION, GUILD_LOCALE_OPTION, guild_locale_of
-from table.people import ai_seat_id, is_ai, mention
+from table.people import ai_seat_id
 from table.settings import check_games_allowed_here
 
 if TYPE_CHECKING:
@@ -41,23 +39,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # Where the other cogs find them.
-__all__ = ["DEFAULT_GAME", "VARIANTS", "Lobby", "lobby_embed"]
+__all__ = ["DEFAULT_GAME", "VARIANTS", "Lobby", "lobby_embed", "lobby_view"]
 
 
 class Lobby(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.today: Callable[[], date] = utc_today  # the daily deal's date; tests set their own
-        self.message = LobbyMessage(bot, self)
+        self.message = LobbyMessage(bot)
         self.seating = Seating(bot, self.message)
 
     newgame_command = newgame_command()
 
     async def cog_load(self) -> None:
         self.bot.add_view(LobbyView(self))
-
-    def lobby_view(self, locale: str) -> LobbyView:
-        return self.message.view(locale)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)
@@ -105,25 +99,7 @@ class Lobby(commands.Cog):
             },
         )
         async with in_time(interaction), self.bot.tables.lock(channel_id):
-            try:
-                record = await self.bot.storage.create_game(new)
-            except ChannelBusy:
-                existing = await self.bot.storage.open_game(channel_id)
-                title = self.bot.tables.title(existing.kind) if existing else _("a game")
-                if existing and existing.status == "lobby":
-                    busy = _(
-                        "A game of {game} is waiting in its lobby in this channel already: finish it or ask the host "
-                        "to /endgame.",
-                        game=title,
-                    )
-                else:
-                    busy = _(
-                        "A game of {game} is being played in this channel already: finish it or ask the host to "
-                        "/endgame.",
-                        game=title,
-                    )
-                raise UserError(busy) from None
-            log.info("Lobby for %s opened in channel %s", info.kind, channel_id)
+            record = await self.bot.tables.lobby.open(new)
             text = _(
                 "{player} opened a game of {game}. Press Join to play!",
                 player=interaction.user.mention,
@@ -140,14 +116,10 @@ class Lobby(commands.Cog):
                     record,
                     content=render(text, locale),
                     embed=lobby_embed(record, locale),
-                    view=self.lobby_view(locale),
+                    view=lobby_view(locale),
                 )
         note = await self.seating.newcomer_note(interaction, record)
         await explain_missing_permissions(interaction, place.thread_id if place else None, also=note)
-
-    async def post_lobby(self, interaction: discord.Interaction[Bot], record: GameRecord, text: Localized) -> None:
-        # For the lobbies other cogs open (a Rematch).
-        await self.message.post(interaction, record, text)
 
     @app_commands.command(name="join", description="Join the game waiting in this channel's lobby.")
     @app_commands.guild_only()
@@ -181,37 +153,9 @@ class Lobby(commands.Cog):
     async def start(self, interaction: discord.Interaction[Bot]) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with in_time(interaction), self.bot.tables.lock(channel_id):
-            record = await self.seating.lobby(channel_id)
+
+        async def deal(record: GameRecord) -> None:
             info = GAMES[record.kind].info
-            user = interaction.user.id
-            if record.host_id is not None and user != record.host_id:
-                raise UserError(_("Only the host, {host}, can start the game.", host=mention(record.host_id)))
-            if record.host_id is None and user not in record.players:
-                raise UserError(_("Only a player in the lobby can start the game; press Join first."))
-            if len(record.players) < info.min_players:
-                raise UserError(
-                    _n(
-                        "{game} needs at least {least} players; {count} joined so far. Press Add bot to seat a "
-                        "computer player.",
-                        "{game} needs at least {least} players; {count} joined so far. Press Add bot to seat a "
-                        "computer player.",
-                        len(record.players),
-                        game=info.title,
-                        least=info.min_players,
-                    )
-                )
-            if all(is_ai(p) for p in record.players):
-                raise UserError(_("A table of computer players alone is not started from Discord: join it first."))
-            if record.options.get("deal") == "daily":
-                # The table's size is known only now: deal the day's cards for it.
-                day = self.today()
-                try:
-                    record = await self.bot.storage.set_daily_deal(
-                        record, daily_seed(record.kind, day, len(record.players)), day.isoformat()
-                    )
-                except Conflict:
-                    raise UserError(_("The lobby changed at the same moment; press Start again.")) from None
             extra = None
             if NO_NUMBERS_IN_CHAT in info.capabilities and not interaction.app_permissions.manage_messages:
                 extra = MISSING_PERMISSION
@@ -220,10 +164,10 @@ class Lobby(commands.Cog):
                 # (Start pressed on the lobby turns the lobby message itself into the board.)
                 started = render(_("The game has started."), self.bot.tables.languages.for_table(interaction))
                 await self.message.edit(record, {"content": started, "view": None})
-            try:
-                await self.bot.tables.start(interaction, record, extra)
-            except Conflict:
-                raise UserError(_("The lobby changed at the same moment; press Start again.")) from None
+            await self.bot.tables.start(interaction, record, extra)
+
+        async with in_time(interaction), self.bot.tables.lock(channel_id):
+            await self.bot.tables.lobby.start(channel_id, interaction.user.id, deal)
 
 
 async def setup(bot: Bot) -> None:

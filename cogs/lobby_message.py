@@ -80,9 +80,9 @@ class LobbyView(ErrorHandlingView):
     """Join / Leave / Start under a lobby message; stateless, so one instance serves every lobby (its labels are in
     the table's language when it is sent; clicks match by custom id)."""
 
-    def __init__(self, actions: LobbyActions, locale: str = "en") -> None:
+    def __init__(self, actions: LobbyActions | None, locale: str = "en") -> None:
         super().__init__()
-        self.actions = actions
+        self._actions = actions  # None for a copy that is only sent: the registered instance answers its clicks
         labels = {
             self.join_button: _p("button", "Join"),
             self.leave_button: _p("button", "Leave"),
@@ -94,46 +94,51 @@ class LobbyView(ErrorHandlingView):
         for button, label in labels.items():
             button.label = render(label, locale)
 
+    def actions(self) -> LobbyActions:
+        assert self._actions is not None, "a sent copy of the lobby's buttons is answered by the registered view"
+        return self._actions
+
     @discord.ui.button(label="Join", style=discord.ButtonStyle.success, custom_id="lobby:join")
     async def join_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
-        await self.actions.join(interaction)
+        await self.actions().join(interaction)
 
     @discord.ui.button(label="Leave", style=discord.ButtonStyle.secondary, custom_id="lobby:leave")
     async def leave_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
-        await self.actions.leave(interaction)
+        await self.actions().leave(interaction)
 
     @discord.ui.button(label="Start", style=discord.ButtonStyle.primary, custom_id="lobby:start")
     async def start_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
-        await self.actions.start(interaction)
+        await self.actions().start(interaction)
 
     @discord.ui.button(label="Add bot", style=discord.ButtonStyle.secondary, custom_id="lobby:add_bot", row=1)
     async def add_bot_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
-        await self.actions.change_bots(interaction, +1)
+        await self.actions().change_bots(interaction, +1)
 
     @discord.ui.button(label="Remove bot", style=discord.ButtonStyle.secondary, custom_id="lobby:remove_bot", row=1)
     async def remove_bot_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
-        await self.actions.change_bots(interaction, -1)
+        await self.actions().change_bots(interaction, -1)
 
     @discord.ui.button(label="Turn time", style=discord.ButtonStyle.secondary, custom_id="lobby:turn_time", row=1)
     async def turn_time_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
-        await self.actions.next_turn_time(interaction)
+        await self.actions().next_turn_time(interaction)
+
+
+def lobby_view(locale: str) -> LobbyView:
+    """The lobby's buttons to send under a message, in ``locale`` (clicks reach the view the lobby's cog registered)."""
+    return detached(LobbyView(None, locale))
 
 
 class LobbyMessage:
     """The lobby's message in a channel: one message that every join and leave edits."""
 
-    def __init__(self, bot: Bot, actions: LobbyActions) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.actions = actions
-
-    def view(self, locale: str) -> LobbyView:
-        return detached(LobbyView(self.actions, locale))
 
     async def post(self, interaction: discord.Interaction[Bot], record: GameRecord, text: Localized) -> None:
         """The lobby's one message, in the table's language: every join and leave edits it."""
         locale = self.bot.tables.languages.for_table(interaction)
         posted = await send(
-            interaction, content=render(text, locale), embed=lobby_embed(record, locale), view=self.view(locale)
+            interaction, content=render(text, locale), embed=lobby_embed(record, locale), view=lobby_view(locale)
         )
         if posted is not None:
             await self.bot.storage.set_message(record.id, posted)
@@ -146,7 +151,7 @@ class LobbyMessage:
         message: dict[str, Any] = {
             "content": render(text, locale),
             "embed": lobby_embed(record, locale),
-            "view": self.view(locale),
+            "view": lobby_view(locale),
         }
         clicked = interaction.message if interaction.type is discord.InteractionType.component else None
         async with committed(interaction, done):

@@ -244,13 +244,14 @@ class Presenter:
                 next=mention(upcoming),
             )
         if upcoming is None:
-            return _("{player} left the game; their cards and chips left with them.", player=name)
+            return _("{player} left the game; that seat's cards and chips left the game too.", player=name)
         if upcoming == player:
             return _(
-                "{player} left the game; their cards and chips left with them. {player}, you move again.", player=name
+                "{player} left the game; that seat's cards and chips left the game too. {player}, you move again.",
+                player=name,
             )
         return _(
-            "{player} left the game; their cards and chips left with them. {next}, your turn.",
+            "{player} left the game; that seat's cards and chips left the game too. {next}, your turn.",
             player=name,
             next=mention(upcoming),
         )
@@ -284,7 +285,10 @@ class Presenter:
                 )
             else:
                 said.append(
-                    _("{player} left the game; their cards and chips left with them.", player=mention(step.player))
+                    _(
+                        "{player} left the game; that seat's cards and chips left the game too.",
+                        player=mention(step.player),
+                    )
                 )
         close()
         return joined(said, " ") if said else None

@@ -19,14 +19,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._cooldowns import posts_here_when_public
-from cogs._pages import COLOUR, PAGE, audience, company, page_locale, title, turn_page, variant_words
+from cogs._pages import COLOUR, PAGE, audience, bound, company, page_locale, title, turn_page, variant_words
 from cogs._results import people, won_word
 from cogs._ui import in_text_channel
 from cogs.lobby import DEFAULT_GAME, VARIANTS
 from engine import GAMES
 from i18n import Localized, Text, _, _n, _p, joined, lines, render
 from storage import PlayerResult, Standing, Streak, Tally
-from table.answer import UserError, send, shorten
+from table.answer import UserError, detached, send, shorten
 from table.end_screen import is_team_game, score_text
 from table.people import mention
 from table.picture import TEAM_SQUARES, Result, results_png
@@ -204,11 +204,16 @@ def stats_embed(
 # ---- /leaderboard -----------------------------------------------------------------------------------------------
 
 
+LEADERBOARD_TEMPLATE = r"lb:(?P<kind>[a-z_]+):(?P<seats>[0-9]):(?P<variant>[a-z_]*|-):(?P<mixed>[01]):(?P<page>[0-9]+)"
+
+
 class LeaderboardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lb:(?P<kind>[a-z_]+):(?P<seats>[0-9]):(?P<variant>[a-z_]*|-):(?P<mixed>[01]):(?P<page>[0-9]+)",
+    template=LEADERBOARD_TEMPLATE,
 ):
     """A leaderboard page: the custom id is the whole query (game, table size, variant, company, page)."""
+
+    cog: Stats | None = None  # the copy the cog registers answers the clicks (``bound``)
 
     def __init__(self, kind: str, seats: int, variant: str | None, mixed: bool, page: int, **options: Any) -> None:
         wanted = "-" if variant is None else variant
@@ -226,7 +231,7 @@ class LeaderboardButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await turn_page(
-            interaction, "Stats", lambda cog: cog.leaderboard_page(interaction, *self.query, page_locale(interaction))
+            interaction, self.cog, lambda cog: cog.leaderboard_page(interaction, *self.query, page_locale(interaction))
         )
 
 
@@ -234,12 +239,13 @@ class Stats(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.min_games = MIN_GAMES
+        self.button = bound(LeaderboardButton, LEADERBOARD_TEMPLATE, self)
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(LeaderboardButton)
+        self.bot.add_dynamic_items(self.button)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(LeaderboardButton)
+        self.bot.remove_dynamic_items(self.button)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)
@@ -425,7 +431,7 @@ class Stats(commands.Cog):
         view.add_item(LeaderboardButton(kind, seats, variant, mixed, page + 1, label="▶", disabled=page + 1 >= pages))
         toggle = _p("button", "People only") if mixed else _p("button", "With computer players")
         view.add_item(LeaderboardButton(kind, seats, variant, not mixed, 0, label=render(toggle, locale)))
-        return {"embed": embed, "view": view}
+        return {"embed": embed, "view": detached(view)}
 
 
 async def setup(bot: Bot) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -15,11 +15,11 @@ from cogs._cooldowns import posts_here
 from cogs._learning import at_the_table
 from cogs._results import game_over_here
 from cogs._ui import in_text_channel, reply_error
-from cogs.lobby import DEFAULT_GAME, Lobby, lobby_embed
+from cogs.lobby import DEFAULT_GAME, lobby_embed, lobby_view
 from cogs.threads import report_result
 from engine import GAMES
 from i18n import _, lines, render
-from storage import Conflict, GameRecord
+from storage import Conflict
 from table.answer import UserError, in_time, send
 from table.games import NO_GAME
 from table.settings import may_end_any_game
@@ -82,7 +82,7 @@ class TableCommands(commands.Cog):
             record = await self.bot.tables.open_record(channel_id)
             if (
                 interaction.user.id != record.host_id
-                and not await self.ends_a_game_nobody_hosts(record, interaction.user.id)
+                and not await self.bot.tables.lobby.nobody_hosts(record, interaction.user.id)
                 and not interaction.permissions.manage_channels
                 and not await may_end_any_game(interaction, self.bot.storage)
             ):
@@ -99,18 +99,6 @@ class TableCommands(commands.Cog):
         )
         await send(interaction, content=render(ended, self.bot.tables.languages.for_table(interaction)))
         await report_result(self.bot, record, ended_early=True)
-
-    async def ends_a_game_nobody_hosts(self, record: GameRecord, user: int) -> bool:
-        """Whether ``user`` is a player at a table whose host has left: then any of them may end it, else nobody at
-        the table could."""
-        if user not in record.players:
-            return False
-        if record.host_id is None or record.host_id not in record.players:
-            return True
-        if record.status != "running" or record.kind not in GAMES:
-            return False
-        leave = GAMES[record.kind].encode_action(GAMES[record.kind].leave)
-        return any(m.player == record.host_id and m.action == leave for m in await self.bot.storage.moves(record.id))
 
     # ---- commands every running game shares ---------------------------------------------------------------------
 
@@ -148,7 +136,7 @@ class TableCommands(commands.Cog):
                 interaction,
                 content=render(_("Waiting for players."), locale),
                 embed=lobby_embed(record, locale),
-                view=cast(Lobby, self.bot.get_cog("Lobby")).lobby_view(locale),
+                view=lobby_view(locale),
             )
             return
         await self.bot.tables.show_board(interaction, record)

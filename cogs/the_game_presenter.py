@@ -147,11 +147,11 @@ class Presenter:
             return _("{player} ended the turn.", player=name)
         if upcoming is not None:
             return _(
-                "{player} left the game; their cards went back into the draw pile. {next}, your turn.",
+                "{player} left the game; that hand was shuffled into the draw pile. {next}, your turn.",
                 player=name,
                 next=mention(upcoming),
             )
-        return _("{player} left the game; their cards went back into the draw pile.", player=name)
+        return _("{player} left the game; that hand was shuffled into the draw pile.", player=name)
 
     def summary(self, steps: Sequence[Step]) -> Localized | None:
         """One line of the log: who laid which cards on which piles (backwards tricks marked) and drew how many,
@@ -213,7 +213,7 @@ class Presenter:
                     said.append(_("{player} ended the turn.", player=name))
             elif isinstance(action, Leave):
                 close()
-                said.append(_("{player} left the game; their cards went back into the draw pile.", player=name))
+                said.append(_("{player} left the game; that hand was shuffled into the draw pile.", player=name))
             elif isinstance(action, the_game.Signal) and action.kind != the_game.CLEAR:
                 symbol, words = SIGNAL_WORDS[action.kind]
                 signals.append(

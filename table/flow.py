@@ -28,6 +28,7 @@ from table.end_screen import final_view, team_record
 from table.events import Events
 from table.games import Games, Live, Played, title
 from table.language import Languages
+from table.lobby import Lobby
 from table.nudges import Nudges
 from table.panels import Panels, panel_game
 from table.presenter import Presenter
@@ -91,6 +92,7 @@ class Table:
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
         self.panels = Panels(client, self.games, self.panel)
         self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
+        self.lobby = Lobby(self.games, self.clock, self.seats)  # the table's life around its game
         self.clock.play_for = self.seats.play_for
         self.panel_link: PanelLink | None = None
         self.board_link: BoardLink | None = None

@@ -141,7 +141,7 @@ async def test_a_daily_deal_stays_closed_until_its_day_is_over_and_its_rematch_d
     ana, ben = world.players[:2]
     async with world.bot(seed=53) as bot:
         fast(bot)
-        lobby: Any = bot.get_cog("Lobby")
+        lobby = bot.tables.lobby  # the daily deal's clock is the core lobby's
         lobby.today = lambda: date(2025, 3, 1)
         daily = await lost_solo_game(world, ana, world.channel, deal="daily")
         daily_row = saved_game(world)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from typing import Any
 
 from engine import the_game
 from engine.ai import the_game as ai
@@ -125,7 +124,7 @@ async def test_daily_marks_a_first_try_that_took_a_hint(world: World) -> None:
     ana, ben = world.players[:2]
     async with world.bot(seed=63) as bot:
         fast(bot)
-        lobby: Any = bot.get_cog("Lobby")
+        lobby = bot.tables.lobby  # the daily deal's clock is the core lobby's
         lobby.today = lambda: date(2025, 4, 1)
         await daily_game(world, ana, world.channel)
         opened = await fake.invoke("hand", user=ana, channel=world.channel)
