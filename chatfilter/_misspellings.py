@@ -70,15 +70,18 @@ from chatfilter._number_words import CARDINALS, FORMS, RESPELT
 
 __all__ = [
     "FREQUENT_ONLY",
+    "LONE",
     "MIN_LENGTH",
     "ORDINARY",
     "SHORT",
     "SHORT_ALONE",
     "SHORT_MAX",
     "SLOT",
+    "SLOT_NAMES",
     "TARGETS",
     "censored_reading",
     "misspelt_number",
+    "name_misspelling",
     "reads_as_number",
     "short_misspelling",
     "slot_misspelling",
@@ -310,19 +313,23 @@ def reads_as_number(token: str) -> bool:
     return token in _SHORT_READINGS or token in _TYPO_READINGS or _read(token) is not None
 
 
-def _load_ordinary() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, ...]], frozenset[str]]:
+def _load_ordinary() -> tuple[
+    frozenset[str], frozenset[str], dict[str, tuple[str, ...]], frozenset[str], frozenset[str]
+]:
     path = pathlib.Path(__file__).with_name("_misspellings_ordinary.json")
     table = json.loads(path.read_text(encoding="utf-8"))
-    # The generator imports this module before it has written "home" and "names" for the first time.
+    # The generator imports this module before it has written "home", "names" and "everyday" for the first time.
     home = {word: tuple(langs) for word, langs in table.get("home", {}).items()}
-    return frozenset(table["words"]), frozenset(table["frequent_only"]), home, frozenset(table.get("names", ()))
+    names, everyday = frozenset(table.get("names", ())), frozenset(table.get("everyday", ()))
+    return frozenset(table["words"]), frozenset(table["frequent_only"]), home, names, everyday
 
 
 # Ordinary words of the four languages that reads_as_number() would take for a number word (casefolded and
 # accent-stripped like the filter's tokens), and those of them that no dictionary has, only the frequency lists
 # (``tre``, ``sep``: foreign words, abbreviations, typos); the languages each is an everyday word of (a dictionary
-# word in lower case, or common there), and those a dictionary knows only capitalized (names: ``Sven``, ``Tenn``).
-ORDINARY, FREQUENT_ONLY, HOME, NAMES = _load_ordinary()
+# word in lower case, or common there), those a dictionary knows only capitalized (names: ``Sven``, ``Tenn``), and
+# those common in some language (wordfreq, names included).
+ORDINARY, FREQUENT_ONLY, HOME, NAMES, EVERYDAY = _load_ordinary()
 
 # The short readings that no dictionary has: the token and the number word it stands for. A word only the
 # frequency lists know ("tre": Italian, and a French typo of "très") still reads as the number in context
@@ -353,6 +360,51 @@ def _build_slot() -> dict[str, str]:
 # A number slot is a message mainly in the number word's language with a count cue right beside the word ("j'ai
 # le troi", "die zhen liegt", "tengo el dso"): there a reader takes the misspelling for the number.
 SLOT: dict[str, str] = _build_slot()
+
+# The names that are a short number word with a letter added, dropped or swapped ("tenn", "sten"): typed in lower
+# case in a number slot they are the number ("play the tenn"); capitalized, or outside a slot, the name.
+SLOT_NAMES: dict[str, str] = {
+    token: target
+    for token in sorted(NAMES)
+    if (target := _SHORT_READINGS.get(token) or _TYPO_READINGS.get(token) or "") in _LANGUAGES_OF
+}
+
+
+def _added_dropped_or_swapped(token: str, word: str) -> bool:
+    if len(token) == len(word) + 1:
+        return word in _deletions(token)
+    if len(token) == len(word) - 1:
+        return token in _deletions(word)
+    return len(token) == len(word) and token != word and _one_change(token, word) and sorted(token) == sorted(word)
+
+
+def _build_lone() -> dict[str, str]:
+    """The misspellings that count as a message of their own: a small number word (five letters at most) with a
+    letter added, dropped or swapped that is no everyday word of any language (a rare dictionary word, a function
+    word's typo, a foreign word: "sies", "dri", "aht", "zhen"). A replaced letter is too often another rare word."""
+    lone: dict[str, str] = {}
+    for token in sorted(ORDINARY | _TYPO_READINGS.keys()):
+        target = _SHORT_READINGS.get(token) or _TYPO_READINGS.get(token) or _read(token)
+        if (
+            target
+            and len(target) <= 5
+            and target in FORMS
+            and token not in EVERYDAY
+            and _added_dropped_or_swapped(token, target)
+        ):
+            lone[token] = target
+    return lone
+
+
+# A message of one word is the answer to "which card?": there a misspelling counts unless it is an everyday word
+# of some language ("sies" alone is "seis"; "tow" or "Sven" alone stay).
+LONE: dict[str, str] = _build_lone()
+
+
+def name_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
+    """The number word a name of :data:`SLOT_NAMES` stands for in a number slot, with its languages."""
+    target = SLOT_NAMES[token]
+    return target, _LANGUAGES_OF[target]
 
 
 def slot_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
