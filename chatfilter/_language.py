@@ -79,6 +79,14 @@ for _lang, _vocab in zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True):
         _LANGUAGES_OF[_w] = _LANGUAGES_OF.get(_w, 0) | _BITS[_lang]
 
 
+def _is_a_word(letter: str, k: int, tokens: list[str], seps: list[str]) -> bool:
+    """Whether the lone letter ``tokens[k]`` is a word: a French elision before an apostrophe (j'ai, c'est), or the
+    English "I" before a word ("I have ni ne"). Elsewhere it may be a letter of a spelled-out word ("d o s")."""
+    if k + 1 < len(seps) and seps[k + 1].startswith(("'", "’")):
+        return True
+    return letter == "i" and k + 1 < len(tokens) and len(tokens[k + 1]) > 1
+
+
 class Language:
     """How many function words of each language a message holds (its tokens casefolded, accents as typed, and
     the separators before them)."""
@@ -88,9 +96,7 @@ class Language:
     def __init__(self, tokens: list[str], seps: list[str]) -> None:
         counts = dict.fromkeys(LANGUAGES, 0)
         for k, token in enumerate(tokens):
-            # A lone letter is a French elision only before an apostrophe (j'ai, c'est); elsewhere it may be a
-            # letter of a spelled-out word ("d o s").
-            if len(token) == 1 and (k + 1 >= len(seps) or not seps[k + 1].startswith(("'", "’"))):
+            if len(token) == 1 and not _is_a_word(token, k, tokens, seps):
                 continue
             bits = _LANGUAGES_OF.get(token, 0)
             if bits:

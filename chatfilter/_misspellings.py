@@ -250,8 +250,13 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 def _short_variants(word: str) -> set[str]:
     """The spellings a short reading takes for ``word``: a letter added anywhere or a swapped pair (three-letter
     words and the as-written-only ones), a dropped letter (four letters: the result is too short for the general
-    one-edit reading), a dropped final letter (five letters)."""
+    one-edit reading), a dropped final letter (five letters), and for four and five letters one letter after the
+    first moved elsewhere ("svene": a reader still sees the word, as with a swap)."""
     variants = set()
+    if 4 <= len(word) <= 5:
+        for i in range(1, len(word)):
+            rest = word[:i] + word[i + 1 :]
+            variants |= {rest[:j] + word[i] + rest[j:] for j in range(1, len(word))}
     if len(word) == 4:
         variants |= {word[:i] + word[i + 1 :] for i in range(len(word))}
     elif len(word) == 5:

@@ -28,11 +28,11 @@ LOCALES = pathlib.Path(__file__).resolve().parents[2] / "i18n" / "locales"
 
 
 def test_held_out_corpus_figures() -> None:
-    """Written before the filter was changed for issue 40 (then: precision 1.000, recall 0.736). The misses left
-    are misspellings the rulings keep as ordinary words, names or typos of function words (docs/chat-filter.md)."""
+    """Written before the filter was changed for issue 40 (then: precision 1.000, recall 0.736; after wave 4:
+    0.966; after wave 5: 1.000)."""
     precision, recall = precision_recall(ALL_ISSUE40)
     assert precision >= 0.995
-    assert recall >= 0.96
+    assert recall >= 0.995
 
 
 def test_held_out_corpus_is_new_and_has_both_labels_per_kind() -> None:
