@@ -4,11 +4,13 @@ The normalized, casefolded, accent-stripped message is cut into tokens (runs of 
 between them. A token is matched whole (``chatfilter._lookup``); split words are rejoined only where a reader
 would rejoin them: across markdown, NBSP, line breaks, hyphens and dots, a fragment that is not itself a common
 word ("thir ty"), a common word and the rest of a number word after one ordinary space unless the two are a
-phrase of the message's language ("for ty" counts, "se ven bien" stays), runs of single letters ("t h r e e", also
+phrase of the message's language or the second is a capitalized name ("for ty" counts, "se ven bien" and "for
+Ty" stay), runs of single letters ("t h r e e", also
 after a one-letter word: "I have a s i x"), and censor characters between letters ("tw*lve"). Other words separated
 by ordinary spaces are never merged ("that would" does not contain "two"). A hit on a look-alike (``once``,
 ``dos``, ``quince``...), a short misspelling (``trres``) or a misspelling read only in a number slot (``aht``) then
-asks its context: the words around it and, once per message, the message's language.
+asks its context: the words around it and, once per message, the message's language; a message of one word is
+the strongest context of all ("sies" alone).
 """
 
 from __future__ import annotations

@@ -37,8 +37,12 @@ included):
   for "the", ``dre`` for "der") is the function word's typo, not the number, except in a number slot.
 * **Number slots.** Right after an article of the number's language or before a count noun, in a message mainly
   in that language, a reader takes a misspelling for the number even when it is a function word's typo or a rare
-  word elsewhere ("ich hab die aht", "tengo el dso"): :data:`SLOT`. Everyday words of any language and names
-  stay even there ("una dose de suerte", "Sven").
+  word elsewhere ("ich hab die aht", "tengo el dso"): :data:`SLOT`; so does one beside a count word in a message
+  that shows no language ("isx left"). Everyday words of any language and names stay even there ("una dose de
+  suerte", "Sven"), except a name that misspells a small number word typed in lower case (``play the tenn``:
+  :data:`SLOT_NAMES`).
+* **A message of one word.** Alone, a small number word with a letter added, dropped, swapped or moved counts
+  unless it is an everyday word of some language (:data:`LONE`: "sies", "dri", "aht" alone; "tow", "Sven" stay).
 * **Ordinary words stay.** Every word of the four languages that the two rules above would read as a number
   (``forth``, ``weight``, ``threw``, ``dose``, ``there``, ``neue``, ``fiche``...) is listed in
   ``_misspellings_ordinary.json``, which ``tools/gen_misspelling_exclusions.py`` generates from the Hunspell
@@ -48,6 +52,9 @@ included):
 * **Censor characters.** ``tw*lve``, ``th#rty``: a run of ``*``, ``#`` or ``_`` *between* letters stands for the
   letters it hides (one, or one per character), and the word counts if it is then a number word of at least
   :data:`MIN_LENGTH` letters with at most a third of its letters hidden.
+
+The short reading also takes a letter moved in a four- or five-letter number word (``svene``, ``zewi``): a reader
+sees the word through it as through a swapped pair.
 
 Number words shorter than :data:`MIN_LENGTH` (``two``, ``six``, ``ten``, ``dos``, ``dix``, ``elf``) get only the
 short reading, in context: nearly every other one-letter change of them is a word (``tow``, ``sex``, ``sit``,
