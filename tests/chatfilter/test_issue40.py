@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pathlib
 import unicodedata
+from collections.abc import Callable
 
 import pytest
 
@@ -18,6 +19,7 @@ from tests.chatfilter.chat_corpus_issue27 import ALL_ISSUE27
 from tests.chatfilter.chat_corpus_issue40 import ALL_ISSUE40
 from tests.chatfilter.chat_corpus_misspellings import ALL_NEW
 from tests.chatfilter.ordinary_chat import LANGUAGES, ordinary_chat
+from tests.chatfilter.table_talk import table_talk
 from tests.chatfilter.test_chat_filter import precision_recall
 
 SENTENCE = {"en": "I have {} now", "de": "ich habe {} jetzt", "fr": "j'ai {} maintenant", "es": "tengo {} ahora"}
@@ -233,11 +235,12 @@ def test_invisible_characters_inside_ordinary_words_find_nothing(lang: str) -> N
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_no_false_alarm_on_ordinary_chat(lang: str) -> None:
-    lines = ordinary_chat(lang)
+@pytest.mark.parametrize("generate", [ordinary_chat, table_talk], ids=["ordinary_chat", "table_talk"])
+def test_no_false_alarm_on_ordinary_chat(generate: Callable[[str], list[str]], lang: str) -> None:
+    lines = generate(lang)
     assert len(lines) >= 2000
     assert len(set(lines)) == len(lines)
-    assert lines == ordinary_chat(lang)  # seeded: the same corpus on every run
+    assert lines == generate(lang)  # seeded: the same corpus on every run
     assert [line for line in lines if mentions_number(line)] == []
 
 
