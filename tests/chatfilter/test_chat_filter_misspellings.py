@@ -181,6 +181,10 @@ def test_shipped_table_is_consistent() -> None:
     assert not stale
     assert table["frequent_only"] == sorted(set(table["frequent_only"]))
     assert set(table["frequent_only"]) <= ORDINARY
+    assert table["everyday"] == sorted(set(table["everyday"]))
+    assert set(table["everyday"]) <= ORDINARY
+    assert {"tow", "sven", "doss"} <= set(table["everyday"])  # an everyday word, a common name, a word in some use
+    assert not {"sies", "dri", "zhen", "troi"} & set(table["everyday"])  # rare, a typo, judged as whole words
     assert {"forth", "weight", "threw", "dose", "tree", "fort", "there", "nein", "neue", "nuevo", "vente"} <= ORDINARY
 
 
