@@ -6,7 +6,8 @@ Run as ``python benchmarks/chat_filter.py``. The workload draws from the realist
 The first line times every call once, as the bot meets them. On a busy machine its 99th percentile also counts
 the moments the process waited for a core; the second line times each message of the workload three times in a
 row and keeps the fastest, which is the filter's own cost without that wait. The last line is the slowest single
-message of every corpus in tests/chatfilter (the labelled ones and the generated ordinary chat), fastest of five.
+message of every corpus in tests/chatfilter (the labelled ones and the two generated ordinary chats), fastest of
+five.
 
 ``CHATFILTER_PATH=/some/dir`` runs the benchmark against another copy of the package (a ``chatfilter`` folder in
 that directory), so that a change is measured before and after in the same run on the same machine.
@@ -30,7 +31,9 @@ from tests.chatfilter.chat_corpus import ALL_CASES, REALISTIC
 from tests.chatfilter.chat_corpus_issue27 import ALL_ISSUE27
 from tests.chatfilter.chat_corpus_issue40 import ALL_ISSUE40
 from tests.chatfilter.chat_corpus_misspellings import ALL_NEW
+from tests.chatfilter.chat_corpus_w5 import ALL_W5
 from tests.chatfilter.ordinary_chat import LANGUAGES, ordinary_chat
+from tests.chatfilter.table_talk import table_talk
 
 CALLS = 50_000
 CLEAN_SHARE = 0.9  # most messages in a running game are clean
@@ -64,8 +67,8 @@ def main() -> None:
         timings.sort()
         p99 = timings[int(len(timings) * 0.99)]
         print(f"{len(timings)} messages, {label}: median {statistics.median(timings):.1f} µs, p99 {p99:.1f} µs")
-    corpus = [text for text, *_ in (*ALL_CASES, *ALL_NEW, *ALL_ISSUE27, *ALL_ISSUE40)]
-    corpus += [line for lang in LANGUAGES for line in ordinary_chat(lang)]
+    corpus = [text for text, *_ in (*ALL_CASES, *ALL_NEW, *ALL_ISSUE27, *ALL_ISSUE40, *ALL_W5)]
+    corpus += [line for lang in LANGUAGES for line in (*ordinary_chat(lang), *table_talk(lang))]
     worst, worst_text = 0.0, ""
     for text in corpus:
         fastest = float("inf")

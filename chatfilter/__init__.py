@@ -32,7 +32,7 @@ The order of the steps matters:
    censor characters between letters stand for the letters they hide (``tw*lve``). ``chatfilter._misspellings``
    holds those rules and their table of ordinary words; a misspelt *short* number word (``trres``, ``sxi``)
    counts in context, or alone when it is no word at all, and a misspelling that is only a rare word or a
-   function word's typo counts in a number slot (``ich hab die aht``).
+   function word's typo counts in a number slot (``ich hab die aht``) or as a message of its own (``sies``).
 6. A word that is a number in one language and an ordinary word in another (``once``, ``dos``, ``quince``,
    ``elf``...) asks its context rule (``chatfilter._context``): its neighbours, then the message's language,
    decided once per message from the function words it contains (``chatfilter._language``).

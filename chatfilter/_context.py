@@ -144,6 +144,8 @@ def _dos(c: Context, lang: Language) -> bool:
         return True  # a count: "son dos cartas", "il me reste dos cartas", "tengo dos"
     if c.prev in _FR_DOS_PREV or c.prev_raw in _FR_DOS_AROUND or c.next_raw == "à" or lang.prefers("fr", "es"):
         return False
+    if c.prev == "a" and c.prev2 == "sac":  # "sac a dos", typed without the accent
+        return False
     return c.prev in _ES_NUM_PREV or not (c.next == "and" or c.prev == "the")
 
 
@@ -177,10 +179,15 @@ def _quarantine(c: Context, lang: Language) -> bool:
 
 
 def _ten(c: Context, lang: Language) -> bool:
-    """English 10 vs the Spanish imperative of "tener": ten cuidado, ten en cuenta, ten paciencia."""
+    """English 10 vs the Spanish imperative of "tener" (ten cuidado, ten en cuenta) and French "t'en" typed
+    without its apostrophe in a French sentence (ten fais pas); "le ten", "ten cartes" still count."""
     if c.next in _ES_TEN_NEXT:
         return False
-    return c.next in _EN_NUM_NEXT or not _spanish_more_than_english(lang)
+    if c.next in _EN_NUM_NEXT or c.next in _FR_NUM_NEXT:
+        return True
+    if lang.prefers("fr", "en") and c.prev not in _FR_NUM_PREV:
+        return False  # French "t'en" typed without its apostrophe: "ten fais pas", "ten veux ?"
+    return not _spanish_more_than_english(lang)
 
 
 def _four(c: Context, lang: Language) -> bool:

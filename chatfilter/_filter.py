@@ -41,4 +41,4 @@ def _mentions_number_word(norm: str) -> bool:
         return False
     seps = parts[0::2]  # seps[k] is the separator before tokens[k]
     raw = _SPLIT_RE.split(folded)[1::2] if stripped is not folded else tokens
-    return Message(tokens, seps, raw, stripped).mentions_number()
+    return Message(tokens, seps, raw, stripped, norm).mentions_number()

@@ -33,10 +33,10 @@ def words(*groups: str) -> frozenset[str]:
 
 _EN = words(
     "the and is are you your it its that this what have has just not can will with play please pls we me my",
-    "at be were do don go going ok okay yes yeah but if all good nice wait turn there here now then up down",
+    "at be were do don go going yes yeah but if all good nice wait turn there here now then up down",
     "low high next more less want need got get let lets would should could they them he she his her our us",
     "who why how when where again still too very really think know see like for from by about after before",
-    "over back way of to card cards pile piles than only every chance i im i'm anyone someone oh sorry",
+    "over back way of to card cards pile piles than only every chance i im i'm anyone someone sorry",
 )
 _DE = words(
     "ich du sie wir ihr und oder aber nicht kein keine der das den dem des eine einen einem ist sind bin bist",
@@ -58,6 +58,7 @@ _ES = words(
     "juega juegas pongo poner espera esperar hay más menos mucho poco nada todo todos también tambien ya hola",
     "vamos cual cuál donde dónde creo voy vas",
 )
+# Interjections ("ok", "oh") are no English words here: chat in every language uses them ("ok no venta").
 # More function words, so that a short sentence still shows its language ("sac à dos", "quince jam is great").
 _EN |= words("am was been had did does which some any much many into onto because maybe also though an")
 _DE |= words("ein zu sein waren wird werden dass damit sich euer mein dein unser")
@@ -78,6 +79,14 @@ for _lang, _vocab in zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True):
         _LANGUAGES_OF[_w] = _LANGUAGES_OF.get(_w, 0) | _BITS[_lang]
 
 
+def _is_a_word(letter: str, k: int, tokens: list[str], seps: list[str]) -> bool:
+    """Whether the lone letter ``tokens[k]`` is a word: a French elision before an apostrophe (j'ai, c'est), or the
+    English "I" before a word ("I have ni ne"). Elsewhere it may be a letter of a spelled-out word ("d o s")."""
+    if k + 1 < len(seps) and seps[k + 1].startswith(("'", "’")):
+        return True
+    return letter == "i" and k + 1 < len(tokens) and len(tokens[k + 1]) > 1
+
+
 class Language:
     """How many function words of each language a message holds (its tokens casefolded, accents as typed, and
     the separators before them)."""
@@ -87,9 +96,7 @@ class Language:
     def __init__(self, tokens: list[str], seps: list[str]) -> None:
         counts = dict.fromkeys(LANGUAGES, 0)
         for k, token in enumerate(tokens):
-            # A lone letter is a French elision only before an apostrophe (j'ai, c'est); elsewhere it may be a
-            # letter of a spelled-out word ("d o s").
-            if len(token) == 1 and (k + 1 >= len(seps) or not seps[k + 1].startswith(("'", "’"))):
+            if len(token) == 1 and not _is_a_word(token, k, tokens, seps):
                 continue
             bits = _LANGUAGES_OF.get(token, 0)
             if bits:

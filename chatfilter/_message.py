@@ -4,11 +4,13 @@ The normalized, casefolded, accent-stripped message is cut into tokens (runs of 
 between them. A token is matched whole (``chatfilter._lookup``); split words are rejoined only where a reader
 would rejoin them: across markdown, NBSP, line breaks, hyphens and dots, a fragment that is not itself a common
 word ("thir ty"), a common word and the rest of a number word after one ordinary space unless the two are a
-phrase of the message's language ("for ty" counts, "se ven bien" stays), runs of single letters ("t h r e e", also
+phrase of the message's language or the second is a capitalized name ("for ty" counts, "se ven bien" and "for
+Ty" stay), runs of single letters ("t h r e e", also
 after a one-letter word: "I have a s i x"), and censor characters between letters ("tw*lve"). Other words separated
 by ordinary spaces are never merged ("that would" does not contain "two"). A hit on a look-alike (``once``,
 ``dos``, ``quince``...), a short misspelling (``trres``) or a misspelling read only in a number slot (``aht``) then
-asks its context: the words around it and, once per message, the message's language.
+asks its context: the words around it and, once per message, the message's language; a message of one word is
+the strongest context of all ("sies" alone).
 """
 
 from __future__ import annotations
@@ -19,11 +21,14 @@ from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, 
 from chatfilter._language import COMMON, LANGUAGES, Language
 from chatfilter._lookup import NOT_A_PART, TRIPLE_RE, lookup
 from chatfilter._misspellings import (
+    LONE,
     SHORT,
     SHORT_ALONE,
     SHORT_MAX,
     SLOT,
+    SLOT_NAMES,
     censored_reading,
+    name_misspelling,
     short_misspelling,
     slot_misspelling,
 )
@@ -32,6 +37,7 @@ from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES, SPLIT_PHRA
 
 __all__ = ["Message"]
 
+_WORD_RE = re.compile(r"[^\W\d_]+")
 _JOIN_SEP_RE = re.compile(r"[\s\x1f.\-·•/+~]{1,3}")
 # A word with censor characters between its letters (markdown characters are SOFT by now).
 _CENSORED_RE = re.compile(r"(?<![^\W\d_])[a-z]+(?:[\x1f#]+[a-z]+)+(?![^\W\d_])")
@@ -42,14 +48,16 @@ _ONE_LETTER_WORDS = frozenset("aiyou")
 class Message:
     """The token-level checks of one message; a class only to share the token lists between them."""
 
-    __slots__ = ("_language", "raw", "seps", "stripped", "tokens")
+    __slots__ = ("_cased", "_language", "norm", "raw", "seps", "stripped", "tokens")
 
-    def __init__(self, tokens: list[str], seps: list[str], raw: list[str], stripped: str) -> None:
+    def __init__(self, tokens: list[str], seps: list[str], raw: list[str], stripped: str, norm: str) -> None:
         self.tokens = tokens
         self.seps = seps
         self.raw = raw
         self.stripped = stripped
+        self.norm = norm
         self._language: Language | None = None
+        self._cased: list[str] | None = None
 
     def mentions_number(self) -> bool:
         return self._whole_tokens() or self._joined_fragments() or self._letter_runs() or self._censored()
@@ -77,18 +85,39 @@ class Message:
                     return True
                 if tok in SLOT and self._slot_counts(*slot_misspelling(tok), i):
                     return True
+                if tok in SLOT_NAMES and self._slot_counts(*name_misspelling(tok), i) and self._lower(i):
+                    return True
+                if tok in LONE and len(self.tokens) == 1 and self._counts(FORMS[LONE[tok]], i, i + 1):
+                    return True
         return False
+
+    def _name_after(self, i: int, j: int) -> bool:
+        """Whether token ``j`` is capitalized after a lower-case token ``i``: a name, not the rest of a word ("a
+        t-shirt for Ty" is no "forty"; "FOR TY" and "For ty" still are)."""
+        return self._typed(j).istitle() and self._typed(i).islower()
+
+    def _lower(self, i: int) -> bool:
+        """Whether token ``i`` was typed in lower case (a name typed so may stand for a number; "Tenn" does not)."""
+        return self._typed(i).islower()
+
+    def _typed(self, i: int) -> str:
+        """Token ``i`` with its case as typed (when casefolding kept the tokens apart, else as folded)."""
+        if self._cased is None:
+            cased = _WORD_RE.findall(self.norm)
+            self._cased = cased if len(cased) == len(self.tokens) else self.raw
+        return self._cased[i]
 
     def _slot_counts(self, target: str, langs: tuple[str, ...], i: int) -> bool:
         """A misspelling that is a word only of other languages, a rare word or a function word's typo ("troi",
-        "aht") counts in a number slot: the message mainly in the number's language, an article before it or a count
-        noun after it ("j'ai le troi", "die zhen liegt")."""
+        "aht") counts in a number slot: an article before it or a count noun after it, in a message mainly in the
+        number's language or in no language at all ("j'ai le troi", "die zhen liegt", "isx left")."""
         key = FORMS[target]
         if key and not self._counts(key, i, i + 1):
             return False
         near = self._context(i, i + 1)
         language = self.language()
-        return any(language.is_mainly(lang) and number_slot(near, lang) for lang in langs)
+        silent = language.is_silent()
+        return any((silent or language.is_mainly(lang)) and number_slot(near, lang) for lang in langs)
 
     def _short_counts(self, target: str, langs: tuple[str, ...], i: int) -> bool:
         """A short misspelling ("trres", "sxi", "onc") counts where its word counts and the message is in the
@@ -122,7 +151,7 @@ class Message:
                     if not _JOIN_SEP_RE.fullmatch(sep):
                         break
                     if first_common and (len(acc) > 1 or tokens[j] in COMMON):
-                        if j > i + 1 or sep != " " or len(acc) == 1:
+                        if j > i + 1 or sep != " " or len(acc) == 1 or self._name_after(i, j):
                             break
                         spaced = True
                 acc += tokens[j]

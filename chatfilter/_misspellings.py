@@ -37,8 +37,12 @@ included):
   for "the", ``dre`` for "der") is the function word's typo, not the number, except in a number slot.
 * **Number slots.** Right after an article of the number's language or before a count noun, in a message mainly
   in that language, a reader takes a misspelling for the number even when it is a function word's typo or a rare
-  word elsewhere ("ich hab die aht", "tengo el dso"): :data:`SLOT`. Everyday words of any language and names
-  stay even there ("una dose de suerte", "Sven").
+  word elsewhere ("ich hab die aht", "tengo el dso"): :data:`SLOT`; so does one beside a count word in a message
+  that shows no language ("isx left"). Everyday words of any language and names stay even there ("una dose de
+  suerte", "Sven"), except a name that misspells a small number word typed in lower case (``play the tenn``:
+  :data:`SLOT_NAMES`).
+* **A message of one word.** Alone, a small number word with a letter added, dropped, swapped or moved counts
+  unless it is an everyday word of some language (:data:`LONE`: "sies", "dri", "aht" alone; "tow", "Sven" stay).
 * **Ordinary words stay.** Every word of the four languages that the two rules above would read as a number
   (``forth``, ``weight``, ``threw``, ``dose``, ``there``, ``neue``, ``fiche``...) is listed in
   ``_misspellings_ordinary.json``, which ``tools/gen_misspelling_exclusions.py`` generates from the Hunspell
@@ -48,6 +52,9 @@ included):
 * **Censor characters.** ``tw*lve``, ``th#rty``: a run of ``*``, ``#`` or ``_`` *between* letters stands for the
   letters it hides (one, or one per character), and the word counts if it is then a number word of at least
   :data:`MIN_LENGTH` letters with at most a third of its letters hidden.
+
+The short reading also takes a letter moved in a four- or five-letter number word (``svene``, ``zewi``): a reader
+sees the word through it as through a swapped pair.
 
 Number words shorter than :data:`MIN_LENGTH` (``two``, ``six``, ``ten``, ``dos``, ``dix``, ``elf``) get only the
 short reading, in context: nearly every other one-letter change of them is a word (``tow``, ``sex``, ``sit``,
@@ -70,15 +77,18 @@ from chatfilter._number_words import CARDINALS, FORMS, RESPELT
 
 __all__ = [
     "FREQUENT_ONLY",
+    "LONE",
     "MIN_LENGTH",
     "ORDINARY",
     "SHORT",
     "SHORT_ALONE",
     "SHORT_MAX",
     "SLOT",
+    "SLOT_NAMES",
     "TARGETS",
     "censored_reading",
     "misspelt_number",
+    "name_misspelling",
     "reads_as_number",
     "short_misspelling",
     "slot_misspelling",
@@ -247,8 +257,13 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 def _short_variants(word: str) -> set[str]:
     """The spellings a short reading takes for ``word``: a letter added anywhere or a swapped pair (three-letter
     words and the as-written-only ones), a dropped letter (four letters: the result is too short for the general
-    one-edit reading), a dropped final letter (five letters)."""
+    one-edit reading), a dropped final letter (five letters), and for four and five letters one letter after the
+    first moved elsewhere ("svene": a reader still sees the word, as with a swap)."""
     variants = set()
+    if 4 <= len(word) <= 5:
+        for i in range(1, len(word)):
+            rest = word[:i] + word[i + 1 :]
+            variants |= {rest[:j] + word[i] + rest[j:] for j in range(1, len(word))}
     if len(word) == 4:
         variants |= {word[:i] + word[i + 1 :] for i in range(len(word))}
     elif len(word) == 5:
@@ -310,19 +325,23 @@ def reads_as_number(token: str) -> bool:
     return token in _SHORT_READINGS or token in _TYPO_READINGS or _read(token) is not None
 
 
-def _load_ordinary() -> tuple[frozenset[str], frozenset[str], dict[str, tuple[str, ...]], frozenset[str]]:
+def _load_ordinary() -> tuple[
+    frozenset[str], frozenset[str], dict[str, tuple[str, ...]], frozenset[str], frozenset[str]
+]:
     path = pathlib.Path(__file__).with_name("_misspellings_ordinary.json")
     table = json.loads(path.read_text(encoding="utf-8"))
-    # The generator imports this module before it has written "home" and "names" for the first time.
+    # The generator imports this module before it has written "home", "names" and "everyday" for the first time.
     home = {word: tuple(langs) for word, langs in table.get("home", {}).items()}
-    return frozenset(table["words"]), frozenset(table["frequent_only"]), home, frozenset(table.get("names", ()))
+    names, everyday = frozenset(table.get("names", ())), frozenset(table.get("everyday", ()))
+    return frozenset(table["words"]), frozenset(table["frequent_only"]), home, names, everyday
 
 
 # Ordinary words of the four languages that reads_as_number() would take for a number word (casefolded and
 # accent-stripped like the filter's tokens), and those of them that no dictionary has, only the frequency lists
 # (``tre``, ``sep``: foreign words, abbreviations, typos); the languages each is an everyday word of (a dictionary
-# word in lower case, or common there), and those a dictionary knows only capitalized (names: ``Sven``, ``Tenn``).
-ORDINARY, FREQUENT_ONLY, HOME, NAMES = _load_ordinary()
+# word in lower case, or common there), those a dictionary knows only capitalized (names: ``Sven``, ``Tenn``), and
+# those common in some language (wordfreq, names included).
+ORDINARY, FREQUENT_ONLY, HOME, NAMES, EVERYDAY = _load_ordinary()
 
 # The short readings that no dictionary has: the token and the number word it stands for. A word only the
 # frequency lists know ("tre": Italian, and a French typo of "très") still reads as the number in context
@@ -353,6 +372,51 @@ def _build_slot() -> dict[str, str]:
 # A number slot is a message mainly in the number word's language with a count cue right beside the word ("j'ai
 # le troi", "die zhen liegt", "tengo el dso"): there a reader takes the misspelling for the number.
 SLOT: dict[str, str] = _build_slot()
+
+# The names that are a short number word with a letter added, dropped or swapped ("tenn", "sten"): typed in lower
+# case in a number slot they are the number ("play the tenn"); capitalized, or outside a slot, the name.
+SLOT_NAMES: dict[str, str] = {
+    token: target
+    for token in sorted(NAMES)
+    if (target := _SHORT_READINGS.get(token) or _TYPO_READINGS.get(token) or "") in _LANGUAGES_OF
+}
+
+
+def _added_dropped_or_swapped(token: str, word: str) -> bool:
+    if len(token) == len(word) + 1:
+        return word in _deletions(token)
+    if len(token) == len(word) - 1:
+        return token in _deletions(word)
+    return len(token) == len(word) and token != word and _one_change(token, word) and sorted(token) == sorted(word)
+
+
+def _build_lone() -> dict[str, str]:
+    """The misspellings that count as a message of their own: a small number word (five letters at most) with a
+    letter added, dropped or swapped that is no everyday word of any language (a rare dictionary word, a function
+    word's typo, a foreign word: "sies", "dri", "aht", "zhen"). A replaced letter is too often another rare word."""
+    lone: dict[str, str] = {}
+    for token in sorted(ORDINARY | _TYPO_READINGS.keys()):
+        target = _SHORT_READINGS.get(token) or _TYPO_READINGS.get(token) or _read(token)
+        if (
+            target
+            and len(target) <= 5
+            and target in FORMS
+            and token not in EVERYDAY
+            and _added_dropped_or_swapped(token, target)
+        ):
+            lone[token] = target
+    return lone
+
+
+# A message of one word is the answer to "which card?": there a misspelling counts unless it is an everyday word
+# of some language ("sies" alone is "seis"; "tow" or "Sven" alone stay).
+LONE: dict[str, str] = _build_lone()
+
+
+def name_misspelling(token: str) -> tuple[str, tuple[str, ...]]:
+    """The number word a name of :data:`SLOT_NAMES` stands for in a number slot, with its languages."""
+    target = SLOT_NAMES[token]
+    return target, _LANGUAGES_OF[target]
 
 
 def slot_misspelling(token: str) -> tuple[str, tuple[str, ...]]:

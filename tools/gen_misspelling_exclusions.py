@@ -16,9 +16,13 @@ French or Spanish" (``forth``, ``weight``, ``threw``, ``dose``). This script fin
    frequency lists picked up, such as ``tre``). A misspelt short number word, which counts only in context
    anyway, is excluded by the dictionary words alone;
 5. per ordinary word, the languages it is an everyday word of (``home``: a lower-case dictionary word there, German
-   capitalized too, or at least ``HOME_ZIPF`` in wordfreq), and the ``names`` (no everyday word anywhere, but an
-   English, French or Spanish dictionary accepts it capitalized: Sven, Tenn). A misspelling that is neither counts
-   in a number slot (``chatfilter._misspellings.SLOT``).
+   capitalized too, or at least ``HOME_ZIPF`` in wordfreq), the ``names`` (no dictionary accepts it in lower case,
+   but an English, French or Spanish one does capitalized: Sven, Tenn; judged by the token as a whole word, not by
+   "zhen's"), and the ``everyday`` words (at least ``HOME_ZIPF`` in some language, or a lower-case dictionary word
+   at least ``COMMON_ZIPF`` in its language). A misspelling that is no
+   everyday word of a language and no name counts in a number slot (``chatfilter._misspellings.SLOT``); one that is
+   no everyday word at all counts as a message of its own (``chatfilter._misspellings.LONE``). German forms with
+   the final -e dropped (``helf``, from ``helfe``) are dictionary words.
 
 Only the resulting list (a few thousand short words) is shipped; the dictionaries and wordfreq are developer
 tools, never runtime dependencies. Run after any change to the number-word tables or the rules:
@@ -98,11 +102,13 @@ def rejected_by(dictionary: str, words: list[str]) -> set[str]:
     return set(result.stdout.split("\n"))
 
 
-def _home_and_names(ordinary: set[str], hits: dict[str, set[str]]) -> tuple[dict[str, list[str]], set[str]]:
+def _home_and_names(ordinary: set[str], hits: dict[str, set[str]]) -> tuple[dict[str, list[str]], set[str], set[str]]:
     """Per ordinary word, the languages it is an everyday word of (a dictionary of the language accepts it in
-    lower case, German capitalized too as its nouns are, or wordfreq rates it at least HOME_ZIPF there); and the
-    names: words of no language's everyday vocabulary that an English, French or Spanish dictionary accepts
-    capitalized (Sven, Tenn)."""
+    lower case, German capitalized too as its nouns are, or wordfreq rates it at least HOME_ZIPF there); the
+    names: words that no dictionary accepts in lower case (nor German capitalized) but an English, French or
+    Spanish one accepts capitalized (Sven, Tenn), whatever wordfreq says, as wordfreq counts "Tenn." as "tenn";
+    and the everyday words: at least HOME_ZIPF in some language, names included (a lone "Sven" calls a player), or a
+    lower-case dictionary word at least COMMON_ZIPF in its language."""
     from wordfreq import zipf_frequency  # developer tool only
 
     words = {token: hits.get(token, {token}) for token in ordinary}
@@ -120,18 +126,23 @@ def _home_and_names(ordinary: set[str], hits: dict[str, set[str]]) -> tuple[dict
             capital_elsewhere |= {w.lower() for w in capitals}
     home: dict[str, list[str]] = {}
     names: set[str] = set()
+    everyday: set[str] = set()
     for token, ws in sorted(words.items()):
-        langs = [
-            lang
-            for lang in LANGS
-            if any(w.lower() in accepted[lang] or zipf_frequency(w, lang) >= HOME_ZIPF for w in ws)
-        ]
+        in_lower = [lang for lang in LANGS if any(w.lower() in accepted[lang] for w in ws)]
+        frequent = [lang for lang in LANGS if any(zipf_frequency(w, lang) >= HOME_ZIPF for w in ws)]
+        # Everyday: common somewhere, or a lower-case dictionary word in some use in its language ("doss"); a
+        # dictionary word hardly anyone writes ("síes") is not.
+        if frequent or any(zipf_frequency(w, lang) >= COMMON_ZIPF for lang in in_lower for w in ws):
+            everyday.add(token)
+        if not in_lower and any(w.lower() in capital_elsewhere for w in ws) and token not in EXTRA_ORDINARY:
+            names.add(token)
+            frequent = []  # the name's own frequency: "tenn" is common in wordfreq as "Tenn."
+        langs = [lang for lang in LANGS if lang in in_lower or lang in frequent]
         if token in EXTRA_ORDINARY:
             langs = ["en"]  # English chat words and names the sources miss
+            everyday.add(token)
         home[token] = langs
-        if not langs and any(w.lower() in capital_elsewhere for w in ws):
-            names.add(token)
-    return home, names
+    return home, names, everyday
 
 
 def main() -> None:
@@ -148,18 +159,26 @@ def main() -> None:
     rejected_everywhere = set(spellings)
     for dictionary in DICTIONARIES:
         rejected_everywhere &= rejected_by(dictionary, spellings)
+    with_e = sorted(token + "e" for token in hits)
+    german_e = set(with_e) - rejected_by("de_DE", with_e)
     ordinary: set[str] = set(EXTRA_ORDINARY)
     frequent_only: set[str] = set()
     for token, words in hits.items():
         if token in MISSPELLINGS:
             continue
         in_dictionary = any(v not in rejected_everywhere for w in words for v in (w, w.lower(), w.capitalize()))
+        # German chat drops a final -e ("ich helf dir", "ich geh"): such a form is a German word too.
+        in_dictionary = in_dictionary or token + "e" in german_e
         common = any(zipf_frequency(w, lang) >= COMMON_ZIPF for w in words for lang in LANGS)
         if in_dictionary or common:
             ordinary.add(token)
         if common and not in_dictionary and token not in EXTRA_ORDINARY:
             frequent_only.add(token)
-    home, names = _home_and_names(ordinary, hits)
+    # Whether a token is an everyday word or a name is judged by the words that are that token whole: "zhen" by
+    # "zhen", not by "zhen's", which dictionaries accept as a possessive (that made a Chinese name an everyday
+    # German and Spanish word). Whether it is ordinary at all still counts every word it is cut from ("dosn't").
+    whole = {token: {w for w in words if fold(w) == token} or {token} for token, words in hits.items()}
+    home, names, everyday = _home_and_names(ordinary, whole)
     table = {
         "generated_by": "tools/gen_misspelling_exclusions.py",
         "sources": SOURCES,
@@ -167,6 +186,7 @@ def main() -> None:
         "frequent_only": sorted(frequent_only),
         "home": home,
         "names": sorted(names),
+        "everyday": sorted(everyday),
     }
     OUT.write_text(json.dumps(table, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
     print(f"{len(hits)} candidates read as numbers, {len(ordinary)} ordinary words written to {OUT}")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pathlib
 import unicodedata
+from collections.abc import Callable
 
 import pytest
 
@@ -18,6 +19,7 @@ from tests.chatfilter.chat_corpus_issue27 import ALL_ISSUE27
 from tests.chatfilter.chat_corpus_issue40 import ALL_ISSUE40
 from tests.chatfilter.chat_corpus_misspellings import ALL_NEW
 from tests.chatfilter.ordinary_chat import LANGUAGES, ordinary_chat
+from tests.chatfilter.table_talk import table_talk
 from tests.chatfilter.test_chat_filter import precision_recall
 
 SENTENCE = {"en": "I have {} now", "de": "ich habe {} jetzt", "fr": "j'ai {} maintenant", "es": "tengo {} ahora"}
@@ -28,11 +30,11 @@ LOCALES = pathlib.Path(__file__).resolve().parents[2] / "i18n" / "locales"
 
 
 def test_held_out_corpus_figures() -> None:
-    """Written before the filter was changed for issue 40 (then: precision 1.000, recall 0.736). The misses left
-    are misspellings the rulings keep as ordinary words, names or typos of function words (docs/chat-filter.md)."""
+    """Written before the filter was changed for issue 40 (then: precision 1.000, recall 0.736; after wave 4:
+    0.966; after wave 5: 1.000)."""
     precision, recall = precision_recall(ALL_ISSUE40)
     assert precision >= 0.995
-    assert recall >= 0.96
+    assert recall >= 0.995
 
 
 def test_held_out_corpus_is_new_and_has_both_labels_per_kind() -> None:
@@ -172,11 +174,13 @@ def test_ordinary_short_words_stay(text: str) -> None:
     [
         ("ich hab die aht", 1),  # "aht" is also "hat" mistyped, but after an article in German it is the number
         ("tengo el dso", 1),  # "dso" is also "eso" mistyped
-        ("aht", 0),  # alone, the typo of a function word stays
+        ("aht", 1),  # alone it is the number: a function word's typo does not stand alone (wave 5 ruling)
+        ("tne end", 0),  # beside other words, the typo of a function word stays
         ("das aht er gesagt", 0),  # no number slot: after "das" it is the verb mistyped
         ("una dose de suerte", 0),  # an everyday word of another language stays, even after an article
         ("just Sven and me", 0),  # a name
-        ("I have the tenn", 0),  # "Tenn." an abbreviation a dictionary knows: a name-like word stays
+        ("I have the tenn", 1),  # a name typed in lower case in a number slot is the number (wave 5 ruling)
+        ("I have the Tenn", 0),  # capitalized it is the name or the abbreviation
     ],
 )
 def test_misspellings_in_a_number_slot(text: str, label: int) -> None:
@@ -231,11 +235,12 @@ def test_invisible_characters_inside_ordinary_words_find_nothing(lang: str) -> N
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_no_false_alarm_on_ordinary_chat(lang: str) -> None:
-    lines = ordinary_chat(lang)
+@pytest.mark.parametrize("generate", [ordinary_chat, table_talk], ids=["ordinary_chat", "table_talk"])
+def test_no_false_alarm_on_ordinary_chat(generate: Callable[[str], list[str]], lang: str) -> None:
+    lines = generate(lang)
     assert len(lines) >= 2000
     assert len(set(lines)) == len(lines)
-    assert lines == ordinary_chat(lang)  # seeded: the same corpus on every run
+    assert lines == generate(lang)  # seeded: the same corpus on every run
     assert [line for line in lines if mentions_number(line)] == []
 
 
