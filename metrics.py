@@ -34,8 +34,8 @@ import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
 
-from engine import GAMES
 from storage import Storage
+from table.registry import GAMES
 
 log = logging.getLogger(__name__)
 

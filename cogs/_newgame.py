@@ -12,17 +12,16 @@ from discord import app_commands
 from cogs._cooldowns import NEW_GAME_SECONDS, NEW_GAMES, posts_here
 from cogs.daily import DEALS
 from cogs.threads import THREAD_OPTION
-from engine import GAMES
-from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import GameInfo, Variant
 from i18n import Text, _, _n, joined, listing
 from table.answer import UserError
 from table.clock import TURN_TIMES, turn_time_words
+from table.registry import GAMES, computer_player
 
 if TYPE_CHECKING:
     from bot import Bot
 
-DEFAULT_GAME = "the_game"
+DEFAULT_GAME = next(iter(GAMES))  # the first game registered (``games.py``)
 MAX_BOTS = 6
 
 
@@ -59,7 +58,7 @@ def checked_choices(kind: str, chosen: dict[str, Any], bots: int, turn_time: str
         )
     if deal not in DEALS:
         raise UserError(_("Choose the deal from the list: random or daily."))
-    if bots and info.kind not in AI_PLAYERS:
+    if bots and computer_player(info.kind) is None:
         raise UserError(no_computer_players(info))
     if bots and bots + 1 > info.max_players:
         raise UserError(

@@ -11,10 +11,10 @@ import discord
 
 from cogs._results import variants_text
 from cogs._ui import reply_error
-from engine import GAMES
 from i18n import Localized, Text, _
 from storage import GameRecord
 from table.language import Languages
+from table.registry import GAMES
 
 COLOUR = discord.Colour.gold()
 PAGE = 10  # lines of a leaderboard or history page

@@ -15,12 +15,12 @@ from discord.ext import commands
 
 from cogs._ui import in_text_channel, reply_error
 from cogs.lobby import Lobby
-from engine import GAMES
 from i18n import Localized, _, lines
 from storage import ChannelBusy, GameRecord, NewGame, is_former
 from table.answer import UserError, detached
 from table.end_screen import REMATCH_ID, replay_view, team_record
 from table.events import Moved
+from table.registry import GAMES
 
 if TYPE_CHECKING:
     from bot import Bot

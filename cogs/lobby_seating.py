@@ -12,13 +12,12 @@ import discord
 from cogs._learning import first_game_note
 from cogs._newgame import MAX_BOTS, no_computer_players
 from cogs.lobby_message import LobbyMessage
-from engine import GAMES
-from engine.ai import PLAYERS as AI_PLAYERS
 from i18n import Text, _, render
 from storage import Conflict, GameRecord, now
 from table.answer import UserError, in_time, send
 from table.clock import TURN_TIMES, turn_time, turn_time_words
 from table.people import ai_seat_id, is_ai, mention
+from table.registry import GAMES, computer_player
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -144,7 +143,7 @@ class Seating:
                 raise UserError(_("Only a player in the lobby can seat computer players; press Join first."))
             bots = [p for p in record.players if is_ai(p)]
             if change > 0:
-                if info.kind not in AI_PLAYERS:
+                if computer_player(info.kind) is None:
                     raise UserError(no_computer_players(info))
                 if len(record.players) >= info.max_players:
                     raise UserError(

@@ -17,11 +17,11 @@ from cogs._results import game_over_here
 from cogs._ui import in_text_channel, reply_error
 from cogs.lobby import DEFAULT_GAME, Lobby, lobby_embed
 from cogs.threads import report_result
-from engine import GAMES
 from i18n import _, lines, render
 from storage import Conflict, GameRecord
 from table.answer import UserError, in_time, send
 from table.games import NO_GAME
+from table.registry import GAMES, registration
 from table.settings import may_end_any_game
 
 if TYPE_CHECKING:
@@ -162,10 +162,10 @@ class TableCommands(commands.Cog):
             async with in_time(interaction, ephemeral=True):
                 record = await self.bot.storage.open_game(interaction.channel_id or 0)
             game = record.kind if record and record.kind in GAMES else DEFAULT_GAME
-        presenter = self.bot.tables.presenters.get(game)
-        if presenter is None:
+        hosted = registration(game)
+        if hosted is None:
             raise UserError(_("{game} isn't available on this bot yet.", game=self.bot.tables.title(game)))
-        rules = lines(presenter.rules_text, "", at_the_table(game))
+        rules = lines(hosted.presenter.rules_text, "", at_the_table(game))
         await send(interaction, content=render(rules, interaction.locale.value), ephemeral=True)
 
     # ---- the channel is gone ----------------------------------------------------------------------------------

@@ -1,0 +1,85 @@
+"""The games this table hosts: one ``Registration`` per game carries all the table knows of it.
+
+OpenSpiel's ``pyspiel.register_game``: the core keeps the registry and reads it by kind, and never names a game; each
+game's table adapter builds its registration (rules, optional computer player, presenter, optional end picture,
+first-game texts), and the top-level ``games`` module registers them, one line each. The rules carry the game's facts
+(``GameInfo``: cooperative, has secrets, turn time) and its safe default move (``Game.default_action``).
+
+The registry is filled when ``games`` is imported (``bot.py`` does it first): nothing here imports an adapter, since
+the adapters sit above the core.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.ai import AIPlayer
+from engine.game import Game, Move, Setup
+from i18n import Text
+from table.picture import Picture
+from table.presenter import Presenter
+
+# Called once per finished game, in a thread, with the whole log: the end screen's picture, or None for none.
+EndPicture = Callable[[Setup, Sequence[Move[Any]]], Picture | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Registration:
+    """Everything about one game: its rules, how it reads at a Discord table, and what teaches it to newcomers."""
+
+    game: Game[Any, Any]
+    presenter: Presenter[Any, Any]
+    # The extension that adds the game's commands and buttons (its adapter module names itself: ``__name__``).
+    extension: str
+    ai: AIPlayer[Any, Any] | None = None  # None: people only (``bots:`` and "Add bot" are refused)
+    end_picture: EndPicture | None = None
+    # The first-game texts; None: the lines that fit any game (``cogs._learning``).
+    at_the_table: Text | None = None  # /rules: how the game is played with this bot, after the game's own rules
+    first_game: Text | None = None  # the note with a person's answer when they open or join their first game here
+
+    @property
+    def kind(self) -> str:
+        return self.game.info.kind
+
+
+REGISTRY: dict[str, Registration] = {}
+
+
+def register(registration: Registration) -> Registration:
+    """Host ``registration``'s game: the lobby offers it, the bot loads its commands, the tests cover it."""
+    if registration.presenter.game is not registration.game:
+        raise ValueError(f"The presenter of {registration.kind!r} presents another game")
+    REGISTRY[registration.kind] = registration
+    return registration
+
+
+def unregister(kind: str) -> None:
+    REGISTRY.pop(kind, None)
+
+
+def registration(kind: str) -> Registration | None:
+    return REGISTRY.get(kind)
+
+
+def computer_player(kind: str) -> AIPlayer[Any, Any] | None:
+    """The game's computer player; None for a game played by people only, or a kind this bot doesn't host."""
+    found = REGISTRY.get(kind)
+    return found.ai if found is not None else None
+
+
+class _Rules(Mapping[str, Game[Any, Any]]):
+    """The registered games' rules by kind: a read-only view of ``REGISTRY``, never a list of its own."""
+
+    def __getitem__(self, kind: str) -> Game[Any, Any]:
+        return REGISTRY[kind].game
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(REGISTRY)
+
+    def __len__(self) -> int:
+        return len(REGISTRY)
+
+
+GAMES: Mapping[str, Game[Any, Any]] = _Rules()
