@@ -155,7 +155,9 @@ class TableCommands(commands.Cog):
 
     @app_commands.command(name="rules", description="The rules in short, privately.")
     @app_commands.guild_only()
-    @app_commands.describe(game="Which game's rules (default: the game in this channel, else The Game)")
+    @app_commands.describe(
+        game=f"Which game's rules (default: the game in this channel, else {GAMES[DEFAULT_GAME].info.title})"
+    )
     @app_commands.choices(game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()])
     async def rules(self, interaction: discord.Interaction[Bot], game: str | None = None) -> None:
         if game is None:

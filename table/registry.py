@@ -51,6 +51,8 @@ def register(registration: Registration) -> Registration:
     """Host ``registration``'s game: the lobby offers it, the bot loads its commands, the tests cover it."""
     if registration.presenter.game is not registration.game:
         raise ValueError(f"The presenter of {registration.kind!r} presents another game")
+    if REGISTRY.get(registration.kind, registration) is not registration:
+        raise ValueError(f"Another game is registered as {registration.kind!r}")  # one kind, one game, everywhere
     REGISTRY[registration.kind] = registration
     return registration
 
@@ -61,6 +63,11 @@ def unregister(kind: str) -> None:
 
 def registration(kind: str) -> Registration | None:
     return REGISTRY.get(kind)
+
+
+def registered() -> list[Registration]:
+    """Every registration, in the order registered (the first is the lobby's default)."""
+    return list(REGISTRY.values())
 
 
 def computer_player(kind: str) -> AIPlayer[Any, Any] | None:

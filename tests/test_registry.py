@@ -20,7 +20,7 @@ from storage import GameRecord, NewGame
 from storage.sqlite import SQLiteStorage
 from table.events import Events
 from table.games import Games, GameUnavailable
-from table.registry import GAMES, REGISTRY, computer_player, register, registration, unregister
+from table.registry import GAMES, REGISTRY, computer_player, register, registered, registration, unregister
 from table.seats import decide, stand_in
 from tests.third_game import rules as race
 from tests.third_game import table as race_table
@@ -35,6 +35,7 @@ def race_hosted() -> Iterator[None]:
 
 def test_each_game_is_registered_once_with_all_it_brings() -> None:
     assert list(REGISTRY) == ["the_game", "no_thanks"]  # the first is the lobby's default
+    assert [hosted.kind for hosted in registered()] == list(REGISTRY)
     hosted = REGISTRY["the_game"]
     assert hosted is the_game_adapter.REGISTRATION
     assert (hosted.game, hosted.ai, hosted.extension) == (the_game.GAME, ai.THE_GAME, "cogs.the_game")
@@ -61,6 +62,14 @@ def test_a_presenter_of_another_game_is_refused() -> None:
     with pytest.raises(ValueError, match="presents another game"):
         register(wrong)
     assert registration("no_thanks") is no_thanks_adapter.REGISTRATION
+
+
+def test_a_second_game_under_a_registered_kind_is_refused() -> None:
+    impostor = replace(the_game_adapter.REGISTRATION, ai=None)
+    with pytest.raises(ValueError, match="Another game is registered as 'the_game'"):
+        register(impostor)
+    assert register(the_game_adapter.REGISTRATION) is REGISTRY["the_game"]  # the same one again changes nothing
+    assert computer_player("the_game") is ai.THE_GAME
 
 
 def test_a_game_without_the_optional_parts_gets_the_generic_ones(race_hosted: None) -> None:
