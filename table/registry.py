@@ -5,8 +5,8 @@ game's table adapter builds its registration (rules, optional computer player, p
 first-game texts), and the top-level ``games`` module registers them, one line each. The rules carry the game's facts
 (``GameInfo``: cooperative, has secrets, turn time) and its safe default move (``Game.default_action``).
 
-The registry is filled when ``games`` is imported (``bot.py`` does it first): nothing here imports an adapter, since
-the adapters sit above the core.
+The registry is filled when ``games`` is imported (``bot.py`` does, before it loads the cogs; so does the tests'
+``conftest.py``): nothing here imports an adapter, since the adapters sit above the core.
 """
 
 from __future__ import annotations
