@@ -22,6 +22,21 @@ if TYPE_CHECKING:
     from bot import Bot
 
 DEFAULT_GAME = next(iter(GAMES))  # the first game registered (``games.py``)
+
+
+def default_turn_times() -> str:
+    """The default game's turn time, then each other game's where it differs ("3 minutes, No Thanks! 1 minute"), in
+    the English of the turn_time choices: a command string, translated through the catalogs as a whole."""
+    named = {seconds: name for name, seconds in TURN_TIMES.items()}
+
+    def words(seconds: int) -> str:
+        return named.get(seconds, f"{seconds} seconds")
+
+    first = GAMES[DEFAULT_GAME].info.turn_seconds
+    others = [f"{g.info.title} {words(g.info.turn_seconds)}" for g in GAMES.values() if g.info.turn_seconds != first]
+    return ", ".join([words(first), *others])
+
+
 MAX_BOTS = 6
 
 
@@ -141,7 +156,7 @@ def newgame_command() -> app_commands.Command[Any, Any, None]:
             app_commands.describe(
                 game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
                 bots="Computer players to seat at the table (default none)",
-                turn_time="Time for each turn before the autopilot plays it (default: 3 minutes, No Thanks! 1 minute)",
+                turn_time=f"Time for each turn before the autopilot plays it (default: {default_turn_times()})",
                 deal="A random shuffle, or today's daily deal: the same cards on every server (compare with /daily)",
                 thread=THREAD_OPTION,
                 **{
