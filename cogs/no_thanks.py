@@ -341,23 +341,6 @@ class Presenter:
 
 
 PRESENTER = Presenter()
-REGISTRATION = Registration(
-    game=no_thanks.GAME,
-    presenter=PRESENTER,
-    extension=__name__,
-    ai=ai.NO_THANKS,
-    at_the_table=_(
-        "**At the table**: on your turn press **No thanks!** or **Take** under the board (or /nothanks, /take); "
-        "**My cards and chips** shows yours privately.\n"
-        "- Each turn has a clock (the turn time chosen in the lobby): a reminder comes first, then the autopilot "
-        "plays for you and the table may vote on what happens next."
-    ),
-    first_game=_(
-        "**New here? How to play:** on your turn press **No thanks!** or **Take** under the board; **My cards and "
-        "chips** shows yours privately.\n"
-        "Each turn has a clock: when it runs out, the autopilot plays for you. /rules and /help say more."
-    ),
-)
 
 
 class NoThanksCog(commands.Cog):
@@ -387,3 +370,23 @@ class NoThanksCog(commands.Cog):
 
 async def setup(bot: Bot) -> None:
     await bot.add_cog(NoThanksCog(bot))
+
+
+# The game, as the table hosts it: ``games.py`` registers it.
+REGISTRATION = Registration(
+    game=no_thanks.GAME,
+    presenter=PRESENTER,
+    extension=__name__,
+    ai=ai.NO_THANKS,
+    at_the_table=_(
+        "**At the table**: on your turn press **No thanks!** or **Take** under the board (or /nothanks, /take); "
+        "**My cards and chips** shows yours privately.\n"
+        "- Each turn has a clock (the turn time chosen in the lobby): a reminder comes first, then the autopilot "
+        "plays for you and the table may vote on what happens next."
+    ),
+    first_game=_(
+        "**New here? How to play:** on your turn press **No thanks!** or **Take** under the board; **My cards and "
+        "chips** shows yours privately.\n"
+        "Each turn has a clock: when it runs out, the autopilot plays for you. /rules and /help say more."
+    ),
+)
