@@ -21,12 +21,32 @@ from cogs.the_game_picture import the_game_end_picture
 from cogs.the_game_presenter import PRESENTER
 from engine import ai, the_game
 from engine.the_game import EndTurn, Play, State
-from i18n import _, render
+from i18n import Text, _, render
 from table.answer import UserError
-from table.registry import Registration
+from table.registry import ChatRule, Registration
 
 if TYPE_CHECKING:
     from bot import Bot
+
+
+def chat_rule_told(channel: str) -> Text:
+    """The rule, told by DM to a player whose message in ``channel`` was removed."""
+    return _(
+        "The Game's rule: nobody may reveal card numbers while the game runs, so I removed your message in {channel}. "
+        "No digits, number words (two to ninety-nine in English, German, French or Spanish), Roman numerals or "
+        'number emoji. Name piles by letter (A, B, C, D) and give hints without numbers, like "don\'t lay on C" or '
+        '"no big jump on A, please".',
+        channel=channel,
+    )
+
+
+def chat_rule_notice(player: str | Text) -> Text:
+    """The same, in the channel for a few seconds, to a player whose DMs are closed."""
+    return _(
+        "{player}, I removed your message: no numbers while The Game runs. Name piles by letter and give hints "
+        "without numbers.",
+        player=player,
+    )
 
 
 REGISTRATION = Registration(
@@ -48,6 +68,7 @@ REGISTRATION = Registration(
         "**End turn** when you have laid enough. **Signals…** tells the table about a pile without numbers.\n"
         "Each turn has a clock: when it runs out, the autopilot plays for you. /rules and /help say more."
     ),
+    chat_rule=ChatRule(told=chat_rule_told, notice=chat_rule_notice),
 )
 
 

@@ -16,13 +16,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai import AIPlayer
-from engine.game import Game, Move, Setup
+from engine.game import NO_NUMBERS_IN_CHAT, Game, Move, Setup
 from i18n import Text
 from table.picture import Picture
 from table.presenter import Presenter
 
 # Called once per finished game, in a thread, with the whole log: the end screen's picture, or None for none.
 EndPicture = Callable[[Setup, Sequence[Move[Any]]], Picture | None]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRule:
+    """What a game that forbids numbers in chat (``NO_NUMBERS_IN_CHAT``) tells a person whose message was removed:
+    privately, naming the channel (``told``), or, where their DMs are closed, in the channel for a few seconds,
+    naming them (``notice``). The words are the game's own: its rule, its way to hint without numbers."""
+
+    told: Callable[[str], Text]
+    notice: Callable[[str | Text], Text]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +48,7 @@ class Registration:
     # The first-game texts; None: the lines that fit any game (``cogs._learning``).
     at_the_table: Text | None = None  # /rules: how the game is played with this bot, after the game's own rules
     first_game: Text | None = None  # the note with a person's answer when they open or join their first game here
+    chat_rule: ChatRule | None = None  # required with ``NO_NUMBERS_IN_CHAT``, which removes numbers from the chat
 
     @property
     def kind(self) -> str:
@@ -51,6 +62,8 @@ def register(registration: Registration) -> Registration:
     """Host ``registration``'s game: the lobby offers it, the bot loads its commands, the tests cover it."""
     if registration.presenter.game is not registration.game:
         raise ValueError(f"The presenter of {registration.kind!r} presents another game")
+    if NO_NUMBERS_IN_CHAT in registration.game.info.capabilities and registration.chat_rule is None:
+        raise ValueError(f"{registration.kind!r} forbids numbers in chat but tells nobody why their message went")
     if REGISTRY.get(registration.kind, registration) is not registration:
         raise ValueError(f"Another game is registered as {registration.kind!r}")  # one kind, one game, everywhere
     REGISTRY[registration.kind] = registration

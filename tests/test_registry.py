@@ -3,10 +3,12 @@ gets instead (the race of ``tests/third_game``: no computer player, no picture, 
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +17,8 @@ from cogs import the_game as the_game_adapter
 from cogs._learning import AT_ANY_TABLE, FIRST_ANY_GAME, at_the_table, first_game_note
 from engine import ai, no_thanks, the_game
 from engine.ai import AIPlayer
-from engine.game import Setup
+from engine.game import NO_NUMBERS_IN_CHAT, Game, Setup
+from i18n import render
 from storage import GameRecord, NewGame
 from storage.sqlite import SQLiteStorage
 from table.events import Events
@@ -62,6 +65,25 @@ def test_a_presenter_of_another_game_is_refused() -> None:
     with pytest.raises(ValueError, match="presents another game"):
         register(wrong)
     assert registration("no_thanks") is no_thanks_adapter.REGISTRATION
+
+
+def test_a_game_that_removes_numbers_from_chat_must_say_why(race_hosted: None) -> None:
+    """The chat rule's words are the game's own (The Game's names its piles): the generic moderation has none."""
+    silent = replace(race.GAME, info=replace(race.INFO, kind="silent", capabilities=frozenset({NO_NUMBERS_IN_CHAT})))
+    presenter = replace_presenter(silent)
+    with pytest.raises(ValueError, match="tells nobody why"):
+        register(replace(race_table.REGISTRATION, game=silent, presenter=presenter))
+    assert registration("silent") is None
+    rule = REGISTRY["the_game"].chat_rule
+    assert rule is not None
+    assert "<#5>" in render(rule.told("<#5>"), "en")
+    assert render(rule.notice("@ana"), "de").startswith("@ana")
+
+
+def replace_presenter(game: Game[Any, Any]) -> Any:
+    presenter = copy.copy(race_table.PRESENTER)
+    presenter.game = game
+    return presenter
 
 
 def test_a_second_game_under_a_registered_kind_is_refused() -> None:
