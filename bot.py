@@ -32,18 +32,21 @@ import startup
 from cogs._ui import check_options, reply_error
 from config import ConfigError, Settings
 from discord_internals import dynamic_item_patterns, event_parsers
-from engine import GAMES
 from i18n import _, render
 from i18n.slash import CatalogTranslator, sync_payload
 from storage import Storage, StorageUnavailable, maintenance, open_storage
 from table.answer import NO_PINGS
 from table.flow import Table
+from table.registry import REGISTRY
 
 log = logging.getLogger("bot")
 
 WEB_TABLE = "web.server"  # the web table's module, loaded only with WEB_PORT
+# The registration lines of the games the bot hosts; imported by name, as the cogs are loaded, since the adapters it
+# imports name bot.Bot for typing.
+GAMES = "games"
 
-# One cog per concern; each registered game's table adapter comes after the lobby (``GameInfo.adapter``).
+# One cog per concern; each registered game's table adapter comes after the lobby (``Registration.extension``).
 CONCERNS = (
     "cogs.lobby",
     "cogs.table_commands",
@@ -62,7 +65,8 @@ CONCERNS = (
 
 def extensions() -> tuple[str, ...]:
     """The cogs to load: read when the bot sets up, so a game registered before then is played like the others."""
-    return (CONCERNS[0], *(game.info.adapter_module for game in GAMES.values()), *CONCERNS[1:])
+    importlib.import_module(GAMES)  # fills the registry, once
+    return (CONCERNS[0], *(hosted.extension for hosted in REGISTRY.values()), *CONCERNS[1:])
 
 
 # Where the commands were last synced to (a server id, or null for global) and a hash of them.

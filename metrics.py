@@ -34,8 +34,8 @@ import discord
 from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, REGISTRY, Counter, Gauge, Histogram, generate_latest
 
-from engine import GAMES
 from storage import Storage
+from table.registry import GAMES, registered
 
 log = logging.getLogger(__name__)
 
@@ -116,12 +116,13 @@ def answered(item: discord.Interaction[Any]) -> None:
 
 
 def labels(item: discord.Interaction[Any]) -> tuple[str, str]:
-    """The game and command an interaction is about: a command's cog module or its ``game`` option; a button's
-    custom_id prefix (``the_game:play`` -> the_game, play)."""
+    """The game and command an interaction is about: the game whose registration's extension holds the command, or
+    its ``game`` option; a button's custom_id prefix (``the_game:play`` -> the_game, play)."""
     if item.command is not None:
-        module = (getattr(item.command, "module", None) or "").rpartition(".")[2]
+        module = getattr(item.command, "module", None)
+        owner = next((hosted.kind for hosted in registered() if hosted.extension == module), None)
         chosen = getattr(item.namespace, "game", None)
-        game = module if module in GAMES else chosen if isinstance(chosen, str) and chosen in GAMES else ""
+        game = owner or (chosen if isinstance(chosen, str) and chosen in GAMES else "")
         return game, item.command.qualified_name
     data: dict[str, Any] = dict(item.data or {})
     # Ids carry game numbers and targets (rematch:12, vote:12:remove:3): only the first two words, no numbers, so

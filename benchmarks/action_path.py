@@ -22,7 +22,7 @@ if sys.path and Path(sys.path[0] or ".").resolve() == ROOT / "benchmarks":
     sys.path.pop(0)
 sys.path.insert(0, str(ROOT))
 
-from cogs import the_game_presenter as the_game_cog  # noqa: E402
+import games  # noqa: E402, F401  (registers the games, as bot.py does)
 from engine import the_game  # noqa: E402
 from engine.game import Setup  # noqa: E402
 from storage import NewGame  # noqa: E402
@@ -60,7 +60,6 @@ async def run(repeats: int, folder: Path) -> tuple[list[float], list[float]]:
     seed, actions = long_game_seed()
     storage = await SQLiteStorage.open(str(folder / "bench.sqlite3"))
     tables = Games(storage, Events())
-    tables.presenters["the_game"] = the_game_cog.PRESENTER
     early: list[float] = []
     late: list[float] = []
     try:

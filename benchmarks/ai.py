@@ -49,7 +49,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import no_thanks, the_game
-from engine.ai import PLAYERS
+from engine.ai import NO_THANKS, THE_GAME
 from engine.game import Setup
 
 THRESHOLD = 0.4  # the share of its value in chips at which a threshold player takes a No Thanks! card
@@ -91,7 +91,7 @@ def _timed_act(player: Any, observation: Any, rng: random.Random, tally: Tally) 
 
 
 def play_the_game(players: int, seed: int, variants: frozenset[str], tally: Tally, signals: str = "live") -> None:
-    ai = PLAYERS["the_game"]
+    ai = THE_GAME
     seats = tuple(range(1, players + 1))
     state = the_game.GAME.new_game(Setup(seats, seed, variants, the_game.INFO.rules_version))
     rng = ai_rng(seed)
@@ -131,7 +131,7 @@ def threshold_player(state: no_thanks.State, player: int) -> no_thanks.Action:
 
 
 def play_no_thanks(players: int, seed: int, variants: frozenset[str], tally: Tally, opponents: str) -> None:
-    ai = PLAYERS["no_thanks"]
+    ai = NO_THANKS
     seats = tuple(range(1, players + 1))
     tested = seats[seed % players]
     state = no_thanks.GAME.new_game(Setup(seats, seed, variants, no_thanks.INFO.rules_version))

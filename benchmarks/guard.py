@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.ai import ai_rng, deal_seed
 from cogs.the_game_panel import misclick_risks
 from engine import the_game
-from engine.ai import PLAYERS
+from engine.ai import THE_GAME
 from engine.ai.the_game_guard import regrets
 from engine.game import Setup
 
@@ -45,7 +45,7 @@ def old_rule(state: the_game.State, player: int, play: the_game.Play) -> bool:
 
 
 def play(players: int, seed: int, count: Count) -> None:
-    ai = PLAYERS["the_game"]
+    ai = THE_GAME
     seats = tuple(range(1, players + 1))
     state = the_game.GAME.new_game(Setup(seats, seed, frozenset(), the_game.INFO.rules_version))
     rng = ai_rng(seed)

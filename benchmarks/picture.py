@@ -15,10 +15,11 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
+from cogs.the_game_picture import course_png
 from engine import the_game
 from engine.game import Move, Setup
 from engine.the_game_course import course
-from table.picture import Result, course_png, results_png
+from table.picture import Result, results_png
 
 
 def play_out(setup: Setup) -> list[Move[the_game.Action]]:

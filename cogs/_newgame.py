@@ -12,17 +12,30 @@ from discord import app_commands
 from cogs._cooldowns import NEW_GAME_SECONDS, NEW_GAMES, posts_here
 from cogs.daily import DEALS
 from cogs.threads import THREAD_OPTION
-from engine import GAMES
 from engine.game import GameInfo, Variant
 from i18n import _, _n, joined, listing
 from table.answer import UserError
 from table.clock import TURN_TIMES, turn_time_words
 from table.lobby_rules import MAX_BOTS, has_computer_player, no_computer_players
+from table.registry import GAMES
 
 if TYPE_CHECKING:
     from bot import Bot
 
-DEFAULT_GAME = "the_game"
+DEFAULT_GAME = next(iter(GAMES))  # the first game registered (``games.py``)
+
+
+def default_turn_times() -> str:
+    """The default game's turn time, then each other game's where it differs ("3 minutes, No Thanks! 1 minute"), in
+    the English of the turn_time choices: a command string, translated through the catalogs as a whole."""
+    named = {seconds: name for name, seconds in TURN_TIMES.items()}
+
+    def words(seconds: int) -> str:
+        return named.get(seconds, f"{seconds} seconds")
+
+    first = GAMES[DEFAULT_GAME].info.turn_seconds
+    others = [f"{g.info.title} {words(g.info.turn_seconds)}" for g in GAMES.values() if g.info.turn_seconds != first]
+    return ", ".join([words(first), *others])
 
 
 def all_variants() -> dict[str, tuple[Variant, list[GameInfo]]]:
@@ -137,7 +150,7 @@ def newgame_command() -> app_commands.Command[Any, Any, None]:
             app_commands.describe(
                 game=f"Which game to play (default: {GAMES[DEFAULT_GAME].info.title})",
                 bots="Computer players to seat at the table (default none)",
-                turn_time="Time for each turn before the autopilot plays it (default: 3 minutes, No Thanks! 1 minute)",
+                turn_time=f"Time for each turn before the autopilot plays it (default: {default_turn_times()})",
                 deal="A random shuffle, or today's daily deal: the same cards on every server (compare with /daily)",
                 thread=THREAD_OPTION,
                 **{

@@ -11,10 +11,10 @@ import discord
 
 from cogs._results import variants_text
 from cogs._ui import reply_error
-from engine import GAMES
 from i18n import Localized, Text, _
 from storage import GameRecord
 from table.language import Languages
+from table.registry import GAMES
 
 ItemT = TypeVar("ItemT", bound=type)
 

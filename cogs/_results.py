@@ -3,11 +3,11 @@
 
 from __future__ import annotations
 
-from engine import GAMES
 from i18n import Localized, Text, _, joined
 from storage import GameRecord
 from table.end_screen import score_text
 from table.people import mention
+from table.registry import GAMES
 
 
 def variants_text(kind: str, variants: tuple[str, ...]) -> Localized:

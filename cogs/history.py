@@ -28,6 +28,7 @@ from table.answer import UserError, detached, send, shorten
 from table.end_screen import END_REPLAY_ID, score_text
 from table.games import setup_of
 from table.people import mention
+from table.registry import registration
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -308,10 +309,10 @@ class History(commands.Cog):
             raise UserError(_("That game isn't over yet: its replay opens when it ends."))
         if hidden_today(record, today_of(self.bot)):
             raise UserError(TODAYS_DEAL_CLOSED)
-        presenter = self.bot.tables.presenters.get(record.kind)
-        if presenter is None or record.damaged:
+        hosted = registration(record.kind)
+        if hosted is None or record.damaged:
             raise UserError(_("That game can't be replayed on this bot."))
-        game = presenter.game
+        presenter, game = hosted.presenter, hosted.game
         try:
             logged = await self.bot.storage.moves(record.id)
             moves = decode_moves(game, [(m.player, m.action) for m in logged])

@@ -23,7 +23,6 @@ from cogs.lobby_message import LobbyMessage, LobbyView, lobby_embed, lobby_view
 from cogs.lobby_seating import Seating
 from cogs.moderation import MISSING_PERMISSION
 from cogs.threads import PARENT, GameThread, open_thread, post_lobby_in_thread
-from engine import GAMES
 from engine.game import NO_NUMBERS_IN_CHAT
 from i18n import _, render
 from storage import GameRecord, NewGame
@@ -31,6 +30,7 @@ from table.answer import in_time
 from table.clock import TURN_TIMES
 from table.language import CHOSEN_LANGUAGE_OPTION, GUILD_LOCALE_OPTION, guild_locale_of
 from table.people import ai_seat_id
+from table.registry import GAMES
 from table.settings import check_games_allowed_here
 
 if TYPE_CHECKING:

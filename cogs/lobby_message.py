@@ -10,12 +10,12 @@ import discord
 from cogs._results import variants_text
 from cogs._ui import ErrorHandlingView
 from cogs.daily import DAILY_DEAL
-from engine import GAMES
 from i18n import Localized, Text, _, _p, lines, render
 from storage import GameRecord
 from table.answer import committed, detached, send, update
 from table.clock import turn_time, turn_time_words
 from table.people import is_ai, mention
+from table.registry import GAMES
 
 if TYPE_CHECKING:
     from bot import Bot

@@ -1,8 +1,10 @@
-"""The Game's table talk rule: while it runs in a channel, messages that mention numbers are removed.
+"""The table talk rule of a game that forbids numbers in chat (``NO_NUMBERS_IN_CHAT``: The Game): while it runs in
+a channel, messages that mention numbers are removed.
 
 The decision is ``chatfilter.mentions_number``; this cog only watches the channel (new messages,
 edits through the raw event so that uncached messages are caught, and keycap reactions) and explains the
-removal privately. Nothing happens in other channels, lobbies, No Thanks! games, or once the game ended.
+removal privately, in the game's own words (``Registration.chat_rule``). Nothing happens in other channels, lobbies,
+games without the rule, or once the game ended.
 """
 
 from __future__ import annotations
@@ -16,26 +18,16 @@ import discord
 from discord.ext import commands
 
 from chatfilter import mentions_number
-from i18n import Text, _, render
+from i18n import _, render
 from table.answer import USERS_ONLY
 from table.courier import DMsClosed
 from table.people import mention
+from table.registry import ChatRule, registration
 
 if TYPE_CHECKING:
     from bot import Bot
 
 log = logging.getLogger(__name__)
-
-
-def rule_for(channel: str) -> Text:
-    """The rule, told by DM to a player whose message in ``channel`` was removed."""
-    return _(
-        "The Game's rule: nobody may reveal card numbers while the game runs, so I removed your message in {channel}. "
-        "No digits, number words (two to ninety-nine in English, German, French or Spanish), Roman numerals or "
-        'number emoji. Name piles by letter (A, B, C, D) and give hints without numbers, like "don\'t lay on C" or '
-        '"no big jump on A, please".',
-        channel=channel,
-    )
 
 
 CHANNEL_NOTICE_SECONDS = 8
@@ -54,12 +46,15 @@ class Moderation(commands.Cog):
         self.warned_channels: set[int] = set()
         self.notice_seconds = CHANNEL_NOTICE_SECONDS
 
-    def moderated(self, channel_id: int, parent_id: int | None = None) -> bool:
+    def moderated(self, channel_id: int, parent_id: int | None = None) -> ChatRule | None:
+        """The chat rule that holds here, None where none does."""
         # A thread playing a game of its own follows that game's rule; any other thread, its channel's game.
-        forbids = self.bot.tables.forbids_numbers
-        if parent_id is None or self.bot.tables.games.running_kinds.get(channel_id) is not None:
-            return forbids(channel_id)
-        return forbids(parent_id)
+        running = self.bot.tables.games.running_kinds
+        where = channel_id if parent_id is None or running.get(channel_id) is not None else parent_id
+        if not self.bot.tables.forbids_numbers(where):
+            return None
+        hosted = registration(running.get(where, ""))
+        return hosted.chat_rule if hosted is not None else None
 
     def is_mine(self, author_id: int) -> bool:
         return self.bot.user is not None and author_id == self.bot.user.id
@@ -68,13 +63,14 @@ class Moderation(commands.Cog):
     async def on_message(self, message: discord.Message) -> None:
         if message.guild is None or self.is_mine(message.author.id):
             return
-        if not self.moderated(message.channel.id, getattr(message.channel, "parent_id", None)):
+        rule = self.moderated(message.channel.id, getattr(message.channel, "parent_id", None))
+        if rule is None:
             return
         text = message.content
         if message.poll is not None:
             text += "\n" + "\n".join([message.poll.question, *(answer.text for answer in message.poll.answers)])
         if mentions_number(text):
-            await self.remove(message.channel.id, message.id, message.author.id)
+            await self.remove(message.channel.id, message.id, message.author.id, rule)
 
     @commands.Cog.listener()
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
@@ -83,17 +79,18 @@ class Moderation(commands.Cog):
         if payload.guild_id is None or "content" not in data or not author or self.is_mine(int(author["id"])):
             return
         channel = self.bot.get_channel(payload.channel_id)
-        if not self.moderated(payload.channel_id, getattr(channel, "parent_id", None)):
+        rule = self.moderated(payload.channel_id, getattr(channel, "parent_id", None))
+        if rule is None:
             return
         if mentions_number(str(data["content"])):
-            await self.remove(payload.channel_id, payload.message_id, int(author["id"]))
+            await self.remove(payload.channel_id, payload.message_id, int(author["id"]), rule)
 
     @commands.Cog.listener()
     async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
         if payload.guild_id is None or self.is_mine(payload.user_id) or not payload.emoji.is_unicode_emoji():
             return
         channel = self.bot.get_channel(payload.channel_id)
-        if not self.moderated(payload.channel_id, getattr(channel, "parent_id", None)):
+        if self.moderated(payload.channel_id, getattr(channel, "parent_id", None)) is None:
             return
         if mentions_number(payload.emoji.name or ""):
             try:
@@ -105,34 +102,30 @@ class Moderation(commands.Cog):
             except discord.NotFound:
                 pass  # already gone
 
-    async def remove(self, channel_id: int, message_id: int, author_id: int) -> None:
+    async def remove(self, channel_id: int, message_id: int, author_id: int, rule: ChatRule) -> None:
         try:
-            await self.bot.http.delete_message(channel_id, message_id, reason="The Game: no numbers in the chat")
+            await self.bot.http.delete_message(channel_id, message_id, reason="No numbers in the chat during this game")
         except discord.NotFound:
             return
         except discord.Forbidden:
             self.cannot_moderate(channel_id)
             return
         log.debug("Removed a message mentioning a number in channel %s", channel_id)
-        await self.explain(channel_id, author_id)
+        await self.explain(channel_id, author_id, rule)
 
-    async def explain(self, channel_id: int, author_id: int) -> None:
+    async def explain(self, channel_id: int, author_id: int, rule: ChatRule) -> None:
         now = time.monotonic()
         if now - self.explained.get(author_id, -EXPLAIN_EVERY_SECONDS) < EXPLAIN_EVERY_SECONDS:
             return
         self.explained[author_id] = now
         languages = self.bot.tables.languages
-        rule = render(rule_for(f"<#{channel_id}>"), await languages.reader(author_id))
+        told = render(rule.told(f"<#{channel_id}>"), await languages.reader(author_id))
         with contextlib.suppress(DMsClosed):
-            if await self.bot.tables.courier.show(author_id, rule) is not None:
+            if await self.bot.tables.courier.show(author_id, told) is not None:
                 return
         channel = self.bot.get_partial_messageable(channel_id)
         guild = getattr(self.bot.get_channel(channel_id), "guild", None)
-        notice = _(
-            "{player}, I removed your message: no numbers while The Game runs. Name piles by letter and give hints "
-            "without numbers.",
-            player=mention(author_id),
-        )
+        notice = rule.notice(mention(author_id))
         try:
             await channel.send(
                 render(notice, languages.table(guild.id if guild is not None else None)),

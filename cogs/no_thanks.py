@@ -17,13 +17,14 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
-from engine import no_thanks
+from engine import ai, no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
 from i18n import Localized, Text, _, _n, _p, joined, lines, render
 from storage import GameRecord
 from table.answer import detached
 from table.people import mention
 from table.presenter import Step
+from table.registry import Registration
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -351,12 +352,10 @@ class NoThanksCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.tables.presenters[no_thanks.INFO.kind] = PRESENTER
         self.bot.add_dynamic_items(MoveButton)
         self.bot.add_view(NoThanksBoard())  # the static "my cards" button
 
     async def cog_unload(self) -> None:
-        self.bot.tables.presenters.pop(no_thanks.INFO.kind, None)
         self.bot.remove_dynamic_items(MoveButton)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
@@ -375,3 +374,23 @@ class NoThanksCog(commands.Cog):
 
 async def setup(bot: Bot) -> None:
     await bot.add_cog(NoThanksCog(bot))
+
+
+# The game, as the table hosts it: ``games.py`` registers it.
+REGISTRATION = Registration(
+    game=no_thanks.GAME,
+    presenter=PRESENTER,
+    extension=__name__,
+    ai=ai.NO_THANKS,
+    at_the_table=_(
+        "**At the table**: on your turn press **No thanks!** or **Take** under the board (or /nothanks, /take); "
+        "**My cards and chips** shows yours privately.\n"
+        "- Each turn has a clock (the turn time chosen in the lobby): a reminder comes first, then the autopilot "
+        "plays for you and the table may vote on what happens next."
+    ),
+    first_game=_(
+        "**New here? How to play:** on your turn press **No thanks!** or **Take** under the board; **My cards and "
+        "chips** shows yours privately.\n"
+        "Each turn has a clock: when it runs out, the autopilot plays for you. /rules and /help say more."
+    ),
+)

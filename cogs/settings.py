@@ -18,12 +18,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._ui import ErrorHandlingView
-from engine import GAMES
 from engine.game import Game
 from i18n import Localized, Text, _, _p, lines, render
 from table.answer import UserError, detached, send
 from table.clock import TURN_TIMES, turn_time_words
 from table.language import note_table_language
+from table.registry import GAMES
 from table.settings import ServerSettings, server_settings, table_languages
 
 if TYPE_CHECKING:

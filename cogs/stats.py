@@ -23,13 +23,13 @@ from cogs._pages import COLOUR, PAGE, audience, bound, company, page_locale, tit
 from cogs._results import people, won_word
 from cogs._ui import in_text_channel
 from cogs.lobby import DEFAULT_GAME, VARIANTS
-from engine import GAMES
 from i18n import Localized, Text, _, _n, _p, joined, lines, render
 from storage import PlayerResult, Standing, Streak, Tally
 from table.answer import UserError, detached, send, shorten
 from table.end_screen import is_team_game, score_text
 from table.people import mention
 from table.picture import TEAM_SQUARES, Result, results_png
+from table.registry import GAMES
 
 if TYPE_CHECKING:
     from bot import Bot

@@ -17,11 +17,11 @@ from cogs._results import game_over_here
 from cogs._ui import in_text_channel, reply_error
 from cogs.lobby import DEFAULT_GAME, lobby_embed, lobby_view
 from cogs.threads import report_result
-from engine import GAMES
 from i18n import _, lines, render
 from storage import Conflict
 from table.answer import UserError, in_time, send
 from table.games import NO_GAME
+from table.registry import GAMES, registration
 from table.settings import may_end_any_game
 
 if TYPE_CHECKING:
@@ -143,17 +143,19 @@ class TableCommands(commands.Cog):
 
     @app_commands.command(name="rules", description="The rules in short, privately.")
     @app_commands.guild_only()
-    @app_commands.describe(game="Which game's rules (default: the game in this channel, else The Game)")
+    @app_commands.describe(
+        game=f"Which game's rules (default: the game in this channel, else {GAMES[DEFAULT_GAME].info.title})"
+    )
     @app_commands.choices(game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()])
     async def rules(self, interaction: discord.Interaction[Bot], game: str | None = None) -> None:
         if game is None:
             async with in_time(interaction, ephemeral=True):
                 record = await self.bot.storage.open_game(interaction.channel_id or 0)
             game = record.kind if record and record.kind in GAMES else DEFAULT_GAME
-        presenter = self.bot.tables.presenters.get(game)
-        if presenter is None:
+        hosted = registration(game)
+        if hosted is None:
             raise UserError(_("{game} isn't available on this bot yet.", game=self.bot.tables.title(game)))
-        rules = lines(presenter.rules_text, "", at_the_table(game))
+        rules = lines(hosted.presenter.rules_text, "", at_the_table(game))
         await send(interaction, content=render(rules, interaction.locale.value), ephemeral=True)
 
     # ---- the channel is gone ----------------------------------------------------------------------------------

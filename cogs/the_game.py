@@ -1,5 +1,6 @@
-"""The Game in a channel: /play, /endturn and /signal, and the game's presenter and hand panel registered with the
-table (``cogs.the_game_presenter``, ``cogs.the_game_panel``).
+"""The Game in a channel: /play, /endturn and /signal, and the game's registration: its rules, its computer player,
+its presenter and hand panel (``cogs.the_game_presenter``, ``cogs.the_game_panel``), the course picture of its end
+screen (``cogs.the_game_picture``) and its first-game texts.
 
 Every accepted action is answered by the interaction itself, carrying the new board, so a move costs no
 rate-limited request; only the end-of-turn draw updates a player's DM.
@@ -16,14 +17,59 @@ from discord.ext import commands
 from cogs._ui import in_text_channel
 from cogs.the_game_board import DIRECTION
 from cogs.the_game_panel import PanelButton, TheGameBoard
+from cogs.the_game_picture import the_game_end_picture
 from cogs.the_game_presenter import PRESENTER
-from engine import the_game
+from engine import ai, the_game
 from engine.the_game import EndTurn, Play, State
-from i18n import _, render
+from i18n import Text, _, render
 from table.answer import UserError
+from table.registry import ChatRule, Registration
 
 if TYPE_CHECKING:
     from bot import Bot
+
+
+def chat_rule_told(channel: str) -> Text:
+    """The rule, told by DM to a player whose message in ``channel`` was removed."""
+    return _(
+        "The Game's rule: nobody may reveal card numbers while the game runs, so I removed your message in {channel}. "
+        "No digits, number words (two to ninety-nine in English, German, French or Spanish), Roman numerals or "
+        'number emoji. Name piles by letter (A, B, C, D) and give hints without numbers, like "don\'t lay on C" or '
+        '"no big jump on A, please".',
+        channel=channel,
+    )
+
+
+def chat_rule_notice(player: str | Text) -> Text:
+    """The same, in the channel for a few seconds, to a player whose DMs are closed."""
+    return _(
+        "{player}, I removed your message: no numbers while The Game runs. Name piles by letter and give hints "
+        "without numbers.",
+        player=player,
+    )
+
+
+REGISTRATION = Registration(
+    game=the_game.GAME,
+    presenter=PRESENTER,
+    extension=__name__,
+    ai=ai.THE_GAME,
+    end_picture=the_game_end_picture,  # the course of the game
+    at_the_table=_(
+        "**At the table**: press **My hand** under the board for your private panel: pick a card, then a pile (its "
+        "button shows the jump), then **End turn**.\n"
+        '- **Signals…** (or /signal) puts a sign on a pile, such as "please don\'t lay here" or "small steps '
+        'only", for the whole table to see, without numbers.\n'
+        "- Each turn has a clock (the turn time chosen in the lobby): a reminder comes first, then the autopilot "
+        "plays for you and the table may vote on what happens next."
+    ),
+    first_game=_(
+        "**New here? How to play:** on your turn press **My hand** under the board, pick a card, then a pile, and "
+        "**End turn** when you have laid enough. **Signals…** tells the table about a pile without numbers.\n"
+        "Each turn has a clock: when it runs out, the autopilot plays for you. /rules and /help say more."
+    ),
+    chat_rule=ChatRule(told=chat_rule_told, notice=chat_rule_notice),
+)
 
 
 class TheGame(commands.Cog):
@@ -31,12 +77,10 @@ class TheGame(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.tables.presenters[the_game.INFO.kind] = PRESENTER
         self.bot.add_view(TheGameBoard())
         self.bot.add_dynamic_items(PanelButton)
 
     async def cog_unload(self) -> None:
-        self.bot.tables.presenters.pop(the_game.INFO.kind, None)
         self.bot.remove_dynamic_items(PanelButton)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:

@@ -15,7 +15,6 @@ from engine.the_game import EndTurn, Leave, Play, State
 from i18n import Localized, Text, _, _n, _p, joined, lines, render
 from storage import GameRecord
 from table.people import mention
-from table.picture import the_game_end_picture
 from table.presenter import Step
 
 EXCELLENT = 10  # the rulebook's "excellent result": fewer than this many cards left
@@ -45,8 +44,6 @@ class Presenter:
     closed_dms_hint = _(
         "Open your DMs for this server (Privacy Settings > Direct Messages) to get your hand, or use /hand."
     )
-
-    end_picture = staticmethod(the_game_end_picture)  # the course of the game, on its end screen
 
     def board(self, state: State, locale: str) -> discord.Embed:
         return render_board(state, locale)

@@ -2,8 +2,8 @@
 
 A game is its ``Setup`` (players, seed, variants, rules version) plus the list of moves made since: the move log is the
 truth, and every state is derived by replaying it (OpenSpiel's "action history as the serialisation"). A rules module
-describes itself with ``GameInfo`` and offers one ``Game`` object; ``engine.GAMES`` lists them. Nothing here knows of
-Discord, asyncio or a database.
+describes itself with ``GameInfo`` and offers one ``Game`` object; the game's registration (``table.registry``) hosts
+it. Nothing here knows of Discord, asyncio or a database.
 """
 
 from __future__ import annotations
@@ -51,13 +51,6 @@ class GameInfo:
     turn_seconds: int = 180  # the turn clock's default pace: how long a turn of this game takes a person
     # What a score counts, the lower the better: points, or (The Game) the cards left unplayed.
     score_counts_cards: bool = False
-    # Where the game's table adapter (commands, buttons, presenter) lives, as an import path: the bot loads it for
-    # every registered game. Data, not an import: the rules never depend on Discord.
-    adapter: str = ""
-
-    @property
-    def adapter_module(self) -> str:
-        return self.adapter or f"cogs.{self.kind}"
 
     def variant(self, name: str) -> Variant | None:
         return next((v for v in self.variants if v.name == name), None)
@@ -117,7 +110,8 @@ class Game(Generic[StateT, ActionT]):
     encode_action: Callable[[ActionT], list[Any]]
     decode_action: Callable[[Any], ActionT]  # raises CorruptState for anything encode_action cannot produce
     # A safe legal move for the seat to move, without planning: what the turn clock's autopilot plays when the game
-    # has no computer player. Never ``leave`` while anything else is legal.
+    # has no computer player, and what a computer player's seat plays when its decision failed. Never ``leave``
+    # while anything else is legal.
     default_action: Callable[[StateT, int], ActionT]
 
 

@@ -31,6 +31,7 @@ from table.language import Languages
 from table.people import is_ai, mention
 from table.picture import Picture
 from table.presenter import Presenter
+from table.registry import registration
 from table.wire import edit_by_token, edit_in_channel
 
 log = logging.getLogger(__name__)
@@ -306,9 +307,11 @@ class Boards:
             log.info("The picture of game %s could not be attached", played.live.record.id, exc_info=True)
 
     async def end_picture(self, played: Played) -> Picture | None:
-        """The picture a game's end screen carries, drawn once from the whole log (see ``EndPicture``). None while
-        the game runs, for a game that draws none, or when drawing fails: the end screen then goes up without it."""
-        draw = getattr(played.presenter, "end_picture", None)
+        """The picture a game's end screen carries, drawn once from the whole log (``Registration.end_picture``).
+        None while the game runs, for a game that draws none, or when drawing fails: the end screen then goes up
+        without it."""
+        hosted = registration(played.live.record.kind)
+        draw = hosted.end_picture if hosted is not None else None
         if draw is None or not played.presenter.game.is_over(played.after):
             return None
         record = played.live.record

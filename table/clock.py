@@ -24,7 +24,6 @@ from typing import Any
 
 import discord
 
-from engine import GAMES
 from i18n import Text, _, _n, _p, render
 from storage import GameRecord, Timer
 from table.answer import NO_PINGS, USERS_ONLY
@@ -34,6 +33,7 @@ from table.games import Games, Live
 from table.language import Languages
 from table.people import is_ai, mention
 from table.presenter import Presenter
+from table.registry import GAMES
 
 log = logging.getLogger(__name__)
 

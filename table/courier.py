@@ -28,6 +28,7 @@ from table.fit import fit
 from table.games import Games, Live
 from table.language import Languages
 from table.people import mention
+from table.registry import registration
 from table.wire import edit_in_channel, send_in_channel
 
 log = logging.getLogger(__name__)
@@ -128,14 +129,14 @@ class Courier:
             sent[player] = (delivered, text)
             live.dm_sent[player] = private
         untold = [p for p in closed if (record.id, p) not in self._told_closed]
-        presenter = self.games.presenters.get(record.kind)
-        if untold and presenter is not None and record.status == "running":
+        hosted = registration(record.kind)
+        if untold and hosted is not None and record.status == "running":
             self._told_closed.update((record.id, p) for p in untold)
             notice = render(
                 _(
                     "{players}: I can't send you direct messages. {hint}",
                     players=joined([mention(p) for p in untold], ", "),
-                    hint=presenter.closed_dms_hint,
+                    hint=hosted.presenter.closed_dms_hint,
                 ),
                 self.languages.of_record(record),
             )

@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
-from engine import GAMES
 from i18n import Localized, Text, _, _n, _p, joined, number, render
 from storage import GameRecord, Storage
 from table.people import is_ai, mention
+from table.registry import GAMES
 
 REMATCH_ID = "rematch:{game}"
 END_REPLAY_ID = "replay:{game}"

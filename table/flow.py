@@ -122,10 +122,6 @@ class Table:
     # ---- what the cogs ask -----------------------------------------------------------------------------------
 
     @property
-    def presenters(self) -> dict[str, Presenter[Any, Any]]:
-        return self.games.presenters
-
-    @property
     def ai_pause(self) -> float:
         return self.seats.pause
 

@@ -18,7 +18,6 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from engine import GAMES
 from engine.errors import CorruptState, GameError
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Move, Outcome, Setup, decode_moves, replay
 from i18n import Localized, Text, _, render
@@ -27,6 +26,7 @@ from table.answer import UserError
 from table.events import Events, Moved
 from table.people import is_ai
 from table.presenter import Presenter, Step
+from table.registry import GAMES, registration
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +134,6 @@ class Games:
         self.storage = storage
         self.events = events
         self.owns = owns  # whether this process runs the game's shard
-        self.presenters: dict[str, Presenter[Any, Any]] = {}
         self._live: OrderedDict[int, Live[Any]] = OrderedDict()
         # The fast path that keeps one channel's actions in order within this process; the log's unique key, not
         # this lock, is what keeps two writers from both acting at one position.
@@ -171,10 +170,10 @@ class Games:
         )
 
     def presenter(self, record: GameRecord) -> Presenter[Any, Any]:
-        presenter = self.presenters.get(record.kind)
-        if presenter is None:
+        hosted = registration(record.kind)
+        if hosted is None:
             raise self.unavailable(record, _("this bot doesn't know the game {kind}", kind=repr(record.kind[:40])))
-        return presenter
+        return hosted.presenter
 
     def cached(self, game_id: int) -> Live[Any] | None:
         return self._live.get(game_id)
@@ -213,8 +212,8 @@ class Games:
         live = self._live.get(self._channel_games.get(channel_id, 0))
         if live is None or live.record.status != "running" or (kind is not None and live.record.kind != kind):
             return None
-        presenter = self.presenters.get(live.record.kind)
-        return (live, presenter) if presenter is not None else None
+        hosted = registration(live.record.kind)
+        return (live, hosted.presenter) if hosted is not None else None
 
     def _keep(self, live: Live[Any]) -> None:
         self._channel_games[live.record.channel_id] = live.record.id

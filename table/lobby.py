@@ -190,10 +190,10 @@ class Lobby:
             return True
         if record.status != "running":
             return False
-        game = self.games.presenters.get(record.kind)
-        if game is None:
+        entry = registration(record.kind)
+        if entry is None:
             return False
-        leave = game.game.encode_action(game.game.leave)
+        leave = entry.game.encode_action(entry.game.leave)
         return any(m.player == record.host_id and m.action == leave for m in await self.storage.moves(record.id))
 
     async def rematch(self, game_id: int, channel_id: int | None, user: int, seed: int) -> Rematch:

@@ -12,8 +12,6 @@ from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any
 
-from engine import GAMES
-from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import GameInfo
 from i18n import Localized, Text, _, _n
 from storage import GameRecord, is_former, now
@@ -21,6 +19,7 @@ from table.answer import UserError
 from table.clock import TURN_TIMES, turn_time
 from table.games import NO_GAME, title
 from table.people import ai_seat_id, is_ai, mention
+from table.registry import GAMES, computer_player
 
 MAX_BOTS = 6
 # The options a rematch does not take over: the daily deal's (a rematch deals new cards).
@@ -30,7 +29,7 @@ CHANGED_MEANWHILE = _("The lobby is changing fast; please try again.")
 
 def has_computer_player(kind: str) -> bool:
     """Whether the game ``kind`` has a computer player to seat (the lobby's one question to the AI registry)."""
-    return kind in AI_PLAYERS
+    return computer_player(kind) is not None
 
 
 def no_computer_players(info: GameInfo) -> Text:

@@ -31,7 +31,6 @@ from typing import Any
 
 import discord
 
-from engine.ai import PLAYERS as AI_PLAYERS
 from i18n import _, render
 from storage import GameRecord
 from table.answer import UserError
@@ -40,6 +39,7 @@ from table.events import Moved
 from table.games import STALE_PANEL, Games, Live
 from table.people import is_ai
 from table.presenter import Presenter
+from table.registry import computer_player
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +91,8 @@ class Panels:
         state, rules = live.state, presenter.game
         if rules.is_over(state) or rules.current_player(state) not in (None, player):
             raise UserError(HINTS_ON_YOUR_TURN)
-        hint = AI_PLAYERS[live.record.kind].hint
+        ai = computer_player(live.record.kind)
+        hint = ai.hint if ai is not None else None
         given = hint(rules.observation(state, player)) if hint is not None else None
         if given is None:
             raise UserError(NO_HINT_NOW)
@@ -232,7 +233,7 @@ async def panel_game(
 def offers_hint(record: GameRecord) -> bool:
     """Whether the table's hand panel offers Hint: the game's computer player gives hints, and a computer player sits
     at the table or a single person plays (a table of people alone plays without a coach)."""
-    player = AI_PLAYERS.get(record.kind)
+    player = computer_player(record.kind)
     if player is None or player.hint is None:
         return False
     people = sum(not is_ai(seat) for seat in record.players)

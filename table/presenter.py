@@ -22,10 +22,9 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 
 import discord
 
-from engine.game import Game, Move, Setup
+from engine.game import Game
 from i18n import Localized
 from storage import GameRecord
-from table.picture import Picture
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -87,10 +86,3 @@ class Presenter(Protocol[StateT, ActionT]):
         """The private panel of ``player`` (content and buttons) in ``locale``, shown ephemerally; ``page`` is the
         game's own name for a page of it (None: the main page)."""
         ...
-
-
-class EndPicture(Protocol[ActionT]):
-    """What a presenter offers, besides ``Presenter``, when its game's end screen carries a picture (optional: the
-    boards look for ``end_picture``). Called once per game, in a thread, with the whole log; None: no picture."""
-
-    def end_picture(self, setup: Setup, moves: Sequence[Move[ActionT]]) -> Picture | None: ...

@@ -13,7 +13,6 @@ import random
 from contextlib import suppress
 from typing import Any
 
-from engine.ai import PLAYERS
 from engine.errors import GameError
 from engine.game import Game
 from i18n import _
@@ -24,6 +23,7 @@ from table.clock import TurnClock, autopilot
 from table.events import Moved
 from table.games import Games, Played
 from table.people import is_ai, mention
+from table.registry import computer_player
 
 log = logging.getLogger(__name__)
 
@@ -32,20 +32,21 @@ TURN_MOVES = 20  # at most this many moves make one turn (The Game: a few cards 
 
 
 def decide(kind: str, game: Game[Any, Any], state: Any, seat: int) -> Any:
-    """The computer player's action from what its seat may see; any failure falls back to a safe legal move."""
-    ai = PLAYERS[kind]
+    """The computer player's action from what its seat may see; any failure falls back to the game's safe move."""
+    ai = computer_player(kind)
+    assert ai is not None, f"{kind} has no computer player"
     observation = game.observation(state, seat)
     try:
         return ai.act(observation, random.Random(f"{seat}:{game.move_count(state)}"))
     except Exception:
         log.exception("A computer player failed to decide; playing safe")
-        return ai.fallback(game.legal_actions(state, seat), observation)
+        return game.default_action(state, seat)
 
 
 def stand_in(kind: str, game: Game[Any, Any], state: Any, seat: int) -> Any:
     """What the autopilot plays for an away person: the computer player's choice where the game has one that plays
     autopilot, else the game's safe default move."""
-    ai = PLAYERS.get(kind)
+    ai = computer_player(kind)
     if ai is not None and ai.plays_autopilot:
         return decide(kind, game, state, seat)
     return game.default_action(state, seat)
@@ -98,7 +99,7 @@ class Seats:
         if live.record.id != game_id or presenter.game.is_over(live.state):
             return False
         game = presenter.game
-        ai = PLAYERS.get(live.record.kind)
+        ai = computer_player(live.record.kind)
         last: Played | None = None
         for seat in [p for p in live.record.players if is_ai(p) and game.legal_actions(live.state, p)]:
             signals = ai.signals(game.observation(live.state, seat)) if ai is not None else ()
@@ -127,7 +128,7 @@ class Seats:
             played = await self.games.play(channel_id, mover, action)
         except (UserError, GameError):
             log.exception("A computer player's move was refused in game %s; playing safe", game_id)
-            played = await self.games.play(channel_id, mover, ai.fallback(game.legal_actions(live.state, mover), None))
+            played = await self.games.play(channel_id, mover, game.default_action(live.state, mover))
         await self.show(played)
         return True
 

@@ -14,12 +14,12 @@ from typing import Any
 
 import discord
 
-from engine import GAMES
 from i18n import Text, _, language_name, languages
 from storage import Storage
 from table.answer import UserError
 from table.clock import TURN_TIMES, default_turn_time
 from table.language import note_table_language
+from table.registry import GAMES
 
 DEFAULT_LANGUAGE = "auto"
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+import games  # noqa: F401  (registers the games the bot hosts, as bot.py does, before any test asks for one)
 from tests.fake_discord import FakeDiscord
 from tests.postgres import HINT, REQUIRED, PostgresServer, bindir
 

@@ -26,9 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine import GAMES, the_game
+from engine import the_game
 from engine.game import Setup, decode_moves, replay
 from engine.the_game import Play
+from table.registry import GAMES
 
 if TYPE_CHECKING:  # only the fake's record types: the engine tests use the players without a fake Discord
     from tests.fake_discord import Channel, FakeDiscord, InteractionCallback, InteractionRecord, Member, Message

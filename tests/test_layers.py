@@ -7,21 +7,25 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TOP = ("bot", "config", "startup", "metrics", "discord_internals")
+TOP = ("bot", "config", "startup", "metrics", "discord_internals", "games")
 PACKAGES = ("cogs", "table", "engine", "storage", "i18n", "chatfilter", "web")
 # What a layer may never import: the rules know nothing of the bot; the core knows no cog and never calls back into
 # bot.py; storage knows no game flow. (Cogs name bot.Bot for typing; bot.py loads them by name, so no circle.)
+# ``games`` (the registration lines) sits above the game adapters it names and below bot.py: the rest reads the
+# registry (``table.registry``) it fills, and never imports it.
 FORBIDDEN = {
-    "engine": ("discord", "asyncio", "aiosqlite", "asyncpg", "storage", "table", "cogs", "bot", "web"),
-    "chatfilter": ("discord", "asyncio", "storage", "table", "cogs", "bot", "engine", "web"),
-    "storage": ("discord", "table", "cogs", "bot", "web"),
-    "i18n": ("table", "cogs", "bot", "storage", "web"),
-    "table": ("cogs", "bot", "web"),
+    "engine": ("discord", "asyncio", "aiosqlite", "asyncpg", "storage", "table", "cogs", "bot", "web", "games"),
+    "chatfilter": ("discord", "asyncio", "storage", "table", "cogs", "bot", "engine", "web", "games"),
+    "storage": ("discord", "table", "cogs", "bot", "web", "games"),
+    "i18n": ("table", "cogs", "bot", "storage", "web", "games"),
+    "table": ("cogs", "bot", "web", "games"),
+    "cogs": ("games",),
     # The web table is a front end beside the cogs: the core knows neither (it offers hooks), and it never calls
     # back into bot.py.
-    "web": ("bot",),
+    "web": ("bot", "games"),
+    "games": ("bot", "web"),
     # discord.py's private names, fenced: it needs nothing of the bot's own.
-    "discord_internals": ("cogs", "table", "engine", "storage", "i18n", "chatfilter", "web", "bot", "config"),
+    "discord_internals": ("cogs", "table", "engine", "storage", "i18n", "chatfilter", "web", "bot", "config", "games"),
 }
 
 
@@ -118,6 +122,50 @@ def test_each_layer_imports_only_what_is_below_it() -> None:
             if top in FORBIDDEN.get(layer, ()):
                 wrong.append(f"{name} imports {target}")
     assert wrong == []
+
+
+# Issue 35: one registration per game. The generic core (``table``, the cogs that belong to no game, bot.py) names no
+# game: no kind as a string, no import of a game's rules, computer player or adapter. A game's own modules are its
+# rules (``engine.<kind>*``, ``engine.ai.<kind>*``) and its adapter (``cogs.<kind>*``).
+GENERIC = ("table", "cogs", "bot")
+
+
+def own_modules(kind: str, name: str) -> bool:
+    return any(name == f"{package}.{kind}" or name.startswith(f"{package}.{kind}_") for package in ("cogs", "engine"))
+
+
+def names_a_game(name: str, path: Path, kinds: set[str]) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and node.value in kinds:
+            found.append(f"{name}:{node.lineno} names {node.value!r}")
+    for target in imported(name, path):
+        if any(part in kinds for part in target.split(".")):
+            found.append(f"{name} imports {target}")
+    return found
+
+
+def test_the_generic_core_names_no_game() -> None:
+    from table.registry import REGISTRY
+
+    kinds = set(REGISTRY)
+    assert kinds == {"the_game", "no_thanks"}
+    wrong = [
+        problem
+        for name, path in modules().items()
+        if name.split(".")[0] in GENERIC and not any(own_modules(kind, name) for kind in kinds)
+        for problem in names_a_game(name, path, kinds)
+    ]
+    assert wrong == []
+
+
+def test_the_name_check_sees_a_game_named_in_the_core(tmp_path: Path) -> None:
+    core = tmp_path / "core.py"
+    core.write_text('from engine import the_game\nKIND = "no_thanks"\n', encoding="utf-8")
+    assert names_a_game("table.core", core, {"the_game", "no_thanks"}) == [
+        "table.core:2 names 'no_thanks'",
+        "table.core imports engine.the_game",
+    ]
 
 
 # Issue 20: parts small enough to read. The game rules are exempt: each is one game's whole rulebook in one place.

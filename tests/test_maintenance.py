@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 import bot
-from engine import GAMES
 from engine.game import Setup, decode_moves, replay
 from storage import GameRecord, Storage, Timer, maintenance
 from storage.copy import TABLES
 from storage.postgres import PostgresStorage
 from storage.sqlite import SQLiteStorage
+from table.registry import GAMES
 from tests.storage.test_privacy import ANA, BEN, CY, DAN, GUILD, OTHER_GUILD, play
 
 

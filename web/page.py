@@ -14,9 +14,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cogs.the_game_board import SIGNAL_SHORT, SIGNAL_WORDS
-from engine import GAMES, no_thanks, the_game
+from engine import no_thanks, the_game
 from i18n import Localized, Text, _, _n, _np, _p, language, render
 from table.presenter import Presenter, Step
+from table.registry import GAMES
 
 # The turn log shows this many of the latest moves.
 LOG_MOVES = 8

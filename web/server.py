@@ -25,13 +25,14 @@ from aiohttp import WSMsgType, web
 
 from cogs._ui import APOLOGY, error_text
 from cogs.the_game_panel import hint_text
-from engine import GAMES, no_thanks, the_game
+from engine import no_thanks, the_game
 from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
 from metrics import listen
 from storage import GameRecord
 from table.answer import UserError
 from table.flow import Table
 from table.people import is_ai
+from table.registry import GAMES
 from web.live import SPECTATOR, LivePages, Page
 from web.page import plain
 from web.replay import Replays, replayable

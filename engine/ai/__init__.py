@@ -1,4 +1,4 @@
-"""Computer players: ``PLAYERS`` maps a game's kind to its AI player.
+"""Computer players: an ``AIPlayer`` per game that has one, carried by the game's registration (``table.registry``).
 
 An AI player decides from a seat's observation (``GAME.observation(state, player)``) and never from the state, so it
 sees exactly what that seat may see. It is pure and keeps no memory: the same observation and random state give the
@@ -16,9 +16,9 @@ same action, before and after a restart.
 - ``hint(observation)`` (optional, ``None`` where a game has none): what the computer player would do in a person's
   seat, with one line of why (a ``Text``), from that seat's view alone: the hand panel's Hint button. The Game has one,
   No Thanks! has none.
-- ``fallback(legal_actions, observation=None)``: a safe legal action without planning, for when ``act`` failed. The
-  Game: end the turn when allowed, else the play that takes the least room (needs the observation, else the first
-  play); No Thanks!: "no thanks" when the seat has a chip, else take. Never Leave while anything else is legal.
+
+When ``act`` fails, the table plays the game's own safe move (``Game.default_action``): it is written once, in the
+rules.
 """
 
 from __future__ import annotations
@@ -39,10 +39,8 @@ ActionT = TypeVar("ActionT")
 
 @dataclass(frozen=True, slots=True)
 class AIPlayer(Generic[ObservationT, ActionT]):
-    kind: str
     act: Callable[[ObservationT, random.Random], ActionT]
     signals: Callable[[ObservationT], Sequence[ActionT]]
-    fallback: Callable[[Sequence[ActionT], ObservationT | None], ActionT]
     # Whether the turn clock's autopilot plays an away person's turn with this computer player; if not, it plays the
     # game's safe default move (``Game.default_action``).
     plays_autopilot: bool = True
@@ -50,26 +48,14 @@ class AIPlayer(Generic[ObservationT, ActionT]):
 
 
 THE_GAME: AIPlayer[the_game_rules.Observation, the_game_rules.Action] = AIPlayer(
-    kind="the_game",
     act=the_game_ai.act,
     signals=the_game_ai.signals,
-    fallback=the_game_ai.fallback,
     hint=the_game_ai.hint,
 )
 NO_THANKS: AIPlayer[no_thanks_rules.Observation, no_thanks_rules.Action] = AIPlayer(
-    kind="no_thanks",
     act=no_thanks_ai.act,
     signals=no_thanks_ai.signals,
-    fallback=no_thanks_ai.fallback,
     # An earlier ruling: an away player's autopilot says "no thanks" while chips last (the default move), rather
     # than playing their cards for them as a computer player would.
     plays_autopilot=False,
 )
-
-# Optional per game: a game without one is played by people only (``bots:`` and "Add bot" are refused).
-PLAYERS: dict[str, AIPlayer[Any, Any]] = {player.kind: player for player in (THE_GAME, NO_THANKS)}
-
-
-def fallback(game_kind: str, legal_actions: Sequence[Any], observation: Any | None = None) -> Any:
-    """A safe legal action of ``legal_actions`` for a seat of a ``game_kind`` game (see the module's docstring)."""
-    return PLAYERS[game_kind].fallback(legal_actions, observation)

@@ -280,13 +280,3 @@ def signals(observation: Observation) -> list[Action]:
     """No Thanks! has no table talk."""
     del observation
     return []
-
-
-def fallback(legal_actions: Sequence[Action], observation: Observation | None = None) -> Action:
-    """No thanks if the seat has a chip, else take: never leave. The legal actions say all there is to know."""
-    del observation
-    for wanted in (NoThanks, Take):
-        for action in legal_actions:
-            if isinstance(action, wanted):
-                return action
-    return legal_actions[0]

@@ -481,17 +481,3 @@ def signals(observation: Observation) -> list[Signal]:
         elif kind is None and current is not None:
             actions.append(Signal("clear", name))
     return actions
-
-
-def fallback(legal_actions: Sequence[Action], observation: Observation | None = None) -> Action:
-    """A safe legal action without planning: end the turn if allowed, else the play that moves its pile the least.
-
-    Without the observation the tops are unknown, so the first play is taken. Never Leave while anything else is legal.
-    """
-    for action in legal_actions:
-        if isinstance(action, EndTurn):
-            return action
-    plays = [action for action in legal_actions if isinstance(action, Play)]
-    if not plays:
-        return legal_actions[0]
-    return _smallest_step(plays, observation) if observation is not None else plays[0]

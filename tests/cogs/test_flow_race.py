@@ -11,8 +11,6 @@ from typing import Any
 
 import pytest
 
-from cogs import no_thanks as no_thanks_cog
-from cogs import the_game_presenter as the_game_cog
 from engine import no_thanks, the_game
 from engine.errors import GameError
 from storage import NewGame
@@ -26,9 +24,7 @@ PLAYERS = (1, 2, 3)
 
 
 def tables(storage: SQLiteStorage) -> Games:
-    flow = Games(storage, Events())  # no Discord and no listeners: play() only reads and appends
-    flow.presenters.update({"the_game": the_game_cog.PRESENTER, "no_thanks": no_thanks_cog.PRESENTER})
-    return flow
+    return Games(storage, Events())  # no Discord and no listeners: play() only reads and appends
 
 
 @pytest.fixture

@@ -11,7 +11,6 @@ import discord
 import pytest
 
 from cogs.the_game_panel import hand_panel, hint_text
-from cogs.the_game_presenter import PRESENTER
 from engine import the_game
 from engine.the_game import EndTurn, Play
 from i18n import _, render
@@ -81,7 +80,6 @@ def test_the_hint_names_the_card_the_pile_and_why() -> None:
 async def games(tmp_path: Path) -> AsyncIterator[Games]:
     storage = await SQLiteStorage.open(str(tmp_path / "bot.sqlite3"))
     flow = Games(storage, Events())
-    flow.presenters["the_game"] = PRESENTER
     yield flow
     await storage.close()
 

@@ -10,10 +10,11 @@ import sqlite3
 
 from PIL import Image
 
-from engine import GAMES, the_game
+from cogs.the_game_picture import course_png
+from engine import the_game
 from engine.game import Setup, decode_moves
 from engine.the_game_course import course
-from table.picture import course_png
+from table.registry import GAMES
 from tests.e2e.conftest import World
 from tests.e2e.test_ai import fast, settle
 from tests.e2e.test_stats import no_thanks_against_bots

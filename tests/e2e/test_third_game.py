@@ -1,7 +1,7 @@
-"""The README's promise, kept: a game that exists only in the tests (``tests/third_game``: its rules and its table
-adapter) is played by the real bot after one ``register`` line, through the lobby, its own command name space, the
-turn clock's autopilot (its safe default move, since it has no computer player), /board, /stats and /history, and
-``bots:1`` is refused with a reason."""
+"""The README's promise, kept: a game that exists only in the tests (``tests/third_game``: its rules, and its table
+adapter, which builds its registration) is played by the real bot after one ``register`` line, through the lobby,
+its own command name space, the turn clock's autopilot (its safe default move, since it has no computer player),
+/board, /stats and /history; ``bots:1`` is refused with a reason, and a game without secrets sends no DM."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import GAMES, register
+from table.registry import register, unregister
 from tests.e2e.conftest import World
 from tests.players import public_messages, saved_state
-from tests.third_game import rules
+from tests.third_game import rules, table
 
 
 @pytest.fixture
 def race() -> Iterator[None]:
-    register(rules.GAME)  # the one line
+    register(table.REGISTRATION)  # the one line
     yield
-    GAMES.pop(rules.INFO.kind)
+    unregister(rules.INFO.kind)
 
 
 def total(world: World) -> rules.State:

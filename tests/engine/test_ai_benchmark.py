@@ -10,7 +10,7 @@ import pytest
 
 from benchmarks import ai as bench
 from engine import the_game as tg
-from engine.ai import PLAYERS
+from engine.ai import THE_GAME
 
 
 def recorded(monkeypatch: pytest.MonkeyPatch, players: int, mode: str) -> list[tuple[int, tg.Action, bool]]:
@@ -60,7 +60,7 @@ def test_with_live_every_seat_signals_after_every_move(monkeypatch: pytest.Monke
 def test_the_computer_players_never_get_the_decks_generator(monkeypatch: pytest.MonkeyPatch) -> None:
     seed = bench.deal_seed(1, 0)
     given: list[Any] = []
-    act = PLAYERS["the_game"].act
+    act = THE_GAME.act
 
     def spy(observation: tg.Observation, rng: random.Random) -> tg.Action:
         given.append(rng.getstate())

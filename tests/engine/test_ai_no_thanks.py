@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine import no_thanks as nt
-from engine.ai import PLAYERS, fallback
+from engine.ai import NO_THANKS
 from engine.ai import no_thanks as ai
 from engine.game import Setup
 from engine.no_thanks import Leave, NoThanks, State, Take
@@ -47,9 +47,9 @@ def decide(state: State) -> nt.Action:
     return action
 
 
-def test_the_registry_signals_nothing() -> None:
+def test_the_registered_player_signals_nothing() -> None:
     state = make_state(20, 0, [(), (), ()], [11, 11, 11])
-    assert PLAYERS["no_thanks"].signals(nt.observation(state, P1)) == []
+    assert NO_THANKS.signals(nt.observation(state, P1)) == []
 
 
 def test_without_chips_it_takes() -> None:
@@ -116,9 +116,11 @@ def test_whole_games_stay_legal() -> None:
         assert nt.outcome(state) is not None
 
 
-def test_fallback_says_no_thanks_if_it_can_else_takes() -> None:
-    assert fallback("no_thanks", [Take(), NoThanks(), Leave()]) == NoThanks()
-    assert fallback("no_thanks", [Take(), Leave()]) == Take()
+def test_the_safe_move_a_failed_decision_falls_back_to_says_no_thanks_if_it_can_else_takes() -> None:
+    """What the table plays when the computer player fails: the game's own safe move, written once in the rules."""
+    assert nt.default_action(make_state(20, 0, [(), (), ()], [1, 11, 11]), P1) == NoThanks()
+    assert nt.default_action(make_state(20, 0, [(), (), ()], [0, 11, 11]), P1) == Take()
+    assert nt.GAME.default_action(make_state(20, 0, [(), (), ()], [0, 11, 11]), P1) != Leave()
 
 
 def test_on_a_close_call_at_a_big_table_it_plays_the_rest_of_the_game_out() -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import the_game as tg
-from engine.ai import PLAYERS, fallback, the_game_variants
+from engine.ai import THE_GAME, the_game_variants
 from engine.ai import the_game as ai
 from engine.game import Setup
 from engine.the_game import EndTurn, Leave, Mark, Play, Signal, State
@@ -62,9 +62,8 @@ def decide(state: State, player: int = P1) -> tg.Action:
     return action
 
 
-def test_the_registry_offers_both_games() -> None:
-    assert set(PLAYERS) == {"the_game", "no_thanks"}
-    assert PLAYERS["the_game"].act is ai.act
+def test_the_registered_player_is_this_module() -> None:
+    assert THE_GAME.act is ai.act
 
 
 def test_it_lays_the_backwards_trick() -> None:
@@ -239,16 +238,16 @@ def test_the_observation_holds_nothing_the_seat_may_not_see() -> None:
     assert ai.signals(tg.observation(hidden, P1)) == ai.signals(observation)
 
 
-def test_fallback_ends_the_turn_when_it_may() -> None:
+# What the table plays when the computer player fails: the game's own safe move, written once in the rules.
+def test_the_safe_move_ends_the_turn_when_it_may() -> None:
     state = make_state([(20, 80), (3, 4)], tops={"A": 50, "B": 60, "C": 40, "D": 30}, laid=2)
-    assert fallback("the_game", tg.legal_actions(state, P1)) == EndTurn()
+    assert tg.default_action(state, P1) == EndTurn()
 
 
-def test_fallback_lays_the_smallest_step_and_never_leaves() -> None:
+def test_the_safe_move_lays_the_smallest_step_and_never_leaves() -> None:
     state = make_state([(20, 55, 80), (3, 4)], tops={"A": 50, "B": 60, "C": 40, "D": 30})
-    legal = tg.legal_actions(state, P1)
-    assert fallback("the_game", legal, tg.observation(state, P1)) == Play(55, "A")
-    assert fallback("the_game", legal) != Leave()
+    assert tg.GAME.default_action(state, P1) == Play(55, "A")
+    assert tg.default_action(state, P1) != Leave()
 
 
 def test_it_refuses_to_act_for_a_seat_that_is_not_to_move() -> None:

@@ -17,10 +17,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import GAMES, no_thanks
+from engine import no_thanks
 from engine import the_game as tg
 from engine.errors import CorruptState, IllegalAction, NotAPlayer
 from engine.game import Game, Move, Setup, decode_moves, replay
+from table.registry import GAMES
 from tests import players
 
 KINDS = sorted(GAMES)

@@ -10,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from engine import GAMES, no_thanks
+from engine import no_thanks
 from engine.errors import CorruptState, GameError, GameOver, IllegalAction, NotAPlayer, NotYourTurn
 from engine.game import Move, Setup, decode_moves, replay
 from engine.no_thanks import Leave, NoThanks, State, Take
+from table.registry import GAMES
 from tests.engine.test_game_contract import rows_of, saved
 
 PLAYERS = (101, 102, 103, 104, 105, 106, 107)

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from engine import GAMES
 from engine import the_game as tg
 from engine.errors import CorruptState, GameOver, IllegalAction, NotAPlayer, NotYourTurn
 from engine.game import NO_NUMBERS_IN_CHAT, Move, Setup, decode_moves, replay
 from engine.the_game import EndTurn, Leave, Play, Signal, State
+from table.registry import GAMES
 from tests.engine.test_game_contract import rows_of, saved
 
 P1, P2, P3, P4, P5 = 101, 202, 303, 404, 505  # ids unlike seat numbers, so a mix-up shows

@@ -7,10 +7,10 @@ import json
 import random
 from typing import Any
 
-from engine import GAMES
 from engine.game import Setup, decode_moves, replay
 from storage import FORMER_BASE, Ending, NewGame, Storage, cutoff, is_former
 from table.games import stats_result
+from table.registry import GAMES
 
 ANA, BEN, CY, DAN = 310000000000000001, 310000000000000002, 310000000000000003, 310000000000000004
 GUILD, OTHER_GUILD = 900000000000000001, 900000000000000002

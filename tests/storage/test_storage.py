@@ -14,11 +14,11 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from engine import GAMES
 from engine.game import Setup, decode_moves, replay
 from storage import ChannelBusy, Conflict, Ending, NewGame, Storage, StorageBusy, StorageUnavailable, Timer
 from storage.migrations import LATEST
 from storage.sqlite import SQLiteStorage
+from table.registry import GAMES
 from tests.storage.conftest import Backend
 
 FIXTURES = Path(__file__).parent

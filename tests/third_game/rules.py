@@ -21,7 +21,6 @@ INFO = GameInfo(
     max_players=4,
     turn_seconds=30,
     has_secrets=False,  # the running total is all there is: no hand, so no DMs
-    adapter="tests.third_game.table",
 )
 
 

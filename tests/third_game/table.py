@@ -1,5 +1,5 @@
-"""Race to 21 at a Discord table: its presenter and its commands, under its own name (``/race take``), so its
-``take`` lives beside No Thanks!'s ``/take``."""
+"""Race to 21 at a Discord table: its presenter, its commands under its own name (``/race take``, so its ``take``
+lives beside No Thanks!'s ``/take``), and its registration: the rules and the presenter, nothing optional."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from storage import GameRecord
 from table.answer import detached
 from table.people import mention
 from table.presenter import Step
+from table.registry import Registration
 from tests.third_game import rules
 from tests.third_game.rules import Add, State
 
@@ -78,18 +79,13 @@ class Presenter:
 
 
 PRESENTER = Presenter()
+REGISTRATION = Registration(game=rules.GAME, presenter=PRESENTER, extension=__name__)
 
 
 class RaceCog(commands.GroupCog, group_name="race", group_description="Race to 21"):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         super().__init__()
-
-    async def cog_load(self) -> None:
-        self.bot.tables.presenters[rules.INFO.kind] = PRESENTER
-
-    async def cog_unload(self) -> None:
-        self.bot.tables.presenters.pop(rules.INFO.kind, None)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)
