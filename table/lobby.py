@@ -23,6 +23,7 @@ from table.clock import TurnClock, autopilot, options_with
 from table.end_screen import team_record
 from table.games import NO_GAME, Games
 from table.people import is_ai, mention
+from table.registry import registration
 from table.seats import Seats
 
 log = logging.getLogger(__name__)

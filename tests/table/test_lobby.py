@@ -10,8 +10,6 @@ from typing import Any
 
 import pytest
 
-from cogs import no_thanks as no_thanks_cog
-from cogs import the_game_presenter as the_game_cog
 from i18n import render
 from storage import Conflict, GameRecord, NewGame
 from storage.sqlite import SQLiteStorage
@@ -31,7 +29,6 @@ HOST, BEN, CY, DEE, EVE, FAY = 1, 2, 3, 4, 5, 6
 async def lobby() -> AsyncIterator[Lobby]:
     storage = await SQLiteStorage.open(":memory:")
     games = Games(storage, Events())  # no listeners: nothing is shown, only decided and written
-    games.presenters.update({"the_game": the_game_cog.PRESENTER, "no_thanks": no_thanks_cog.PRESENTER})
     yield Lobby(games)
     await storage.close()
 
