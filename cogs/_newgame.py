@@ -17,7 +17,7 @@ from engine.ai import PLAYERS as AI_PLAYERS
 from engine.game import GameInfo, Variant
 from i18n import Text, _, _n, joined, listing
 from table.answer import UserError
-from table.clock import TURN_TIMES, turn_time_words
+from table.options import TURN_TIMES, turn_time_words
 
 if TYPE_CHECKING:
     from bot import Bot

@@ -21,6 +21,7 @@ from storage import ChannelBusy, GameRecord, NewGame, is_former
 from table.answer import UserError, detached
 from table.end_screen import REMATCH_ID, replay_view, team_record
 from table.events import Moved
+from table.options import options_of
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -28,8 +29,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LISTENER = "old end screens"
-# The options a rematch does not take over: the daily deal's (a rematch deals new cards).
-DAILY_OPTIONS = ("deal", "date")
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"rematch:(?P<game>[0-9]+)"):
@@ -89,7 +88,7 @@ class AfterTheEnd(commands.Cog):
         # The presser hosts and comes first; the others keep their order. A former player (/forget) is nobody to
         # seat: their seat would never act.
         players = (interaction.user.id, *(p for p in old.players if p != interaction.user.id and not is_former(p)))
-        daily = old.options.get("deal") == "daily"
+        daily = options_of(old).daily
         new = NewGame(
             channel_id=old.channel_id,
             guild_id=old.guild_id,
@@ -99,7 +98,7 @@ class AfterTheEnd(commands.Cog):
             variants=old.variants,
             seed=self.bot.seeds.getrandbits(52),
             rules_version=info.rules_version,
-            options={key: value for key, value in old.options.items() if key not in DAILY_OPTIONS},
+            options=options_of(old).but(deal=None, date=None),  # a rematch deals new cards, not the daily deal's
         )
         values = {"player": interaction.user.mention, "game": info.title}
         wants: Localized = (

@@ -30,8 +30,8 @@ from engine.game import NO_NUMBERS_IN_CHAT
 from i18n import Localized, _, _n, render
 from storage import ChannelBusy, Conflict, GameRecord, NewGame
 from table.answer import UserError, in_time
-from table.clock import TURN_TIMES
 from table.language import CHOSEN_LANGUAGE_OPTION, GUILD_LOCALE_OPTION, guild_locale_of
+from table.options import TURN_TIMES, options_of
 from table.people import ai_seat_id, is_ai, mention
 from table.settings import check_games_allowed_here
 
@@ -203,7 +203,7 @@ class Lobby(commands.Cog):
                 )
             if all(is_ai(p) for p in record.players):
                 raise UserError(_("A table of computer players alone is not started from Discord: join it first."))
-            if record.options.get("deal") == "daily":
+            if options_of(record).daily:
                 # The table's size is known only now: deal the day's cards for it.
                 day = self.today()
                 try:

@@ -17,7 +17,7 @@ from engine.ai import PLAYERS as AI_PLAYERS
 from i18n import Text, _, render
 from storage import Conflict, GameRecord, now
 from table.answer import UserError, in_time, send
-from table.clock import TURN_TIMES, turn_time, turn_time_words
+from table.options import TURN_TIMES, options_of, turn_time, turn_time_words
 from table.people import ai_seat_id, is_ai, mention
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ class Seating:
                 raise UserError(_("Only the host, {host}, sets the turn time.", host=mention(record.host_id)))
             current = turn_time(record)
             following = choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
-            return {"options": {**record.options, "turn_time": following}}
+            return {"options": options_of(record).but(turn_time=following)}
 
         async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.change_lobby(channel_id, step)

@@ -22,8 +22,8 @@ from engine import GAMES
 from engine.game import Game
 from i18n import Localized, Text, _, _p, lines, render
 from table.answer import UserError, detached, send
-from table.clock import TURN_TIMES, turn_time_words
 from table.language import note_table_language
+from table.options import TURN_TIMES, turn_time_words
 from table.settings import ServerSettings, server_settings, table_languages
 
 if TYPE_CHECKING:
