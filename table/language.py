@@ -21,14 +21,10 @@ import discord
 from i18n import SOURCE_LANGUAGE
 from i18n import table_locale as choose_table_locale
 from storage import GameRecord, StorageError, TableStore
-from table.options import GUILD_LOCALE, LANGUAGE, options_of
+from table.options import options_of
 
 log = logging.getLogger(__name__)
 
-# The game row's options holding the server's Discord locale, and the language its managers chose (/settings), when
-# the game was opened: a later change applies from the next game on.
-GUILD_LOCALE_OPTION = GUILD_LOCALE
-CHOSEN_LANGUAGE_OPTION = LANGUAGE
 # The language each server's managers chose for its tables, as last read from its settings (None: Discord's).
 _chosen: dict[int, str | None] = {}
 

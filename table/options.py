@@ -18,7 +18,8 @@ from engine import GAMES
 from i18n import Text, _n, _p
 from storage import GameRecord
 
-# The keys of the stored object. ``storage.results`` reads "deal" and "date" in SQL (the daily deal's results).
+# The keys of the stored object. Storage knows two of them: ``set_daily_deal`` writes "deal" and "date", and
+# ``storage.results`` reads them in SQL (the daily deal's results).
 TURN_TIME = "turn_time"
 PINGS = "pings"
 DEAL = "deal"
