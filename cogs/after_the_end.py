@@ -98,7 +98,7 @@ class AfterTheEnd(commands.Cog):
             variants=old.variants,
             seed=self.bot.seeds.getrandbits(52),
             rules_version=info.rules_version,
-            options=options_of(old).but(deal=None, date=None),  # a rematch deals new cards, not the daily deal's
+            options=options_of(old).for_rematch(),
         )
         values = {"player": interaction.user.mention, "game": info.title}
         wants: Localized = (

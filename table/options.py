@@ -113,6 +113,11 @@ class TableOptions:
             changes[AUTOPILOT] = frozenset(changes[AUTOPILOT])
         return replace(self, **changes).dump()
 
+    def for_rematch(self) -> dict[str, Any]:
+        """What a rematch's lobby takes over: the lobby's choices, not the daily deal (a rematch deals new cards) nor
+        what the table learnt while playing (who was away, the votes): everyone starts at the keyboard."""
+        return self.but(deal=None, date=None, autopilot=(), misses={}, votes={})
+
 
 def options_of(record: GameRecord) -> TableOptions:
     return TableOptions.load(record.options)

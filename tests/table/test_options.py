@@ -116,6 +116,13 @@ def test_but_accepts_sets_and_dicts_and_drops_what_emptied() -> None:
     assert TableOptions.load(changed).but() == changed
 
 
+def test_a_rematch_keeps_the_lobby_choices_and_starts_everyone_at_the_keyboard() -> None:
+    rematch = TableOptions.load(TableOptions.load({**EVERY_KEY, "bots": 1}).for_rematch())
+    assert rematch == TableOptions(turn_time=600, pings=False, thread_of=4242, guild_locale="de", language="fr")
+    assert rematch.extra == {"bots": 1}
+    assert not rematch.daily
+
+
 def test_the_turn_time_is_the_lobby_choice_else_the_game_pace() -> None:
     for kind, game in GAMES.items():
         assert turn_time(record({}, kind)) == game.info.turn_seconds
