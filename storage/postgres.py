@@ -89,6 +89,9 @@ _TRANSIENT = (
     asyncpg.CannotConnectNowError,  # the server is starting or shutting down
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,  # the connection was closed under us
+    # A connection the server dropped while the pool handed it out can refuse the next statement before sending it
+    # ("another operation is in progress"): nothing reached the server, and the pool replaces the connection.
+    asyncpg.InternalClientError,
     OSError,
     TimeoutError,  # our own timeout (command_timeout, pool acquire)
 )
