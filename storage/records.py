@@ -94,7 +94,7 @@ class GameRecord:
     status: str  # one of STATUSES
     revision: int  # raised by every change to the row
     moves: int  # length of the move log
-    options: Mapping[str, Any] = field(default_factory=dict)  # lobby options beyond the rules (bots, clock, ...)
+    options: Mapping[str, Any] = field(default_factory=dict)  # as stored; table.options.TableOptions reads it typed
     message_id: int | None = None  # the board or lobby message with live buttons
     result: Result | None = None  # a finished game's figures (None: still open, abandoned, or none stored)
     damaged: str | None = None  # why the row cannot be played (unreadable data); None when sound

@@ -61,7 +61,7 @@ class TableOptions:
     votes: Mapping[str, frozenset[int]] = field(
         default_factory=lambda: MappingProxyType({})
     )  # "<kind>:<target>" -> who voted so
-    extra: Mapping[str, Any] = field(
+    extra: Mapping[str, object] = field(
         default_factory=lambda: MappingProxyType({}), compare=False
     )  # keys of a newer version, as stored
 
@@ -70,7 +70,7 @@ class TableOptions:
         return self.deal == DAILY
 
     @classmethod
-    def load(cls, data: Mapping[str, Any] | None) -> TableOptions:
+    def load(cls, data: Mapping[str, object] | None) -> TableOptions:
         data = data if isinstance(data, Mapping) else {}
         return cls(
             turn_time=_whole(data.get(TURN_TIME)),
@@ -86,9 +86,9 @@ class TableOptions:
             extra=MappingProxyType({k: v for k, v in data.items() if k not in KNOWN}),
         )
 
-    def dump(self) -> dict[str, Any]:
+    def dump(self) -> dict[str, object]:
         """The JSON object stored: only what differs from the defaults (so an old version reads the same row)."""
-        values: dict[str, Any] = {
+        values: dict[str, object] = {
             TURN_TIME: self.turn_time,
             PINGS: None if self.pings else False,
             DEAL: self.deal,
@@ -103,7 +103,7 @@ class TableOptions:
         }
         return {**self.extra, **{key: value for key, value in values.items() if value is not None}}
 
-    def but(self, **changes: Any) -> dict[str, Any]:
+    def but(self, **changes: Any) -> dict[str, object]:
         """The stored object with ``changes`` (``update_game``'s ``options``): sets, dicts or tuples are accepted as
         the fields' types."""
         for key in (MISSES, VOTES):
@@ -113,7 +113,7 @@ class TableOptions:
             changes[AUTOPILOT] = frozenset(changes[AUTOPILOT])
         return replace(self, **changes).dump()
 
-    def for_rematch(self) -> dict[str, Any]:
+    def for_rematch(self) -> dict[str, object]:
         """What a rematch's lobby takes over: the lobby's choices, not the daily deal (a rematch deals new cards) nor
         what the table learnt while playing (who was away, the votes): everyone starts at the keyboard."""
         return self.but(deal=None, date=None, autopilot=(), misses={}, votes={})

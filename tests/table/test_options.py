@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -130,3 +132,32 @@ def test_the_turn_time_is_the_lobby_choice_else_the_game_pace() -> None:
     assert turn_time(record({"turn_time": TURN_TIMES["24 hours"]})) == 86400
     assert turn_time(record({}, "a_game_of_a_newer_version")) == 180
     assert options_of(record(EVERY_KEY)) == TableOptions.load(EVERY_KEY)
+
+
+RAW_READ = re.compile(r"\.options\.get\(|\.options\[|\*\*\w+\.options\b|\w+\.options\.items\(\)")
+
+
+def raw_reads(source: str) -> list[int]:
+    return [number for number, line in enumerate(source.splitlines(), 1) if RAW_READ.search(line)]
+
+
+def test_nothing_above_storage_reads_the_stored_options_by_key() -> None:
+    # One module knows the keys, their types and defaults; a reader elsewhere would bring back the untyped bag.
+    root = Path(__file__).resolve().parents[2]
+    paths = [
+        root / "bot.py",
+        *(p for folder in ("table", "cogs", "web") for p in sorted((root / folder).rglob("*.py"))),
+    ]
+    found = [
+        f"{path.relative_to(root)}:{line}"
+        for path in paths
+        if path.name != "options.py" or path.parent.name != "table"
+        for line in raw_reads(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+
+
+def test_the_raw_read_check_sees_each_way_of_reading() -> None:
+    source = 'a = record.options.get("pings")\nb = old.options["deal"]\nc = {**record.options, "x": 1}\nd = 1\n'
+    assert raw_reads(source) == [1, 2, 3]
+    assert raw_reads("select.options = choices\n") == []
