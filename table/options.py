@@ -5,6 +5,9 @@ The game row keeps them as one JSON object (``GameRecord.options``); ``TableOpti
 version stored (a key that is missing or of the wrong type takes its default, so an old or damaged row still plays)
 and ``dump`` writes the one shape read back. A key this version doesn't know (written by a newer one) is kept as it
 was: a rolling upgrade or a downgrade never loses it.
+
+``GameRecord`` keeps the stored object, not a ``TableOptions``: storage sits below the core (tests/test_layers.py) and
+stays ignorant of the lobby's vocabulary, and a default here may come from above storage (a game's own pace).
 """
 
 from __future__ import annotations
