@@ -15,8 +15,8 @@ from cogs.threads import THREAD_OPTION
 from engine.game import GameInfo, Variant
 from i18n import _, _n, joined, listing
 from table.answer import UserError
-from table.clock import TURN_TIMES, turn_time_words
 from table.lobby_rules import MAX_BOTS, has_computer_player, no_computer_players
+from table.options import TURN_TIMES, turn_time_words
 from table.registry import GAMES
 
 if TYPE_CHECKING:

@@ -37,13 +37,12 @@ def when(stamp: str | None) -> str:
 
 def rank_key(record: GameRecord) -> tuple[int, float]:
     """Best first: finished before abandoned, won first, then the lowest score (the winner's, in a player game)."""
-    result = record.result or {}
-    if record.status != "finished" or not result:
+    result = record.result
+    if record.status != "finished" or result is None:
         return (2, 0.0)
-    if "won" in result:
-        return (0 if result.get("won") else 1, float(result.get("score") or 0))
-    scores = result.get("scores") or {}
-    return (1, float(scores.get(str(result.get("winner")), 0)))
+    if result.team:
+        return (0 if result.won else 1, float(result.score or 0))
+    return (1, float(result.score_of(result.winner) or 0))
 
 
 def variant_words(kind: str, variants: tuple[str, ...]) -> Localized | str:

@@ -25,17 +25,16 @@ def won_word(kind: str) -> Text:
 
 def result_text(record: GameRecord) -> Text:
     """How the game ended, in a few words."""
-    result = record.result or {}
-    if record.status != "finished" or not result:
+    result = record.result
+    if record.status != "finished" or result is None:
         return _("abandoned")
-    if "won" in result:
-        return _("**won**") if result.get("won") else score_text(record.kind, result.get("score"))
-    winner, scores = result.get("winner"), result.get("scores") or {}
-    if isinstance(winner, int):
+    if result.team:
+        return _("**won**") if result.won else score_text(record.kind, result.score)
+    if result.winner is not None:
         return _(
             "{player} first with {score}",
-            player=mention(winner),
-            score=score_text(record.kind, scores.get(str(winner))),
+            player=mention(result.winner),
+            score=score_text(record.kind, result.scores.get(result.winner)),
         )
     return _("finished")
 

@@ -21,6 +21,7 @@ from i18n import day as i18n_day
 from storage import GameRecord
 from table.answer import send, shorten
 from table.lobby_rules import utc_today
+from table.options import options_of
 from table.people import is_ai
 
 if TYPE_CHECKING:
@@ -34,8 +35,8 @@ TODAYS_DEAL_CLOSED = _("Today's daily deal: its replay opens tomorrow (UTC).")
 
 def deal_day(record: GameRecord) -> str | None:
     """The UTC day (ISO date) of a game dealt from the daily deal, else None."""
-    day = record.options.get("date") if record.options.get("deal") == "daily" else None
-    return day if isinstance(day, str) else None
+    options = options_of(record)
+    return options.date if options.daily else None
 
 
 def hidden_today(record: GameRecord, today: date) -> bool:

@@ -172,11 +172,11 @@ def game_line(game: EndedGame) -> Text:
 
 
 def pick_label(record: GameRecord) -> Text:
-    result = record.result or {}
-    if record.status != "finished" or not result:
+    result = record.result
+    if record.status != "finished" or result is None:
         outcome: Text = _("abandoned")
-    elif "won" in result:
-        outcome = _p("result", "won") if result.get("won") else score_text(record.kind, result.get("score"))
+    elif result.team:
+        outcome = _p("result", "won") if result.won else score_text(record.kind, result.score)
     else:
         outcome = _("finished")
     return _n(

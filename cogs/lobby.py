@@ -22,13 +22,13 @@ from cogs._ui import in_text_channel
 from cogs.lobby_message import LobbyMessage, LobbyView, lobby_embed, lobby_view
 from cogs.lobby_seating import Seating
 from cogs.moderation import MISSING_PERMISSION
-from cogs.threads import PARENT, GameThread, open_thread, post_lobby_in_thread
+from cogs.threads import GameThread, open_thread, post_lobby_in_thread
 from engine.game import NO_NUMBERS_IN_CHAT
 from i18n import _, render
 from storage import GameRecord, NewGame
 from table.answer import in_time
-from table.clock import TURN_TIMES
-from table.language import CHOSEN_LANGUAGE_OPTION, GUILD_LOCALE_OPTION, guild_locale_of
+from table.language import guild_locale_of
+from table.options import DAILY, TURN_TIMES, TableOptions
 from table.people import ai_seat_id
 from table.registry import GAMES
 from table.settings import check_games_allowed_here
@@ -87,16 +87,16 @@ class Lobby(commands.Cog):
             variants=tuple(v.name for v in info.variants if chosen.get(v.name)),
             seed=self.bot.seeds.getrandbits(52),  # 52 bits stay exact through JSON in every client
             rules_version=info.rules_version,
-            options={
-                "turn_time": TURN_TIMES[turn_time] if turn_time else server.turn_time(info.kind),
-                **({"deal": "daily"} if deal == "daily" else {}),
+            options=TableOptions(
+                turn_time=TURN_TIMES[turn_time] if turn_time else server.turn_time(info.kind),
+                deal=DAILY if deal == "daily" else None,
                 # The server's choice when the game opened: a later change applies from the next game on.
-                **({} if server.pings else {"pings": False}),
-                **({PARENT: place.parent_id} if place else {}),
+                pings=server.pings,
+                thread_of=place.parent_id if place else None,
                 # For the posts no interaction causes (the clock, computer players): the server's language.
-                **({GUILD_LOCALE_OPTION: guild_locale} if (guild_locale := guild_locale_of(interaction)) else {}),
-                **({CHOSEN_LANGUAGE_OPTION: server.chosen_language} if server.chosen_language else {}),
-            },
+                guild_locale=guild_locale_of(interaction),
+                language=server.chosen_language or None,
+            ).dump(),
         )
         async with in_time(interaction), self.bot.tables.lock(channel_id):
             record = await self.bot.tables.lobby.open(new)

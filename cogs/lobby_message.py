@@ -13,7 +13,7 @@ from cogs.daily import DAILY_DEAL
 from i18n import Localized, Text, _, _p, lines, render
 from storage import GameRecord
 from table.answer import committed, detached, send, update
-from table.clock import turn_time, turn_time_words
+from table.options import options_of, turn_time, turn_time_words
 from table.people import is_ai, mention
 from table.registry import GAMES
 
@@ -44,7 +44,7 @@ def lobby_embed(record: GameRecord, locale: str) -> discord.Embed:
     embed = discord.Embed(title=say(_("{game}: lobby", game=info.title)), colour=LOBBY_COLOUR)
     embed.add_field(name=say(_("Variant")), value=say(variants_text(record.kind, record.variants)), inline=False)
     embed.add_field(name=say(_("Turn time")), value=say(turn_time_words(turn_time(record))), inline=False)
-    if record.options.get("deal") == "daily":
+    if options_of(record).daily:
         embed.add_field(name=say(_("Deal")), value=say(DAILY_DEAL), inline=False)
     players = lines(*(lobby_seat(record, p) for p in record.players)) if record.players else _("nobody")
     embed.add_field(

@@ -14,7 +14,7 @@ from cogs.lobby_message import LobbyMessage
 from i18n import Text, _, render
 from storage import GameRecord
 from table.answer import in_time, send
-from table.clock import turn_time, turn_time_words
+from table.options import turn_time, turn_time_words
 
 if TYPE_CHECKING:
     from bot import Bot

@@ -21,8 +21,8 @@ from cogs._ui import ErrorHandlingView
 from engine.game import Game
 from i18n import Localized, Text, _, _p, lines, render
 from table.answer import UserError, detached, send
-from table.clock import TURN_TIMES, turn_time_words
 from table.language import note_table_language
+from table.options import TURN_TIMES, turn_time_words
 from table.registry import GAMES
 from table.settings import ServerSettings, server_settings, table_languages
 

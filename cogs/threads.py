@@ -24,6 +24,7 @@ from storage import GameRecord
 from table.answer import NO_PINGS, UserError, send, shorten
 from table.events import Moved
 from table.games import stats_result, title
+from table.options import options_of
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 THREAD_OPTION = "Play in a new thread of this channel: the channel keeps only the lobby notice and the result"
-PARENT = "thread_of"  # the option naming the channel a game's thread was opened from
 THREAD_NAME_LIMIT = 100  # characters Discord allows in a thread's name
 ARCHIVE_AFTER_MINUTES: Literal[1440] = 1440  # a quiet thread hides after a day; the bot's next board brings it back
 
@@ -51,8 +51,7 @@ def thread_name(game_title: str, host: str) -> str:
 
 
 def parent_of(record: GameRecord) -> int | None:
-    value = record.options.get(PARENT)
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return options_of(record).thread_of
 
 
 def result_line(record: GameRecord, thread_id: int) -> Text:

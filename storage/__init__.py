@@ -1,4 +1,4 @@
-"""Where games are kept: the records (``storage.records``), the one interface every database driver fulfils
+"""Where games are kept: the records (``storage.records``), the interfaces every database driver fulfils, by job
 (``storage.base``), its errors, and ``open_storage``, which picks the driver the settings name.
 
 The package is SQL only: no locks, caches, rules or rendering. Its parts, each importing only those before it:
@@ -11,7 +11,7 @@ command-line ``copy-database`` and ``forget-server``).
 
 from __future__ import annotations
 
-from storage.base import Storage
+from storage.base import GameStore, PrivacyStore, StatsStore, Storage, TableStore
 from storage.errors import ChannelBusy, Conflict, StorageBusy, StorageError, StorageUnavailable
 from storage.privacy import FORMER_BASE, cutoff, is_former
 from storage.records import (
@@ -23,6 +23,7 @@ from storage.records import (
     LoggedMove,
     NewGame,
     PlayerResult,
+    Result,
     Standing,
     Streak,
     Tally,
@@ -40,15 +41,20 @@ __all__ = [
     "EndedGame",
     "Ending",
     "GameRecord",
+    "GameStore",
     "LoggedMove",
     "NewGame",
     "PlayerResult",
+    "PrivacyStore",
+    "Result",
     "Standing",
+    "StatsStore",
     "Storage",
     "StorageBusy",
     "StorageError",
     "StorageUnavailable",
     "Streak",
+    "TableStore",
     "Tally",
     "Timer",
     "cutoff",

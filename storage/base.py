@@ -1,4 +1,9 @@
-"""The one interface every database driver fulfils (``storage.sqlite``, ``storage.postgres``).
+"""The interfaces every database driver fulfils (``storage.sqlite``, ``storage.postgres``), split by job.
+
+Each part of the core is typed with the narrowest one it needs, so a reader sees what a part touches: ``GameStore``
+(games and moves), ``TableStore`` (clocks, DMs, settings), ``StatsStore`` (statistics and history), ``PrivacyStore``
+(forgetting); ``Storage`` is all four, what a driver implements and ``bot.py`` opens. None has more than
+``MAX_METHODS`` (tests/storage/test_interfaces.py counts them).
 
 Changes to a game's row are compare-and-swap on its ``revision``; appending move ``seq`` fails if another writer
 appended it first: that unique key is the compare-and-swap that keeps two processes (or two racing clicks) from both
@@ -23,11 +28,13 @@ from storage.records import (
     Timer,
 )
 
+MAX_METHODS = 15  # issue 35: an interface a reader takes in at once
 
-class Storage(Protocol):
-    """The interface every driver offers (SQLite, PostgreSQL). Every write is committed on return."""
 
-    async def close(self) -> None: ...
+class GameStore(Protocol):
+    """Games and their moves: the game row from lobby to result (compare-and-swap on its ``revision``), the message
+    that shows it, and the append-only move log (a move's ``(game, seq)`` key is the compare-and-swap of a move).
+    What ``table.games`` and the parts that load, play and show games need."""
 
     async def open_game(self, channel_id: int) -> GameRecord | None:
         """The lobby or running game in the channel, if any."""
@@ -60,6 +67,11 @@ class Storage(Protocol):
         ``attempts`` tries all lost to other writers."""
         ...
 
+    async def set_daily_deal(self, game: GameRecord, seed: int, day: str) -> GameRecord:
+        """Deal the lobby ``game`` from the daily deal of ``day`` (ISO date): its seed, and the date in its options.
+        The only way a seed changes, and only in a lobby; raises Conflict if the row changed since it was read."""
+        ...
+
     async def set_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the message that shows the game (its lobby or board). Presentation only: the last writer wins."""
         ...
@@ -79,6 +91,12 @@ class Storage(Protocol):
         game no longer runs: somebody else was first. ``auto``: the autopilot made it for the player."""
         ...
 
+
+class TableStore(Protocol):
+    """What a table keeps beside its game, and what outlives a game: the turn clock's timers, the DMs that show
+    each player's private view (and each person's DM channel), the servers' settings and the small key-value
+    ``meta`` (a person's language, the web table's key)."""
+
     async def set_timer(self, timer: Timer) -> None:
         """Start (or restart) the game's turn clock."""
         ...
@@ -94,9 +112,14 @@ class Storage(Protocol):
         clock fires once however many processes watch it."""
         ...
 
-    async def get_meta(self, key: str) -> str | None: ...
-    async def set_meta(self, key: str, value: str) -> None: ...
+    async def private_messages(self, game_id: int) -> dict[int, tuple[int | None, str]]:
+        """Per player of the game: the DM that last showed their private view, and the text it showed."""
+        ...
+
+    async def set_private_message(self, game_id: int, user_id: int, message_id: int | None, text: str) -> None: ...
+
     async def dm_channel(self, user_id: int) -> int | None: ...
+
     async def set_dm_channel(self, user_id: int, channel_id: int) -> None: ...
 
     async def guild_settings(self, guild_id: int) -> dict[str, Any]:
@@ -111,13 +134,14 @@ class Storage(Protocol):
         raises Conflict when ``attempts`` tries all lost."""
         ...
 
-    async def private_messages(self, game_id: int) -> dict[int, tuple[int | None, str]]:
-        """Per player of the game: the DM that last showed their private view, and the text it showed."""
-        ...
+    async def get_meta(self, key: str) -> str | None: ...
 
-    async def set_private_message(self, game_id: int, user_id: int, message_id: int | None, text: str) -> None: ...
+    async def set_meta(self, key: str, value: str) -> None: ...
 
-    # ---- statistics (issue 15): per-player results of ended games, kept by the database itself -----------------
+
+class StatsStore(Protocol):
+    """Statistics (issue 15): the per-player results of ended games, which the database itself keeps
+    (``storage.results``), and the history of ended games. Read only."""
 
     async def player_tallies(self, guild_id: int, player: int) -> list[Tally]:
         """The player's ended games on the server, one ``Tally`` per kind, table size, variant and company."""
@@ -166,17 +190,15 @@ class Storage(Protocol):
         """The server's (or one channel's) dealt games that are over, newest first."""
         ...
 
-    async def set_daily_deal(self, game: GameRecord, seed: int, day: str) -> GameRecord:
-        """Deal the lobby ``game`` from the daily deal of ``day`` (ISO date): its seed, and the date in its options.
-        The only way a seed changes, and only in a lobby; raises Conflict if the row changed since it was read."""
-        ...
-
     async def daily_games(self, guild_id: int, day: str) -> list[GameRecord]:
         """Each table's first ended try at the daily deal of ``day`` (ISO date) on the server: the first game per
         channel, kind and table size; in order of their end."""
         ...
 
-    # ---- forgetting (issue 33, ``storage.privacy``) -------------------------------------------------------------
+
+class PrivacyStore(Protocol):
+    """Forgetting (issue 33, ``storage.privacy``): people who asked to be forgotten, servers the bot left, old
+    hand texts. Apart from the others because only the privacy cog and the owner's ``forget-server`` erase data."""
 
     async def forget_user(self, user_id: int) -> int:
         """Erase a person's data: their language, DM channel and the hand texts of their ended games; their seats in
@@ -212,3 +234,10 @@ class Storage(Protocol):
         """Delete the server's settings and every game of its channels (moves, results, DMs, clocks) at once;
         returns how many games were deleted."""
         ...
+
+
+class Storage(GameStore, TableStore, StatsStore, PrivacyStore, Protocol):
+    """Everything a driver offers (SQLite, PostgreSQL), opened and closed by ``bot.py``. Every write is committed on
+    return."""
+
+    async def close(self) -> None: ...

@@ -35,7 +35,7 @@ from storage.errors import Duplicate, StorageBusy
 from storage.migrations import Session, refuse_newer, upgrade
 from storage.pg_startup import explain, safe_url, split_url
 from storage.records import Ending, now
-from storage.rows import Row, dump, writes
+from storage.rows import Row, dump, dump_result, writes
 from storage.sql import SQLStorage
 
 __all__ = ["PostgresStorage", "safe_url", "split_url"]
@@ -89,6 +89,9 @@ _TRANSIENT = (
     asyncpg.CannotConnectNowError,  # the server is starting or shutting down
     asyncpg.PostgresConnectionError,
     asyncpg.InterfaceError,  # the connection was closed under us
+    # A connection the server dropped while the pool handed it out can refuse the next statement before sending it
+    # ("another operation is in progress"): nothing reached the server, and the pool replaces the connection.
+    asyncpg.InternalClientError,
     OSError,
     TimeoutError,  # our own timeout (command_timeout, pool acquire)
 )
@@ -225,7 +228,7 @@ class PostgresStorage(SQLStorage):
     async def append_move(
         self, game_id: int, seq: int, player: int, action: Any, ending: Ending | None = None, auto: bool = False
     ) -> bool:
-        status, result = (None, None) if ending is None else (ending.status, dump(ending.result))
+        status, result = (None, None) if ending is None else (ending.status, dump_result(ending.result))
         appended = await self._run(
             lambda: self._pool.fetchval(_APPEND, game_id, seq, player, dump(action), now(), status, result, auto)
         )

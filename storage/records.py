@@ -16,6 +16,69 @@ STATUSES = ("lobby", "running", "finished", "abandoned")
 
 
 @dataclass(frozen=True, slots=True)
+class Result:
+    """A finished game's figures kept for the statistics, in the one convention every game shares: a cooperative
+    game's ``won`` and ``score`` (the team's), a competitive one's ``winner`` and ``scores`` (per player); ``figures``
+    are the game's own others (The Game's turns, No Thanks!'s tie break), kept as it gave them.
+
+    Stored as one flat JSON object of these keys, the shape the database's own trigger (``storage.results``) reads and
+    every older row has; ``load`` reads any of them, a key of the wrong type being absent."""
+
+    won: bool | None = None  # None: not a team result
+    score: int | None = None
+    winner: int | None = None
+    scores: Mapping[int, int] = field(default_factory=dict)
+    figures: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def team(self) -> bool:
+        """A cooperative game's result: won or lost together."""
+        return self.won is not None
+
+    def score_of(self, player: int | None) -> int | None:
+        """The player's score: their own in a competitive game, the team's in a cooperative one."""
+        own = self.scores.get(player) if player is not None else None
+        return own if own is not None else self.score
+
+    def dump(self) -> dict[str, Any]:
+        values: dict[str, Any] = {"won": self.won, "score": self.score, "winner": self.winner}
+        if self.scores:
+            values["scores"] = {str(player): score for player, score in self.scores.items()}
+        return {**self.figures, **{key: value for key, value in values.items() if value is not None}}
+
+    @classmethod
+    def load(cls, data: object) -> Result | None:
+        """The result a row stored; None for none (SQL NULL, an empty or unreadable object)."""
+        if not isinstance(data, Mapping) or not data:
+            return None
+        won, scores = data.get("won"), data.get("scores")
+        return cls(
+            won=won if isinstance(won, bool) else None,
+            score=_number(data.get("score")),
+            winner=_number(data.get("winner")),
+            scores={
+                player: score
+                for key, value in (scores.items() if isinstance(scores, Mapping) else ())
+                if (player := _number(key)) is not None and (score := _number(value)) is not None
+            },
+            figures={key: value for key, value in data.items() if key not in _RESULT_KEYS},
+        )
+
+
+_RESULT_KEYS = ("won", "score", "winner", "scores")
+
+
+def _number(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.lstrip("-").isdigit():  # a JSON object's key
+        return int(value)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
 class GameRecord:
     """One game at one channel, from lobby to result: everything but its moves."""
 
@@ -31,9 +94,9 @@ class GameRecord:
     status: str  # one of STATUSES
     revision: int  # raised by every change to the row
     moves: int  # length of the move log
-    options: Mapping[str, Any] = field(default_factory=dict)  # lobby options beyond the rules (bots, clock, ...)
+    options: Mapping[str, Any] = field(default_factory=dict)  # as stored; table.options.TableOptions reads it typed
     message_id: int | None = None  # the board or lobby message with live buttons
-    result: Mapping[str, Any] | None = None
+    result: Result | None = None  # a finished game's figures (None: still open, abandoned, or none stored)
     damaged: str | None = None  # why the row cannot be played (unreadable data); None when sound
     hinted: bool = False  # a person took a Hint: the game stays out of the leaderboards
     created_at: str = ""
@@ -86,7 +149,7 @@ class Ending:
     """Written together with the move that ends a game."""
 
     status: str  # "finished" or "abandoned"
-    result: Mapping[str, Any] | None
+    result: Result | None
 
 
 @dataclass(frozen=True, slots=True)

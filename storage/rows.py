@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from storage.dialect import Dialect
-from storage.records import GameRecord
+from storage.records import GameRecord, Result
 
 
 class Row(Protocol):
@@ -53,6 +53,10 @@ def dump(value: Any) -> str | None:
     return None if value is None else json.dumps(value, separators=(",", ":"))
 
 
+def dump_result(result: Result | None) -> str | None:
+    return None if result is None else dump(result.dump())
+
+
 # A game row as ``record`` reads it, with the length of its move log.
 COLUMNS = (
     "id, channel_id, guild_id, kind, host_id, players, variants, seed, rules_version, status, revision, options, "
@@ -69,7 +73,7 @@ WRITABLE: dict[str, Callable[[Any], Any]] = {
     "status": lambda v: v,
     "options": lambda v: dump(dict(v)),
     "message_id": lambda v: v,
-    "result": dump,
+    "result": dump_result,
     "started_at": lambda v: v,
     "ended_at": lambda v: v,
 }
@@ -82,7 +86,7 @@ def record(row: Row) -> GameRecord:
         players = tuple(int(p) for p in json.loads(row["players"]))
         variants = tuple(str(v) for v in json.loads(row["variants"]))
         options = json.loads(row["options"])
-        result = None if row["result"] is None else json.loads(row["result"])
+        result = None if row["result"] is None else Result.load(json.loads(row["result"]))
     except (ValueError, TypeError):
         players, variants, options, result = (), (), {}, None
         damaged = damaged or "its players or options could not be read"

@@ -25,7 +25,7 @@ from storage.dialect import SQLITE
 from storage.errors import Duplicate, StorageBusy, StorageUnavailable
 from storage.migrations import Session, refuse_newer, upgrade
 from storage.records import Ending, now
-from storage.rows import Row, dump, writes
+from storage.rows import Row, dump, dump_result, writes
 from storage.sql import SQLStorage
 
 __all__ = ["BUSY_TIMEOUT_MS", "SQLiteStorage", "now"]
@@ -334,7 +334,7 @@ class SQLiteStorage(SQLStorage):
                 "UPDATE games SET status = ?, result = ?, ended_at = ?, updated_at = ?, revision = revision + 1 "
                 "WHERE id = ?"
             ),
-            (ending.status, dump(ending.result), stamp, stamp, game_id),
+            (ending.status, dump_result(ending.result), stamp, stamp, game_id),
         )
         stop = ("DELETE FROM timers WHERE game_id = ?", (game_id,))
         if self._inline is not None:

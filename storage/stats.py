@@ -147,7 +147,7 @@ def ended(records: Sequence[GameRecord], mixed: Sequence[Any]) -> list[EndedGame
 
 
 class StatsQueries(Database):
-    """The statistics part of ``storage.Storage``."""
+    """The statistics (``storage.StatsStore``), and the one write of the daily deal (``GameStore.set_daily_deal``)."""
 
     async def player_tallies(self, guild_id: int, player: int) -> list[Tally]:
         return [tally(row) for row in await self._fetch(TALLIES, guild_id, player)]

@@ -22,12 +22,13 @@ import discord
 
 from engine.game import decode_moves
 from i18n import Localized, Text, _, joined, lines, render
-from storage import GameRecord, StorageError
+from storage import GameRecord, StatsStore, StorageError
 from table.answer import NO_PINGS, clicked_message, detached, send, update
 from table.end_screen import final_view, team_record
 from table.fit import CONTENT, cut, fit
 from table.games import Games, Live, Played, setup_of, title
 from table.language import Languages
+from table.options import options_of
 from table.people import is_ai, mention
 from table.picture import Picture
 from table.presenter import Presenter
@@ -103,7 +104,7 @@ def began(record: GameRecord) -> Text:
 
 def pings_on(record: GameRecord) -> bool:
     """Whether the server let this game ping the player to move (``/settings``, as it was when the game opened)."""
-    return record.options.get("pings") is not False
+    return options_of(record).pings
 
 
 def pings(
@@ -124,9 +125,11 @@ def pings(
 
 class Boards:
     def __init__(
-        self, client: discord.Client, games: Games, languages: Languages, deadline: DeadlineLine, buttons: TurnButtons
-    ) -> None:
+        self, client: discord.Client, games: Games, languages: Languages, deadline: DeadlineLine, buttons: TurnButtons,
+        stats: StatsStore,
+    ) -> None:  # fmt: skip
         self.client = client
+        self.stats = stats  # the team's record under a finished game's board
         self.games = games
         self.languages = languages
         self.deadline = deadline
@@ -134,8 +137,6 @@ class Boards:
         self._chat_since: dict[int, int] = {}
         self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board by token
         self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-
-    # ---- composing --------------------------------------------------------------------------------------------
 
     def public(
         self, record: GameRecord, presenter: Presenter[Any, Any], state: Any, text: Localized | None
@@ -202,7 +203,7 @@ class Boards:
     async def record_line(self, played: Played) -> Localized | None:
         """Under an end screen: these players' record at this game, read after the move that ended it committed."""
         over = played.presenter.game.is_over(played.after)
-        return await team_record(self.games.storage, played.live.record) if over else None
+        return await team_record(self.stats, played.live.record) if over else None
 
     def supersede(self, live: Live[Any], presenter: Presenter[Any, Any], upto: int) -> dict[str, Any]:
         """The board on show gives way to a new one at move ``upto``: the edit that shrinks it to a line or two of

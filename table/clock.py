@@ -24,29 +24,19 @@ from typing import Any
 
 import discord
 
-from i18n import Text, _, _n, _p, render
-from storage import GameRecord, Timer
+from i18n import Text, _, _n, render
+from storage import GameRecord, TableStore, Timer
 from table.answer import NO_PINGS, USERS_ONLY
 from table.boards import pings_on
 from table.events import Moved
 from table.games import Games, Live
 from table.language import Languages
+from table.options import options_of, turn_time
 from table.people import is_ai, mention
 from table.presenter import Presenter
-from table.registry import GAMES
 
 log = logging.getLogger(__name__)
 
-# The choices of /newgame's turn_time, in words, and their seconds (0: no clock).
-TURN_TIMES = {
-    "30 seconds": 30,
-    "1 minute": 60,
-    "3 minutes": 180,
-    "10 minutes": 600,
-    "1 hour": 3600,
-    "24 hours": 86400,
-    "off": 0,
-}
 MISSES_FOR_AUTOPILOT = 3
 MIN_REMINDER_SECONDS = 10
 
@@ -54,46 +44,10 @@ MIN_REMINDER_SECONDS = 10
 PlayFor = Callable[[int, int, int, bool], Awaitable[None]]
 
 
-def default_turn_time(kind: str) -> int:
-    game = GAMES.get(kind)
-    return game.info.turn_seconds if game else 180
-
-
-def turn_time(record: GameRecord) -> int:
-    value = record.options.get("turn_time")
-    return int(value) if isinstance(value, int) else default_turn_time(record.kind)
-
-
-def turn_time_words(seconds: int) -> Text:
-    """A turn time as people say it, in whole hours, minutes or seconds ("24 hours", "3 Minuten")."""
-    if not seconds:
-        return _p("turn time", "off")
-    if seconds % 3600 == 0:
-        return _n("{count} hour", "{count} hours", seconds // 3600)
-    if seconds % 60 == 0:
-        return _n("{count} minute", "{count} minutes", seconds // 60)
-    return _n("{count} second", "{count} seconds", seconds)
-
-
-def autopilot(record: GameRecord) -> set[int]:
-    return {int(p) for p in record.options.get("autopilot", [])}
-
-
-def misses(record: GameRecord) -> dict[int, int]:
-    return {int(p): int(n) for p, n in dict(record.options.get("misses", {})).items()}
-
-
-def options_with(record: GameRecord, **changes: Any) -> dict[str, Any]:
-    """The row's options with ``changes`` (sets as sorted lists, dicts keyed by strings, as JSON keeps them)."""
-    options = dict(record.options)
-    for key, value in changes.items():
-        options[key] = {str(k): v for k, v in value.items()} if isinstance(value, dict) else sorted(value)
-    return options
-
-
 class TurnClock:
-    def __init__(self, client: discord.Client, games: Games, languages: Languages) -> None:
+    def __init__(self, client: discord.Client, storage: TableStore, games: Games, languages: Languages) -> None:
         self.client = client
+        self.storage = storage
         self.games = games
         self.languages = languages
         self.play_for: PlayFor | None = None  # set by the table: the seat driver's autopilot
@@ -106,7 +60,7 @@ class TurnClock:
     # ---- keeping the clock ----------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        for timer in await self.games.storage.timers():
+        for timer in await self.storage.timers():
             self._remember(timer)
         self._task = asyncio.ensure_future(self._run())
 
@@ -136,10 +90,16 @@ class TurnClock:
             # The Game before its first card: anyone may lay it, and the clock waits on the host's seat.
             mover = next((p for p in record.players if not is_ai(p)), None)
         seconds = turn_time(record)
-        if game.is_over(live.state) or not seconds or mover is None or is_ai(mover) or mover in autopilot(record):
+        if (
+            game.is_over(live.state)
+            or not seconds
+            or mover is None
+            or is_ai(mover)
+            or mover in options_of(record).autopilot
+        ):
             if record.id in self.deadlines:
                 del self.deadlines[record.id]
-                await self.games.storage.clear_timer(record.id)
+                await self.storage.clear_timer(record.id)
             return
         if not moved_on and self.deadlines.get(record.id, (None, 0.0))[0] == mover:
             return  # the same turn goes on: its clock keeps running
@@ -148,12 +108,12 @@ class TurnClock:
         due = now + span
         remind = due - max(MIN_REMINDER_SECONDS * self.scale, span / 4)
         timer = Timer(record.id, game.move_count(live.state), mover, remind if remind > now else None, due)
-        await self.games.storage.set_timer(timer)
+        await self.storage.set_timer(timer)
         self._remember(timer)
 
     async def stop_game(self, game_id: int) -> None:
         self.deadlines.pop(game_id, None)
-        await self.games.storage.clear_timer(game_id)
+        await self.storage.clear_timer(game_id)
 
     async def _run(self) -> None:
         while True:
@@ -175,11 +135,10 @@ class TurnClock:
                 log.exception("The turn clock of game %s failed", game_id)
 
     async def _fire(self, game_id: int, seq: int, reminder: bool) -> None:
-        storage = self.games.storage
-        record = await storage.game(game_id)
+        record = await self.games.storage.game(game_id)
         if record is None or record.status != "running" or not self.games.owns(record):
             return  # over, or another process runs its server's shard and fires it
-        if not await storage.claim_timer(game_id, seq, reminder):
+        if not await self.storage.claim_timer(game_id, seq, reminder):
             return  # the turn was played, another process fired it, or the clock was restarted
         live = await self.games.live(record)
         presenter = self.games.presenter(record)
@@ -207,15 +166,15 @@ class TurnClock:
 
     async def acted(self, live: Live[Any], player: int) -> None:
         """A person acted: they are back, whatever the clock said."""
-        if player not in autopilot(live.record) and not misses(live.record).get(player):
+        if player not in options_of(live.record).autopilot and not options_of(live.record).misses.get(player):
             return
 
         def back(record: GameRecord) -> dict[str, Any] | None:
-            counts = misses(record)
-            if player not in autopilot(record) and not counts.get(player):
+            options = options_of(record)
+            if player not in options.autopilot and not options.misses.get(player):
                 return None
-            counts.pop(player, None)
-            return {"options": options_with(record, misses=counts, autopilot=autopilot(record) - {player})}
+            counts = {p: n for p, n in options.misses.items() if p != player}
+            return {"options": options.but(misses=counts, autopilot=options.autopilot - {player})}
 
         await self.games.modify(live.record.id, back)  # the cached game follows
 
@@ -225,23 +184,21 @@ class TurnClock:
         def count(record: GameRecord) -> dict[str, Any] | None:
             if record.status != "running":
                 return None
-            counts = misses(record)
-            counts[player] = counts.get(player, 0) + 1
-            seats = autopilot(record)
-            if counts[player] >= MISSES_FOR_AUTOPILOT:
-                seats.add(player)
-            return {"options": options_with(record, misses=counts, autopilot=seats)}
+            options = options_of(record)
+            counts = {**options.misses, player: options.misses.get(player, 0) + 1}
+            seats = options.autopilot | ({player} if counts[player] >= MISSES_FOR_AUTOPILOT else set())
+            return {"options": options.but(misses=counts, autopilot=seats)}
 
         record = await self.games.modify(game_id, count)
         if record is None or record.status != "running":
             return None
-        if player in autopilot(record):
+        if player in options_of(record).autopilot:
             await self.announce(
                 record,
                 _n(
                     "{player} missed {count} turn in a row: the autopilot plays their turns until they act again.",
                     "{player} missed {count} turns in a row: the autopilot plays their turns until they act again.",
-                    misses(record)[player],
+                    options_of(record).misses[player],
                     player=mention(player),
                 ),
             )

@@ -21,7 +21,7 @@ import discord
 
 import metrics
 from i18n import _, joined, render
-from storage import Storage
+from storage import TableStore
 from table.answer import USERS_ONLY
 from table.events import Moved
 from table.fit import fit
@@ -50,7 +50,7 @@ def up_to_date(live: Live[Any]) -> bool:
 
 
 class Courier:
-    def __init__(self, client: discord.Client, storage: Storage, games: Games, languages: Languages) -> None:
+    def __init__(self, client: discord.Client, storage: TableStore, games: Games, languages: Languages) -> None:
         self.client = client
         self.storage = storage
         self.games = games

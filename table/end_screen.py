@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from i18n import Localized, Text, _, _n, _p, joined, number, render
-from storage import GameRecord, Storage
+from storage import GameRecord, StatsStore
 from table.people import is_ai, mention
 from table.registry import GAMES
 
@@ -46,7 +46,7 @@ def team_of(record: GameRecord) -> tuple[int, ...]:
     return tuple(sorted(p for p in record.players if not is_ai(p)))
 
 
-async def team_record(storage: Storage, record: GameRecord) -> Localized | None:
+async def team_record(storage: StatsStore, record: GameRecord) -> Localized | None:
     """The record of this game's people together at its game, on this server, with or without computer players: the
     games, the wins and the best score (the lowest: cards left, or points). A team game has one result for all, so
     its record is the team's; in a competitive game each one wins alone, so it names each one's first places and who

@@ -85,14 +85,14 @@ class Table:
         self.events = Events()
         self.languages = Languages(client, storage)
         self.games = Games(storage, self.events, self.owns)
-        self.clock = TurnClock(client, self.games, self.languages)
-        self.boards = Boards(client, self.games, self.languages, self.clock.deadline_line, self.board_buttons)
+        self.clock = TurnClock(client, storage, self.games, self.languages)
+        self.boards = Boards(client, self.games, self.languages, self.clock.deadline_line, self.board_buttons, storage)
         self.courier = Courier(client, storage, self.games, self.languages)
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
         self.panels = Panels(client, self.games, self.panel)
         self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
-        self.lobby = Lobby(self.games, self.clock, self.seats)  # the table's life around its game
+        self.lobby = Lobby(self.games, storage, self.clock, self.seats)  # the table's life around its game
         self.clock.play_for = self.seats.play_for
         self.panel_link: PanelLink | None = None
         self.board_link: BoardLink | None = None

@@ -21,7 +21,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from engine.errors import CorruptState, GameError
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Move, Outcome, Setup, decode_moves, replay
 from i18n import Localized, Text, _, render
-from storage import Ending, GameRecord, Storage, now
+from storage import Ending, GameRecord, GameStore, Result, now
 from table.answer import UserError
 from table.events import Events, Moved
 from table.people import is_ai
@@ -109,18 +109,18 @@ def setup_of(record: GameRecord) -> Setup:
     return Setup(record.players, record.seed, frozenset(record.variants), record.rules_version)
 
 
-def stats_result(info: GameInfo, outcome: Outcome) -> dict[str, Any]:
+def stats_result(info: GameInfo, outcome: Outcome) -> Result:
     """The figures kept for statistics: the game's own, completed from the typed outcome in the one convention the
     statistics read (a team result has ``won`` and ``score``, a per-player one ``winner`` and ``scores``)."""
-    result = dict(outcome.result)
+    given = Result.load(outcome.result) or Result()
     if info.cooperative:
-        result.setdefault("won", bool(outcome.winners))
-        result.setdefault("score", outcome.score)
-    elif outcome.winners:
-        result.setdefault("winner", outcome.winners[0])
-        if outcome.score is not None:
-            result.setdefault("scores", {str(outcome.winners[0]): outcome.score})
-    return result
+        won = given.won if given.won is not None else bool(outcome.winners)
+        return replace(given, won=won, score=given.score if given.score is not None else outcome.score)
+    if not outcome.winners:
+        return given
+    winner = given.winner if given.winner is not None else outcome.winners[0]
+    scores = given.scores or ({} if outcome.score is None else {winner: outcome.score})
+    return replace(given, winner=winner, scores=scores)
 
 
 def title(kind: str) -> str | Text:
@@ -130,7 +130,7 @@ def title(kind: str) -> str | Text:
 
 
 class Games:
-    def __init__(self, storage: Storage, events: Events, owns: Callable[[GameRecord], bool] = lambda _: True) -> None:
+    def __init__(self, storage: GameStore, events: Events, owns: Callable[[GameRecord], bool] = lambda _: True) -> None:
         self.storage = storage
         self.events = events
         self.owns = owns  # whether this process runs the game's shard

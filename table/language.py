@@ -20,14 +20,11 @@ import discord
 
 from i18n import SOURCE_LANGUAGE
 from i18n import table_locale as choose_table_locale
-from storage import GameRecord, Storage, StorageError
+from storage import GameRecord, StorageError, TableStore
+from table.options import options_of
 
 log = logging.getLogger(__name__)
 
-# The game row's options holding the server's Discord locale, and the language its managers chose (/settings), when
-# the game was opened: a later change applies from the next game on.
-GUILD_LOCALE_OPTION = "guild_locale"
-CHOSEN_LANGUAGE_OPTION = "language"
 # The language each server's managers chose for its tables, as last read from its settings (None: Discord's).
 _chosen: dict[int, str | None] = {}
 
@@ -56,7 +53,7 @@ def guild_locale_of(interaction: discord.Interaction[Any]) -> str | None:
 class Languages:
     """The locales of people (for what only they see) and of tables (for what the channel sees)."""
 
-    def __init__(self, client: discord.Client, storage: Storage) -> None:
+    def __init__(self, client: discord.Client, storage: TableStore) -> None:
         self.client = client
         self.storage = storage
         self._users: dict[int, str] = {}
@@ -120,10 +117,9 @@ class Languages:
             if guild is not None and guild.preferred_locale is not None:
                 discord_locale = guild.preferred_locale.value
         if discord_locale is None and record is not None:
-            stored = record.options.get(GUILD_LOCALE_OPTION)
-            discord_locale = stored if isinstance(stored, str) else None
-        chosen = record.options.get(CHOSEN_LANGUAGE_OPTION) if record is not None else None
-        return choose_table_locale(chosen if isinstance(chosen, str) else table_locale(guild_id), discord_locale)
+            discord_locale = options_of(record).guild_locale
+        chosen = options_of(record).language if record is not None else None
+        return choose_table_locale(chosen or table_locale(guild_id), discord_locale)
 
     def of_record(self, record: GameRecord) -> str:
         """The language of a game's table."""

@@ -16,12 +16,13 @@ from datetime import date
 from typing import Any, Literal
 
 from i18n import Localized, Text, _, lines
-from storage import ChannelBusy, Conflict, GameRecord, NewGame
+from storage import ChannelBusy, Conflict, GameRecord, NewGame, StatsStore
 from table import lobby_rules as rules
 from table.answer import UserError
-from table.clock import TurnClock, autopilot, options_with
+from table.clock import TurnClock
 from table.end_screen import team_record
 from table.games import NO_GAME, Games
+from table.options import options_of
 from table.people import is_ai, mention
 from table.registry import registration
 from table.seats import Seats
@@ -54,9 +55,12 @@ class Rematch:
 
 
 class Lobby:
-    def __init__(self, games: Games, clock: TurnClock | None = None, seats: Seats | None = None) -> None:
+    def __init__(
+        self, games: Games, stats: StatsStore, clock: TurnClock | None = None, seats: Seats | None = None
+    ) -> None:
         self.games = games
         self.storage = games.storage
+        self.stats = stats  # the team's record, told with a rematch
         self.clock = clock
         self.seats = seats
         self.today: Callable[[], date] = rules.utc_today  # the daily deal's date; tests set their own
@@ -147,7 +151,7 @@ class Lobby:
         if presenter.game.info.cooperative:
             return False
         live = await self.games.live(record)
-        game, away = presenter.game, autopilot(live.record)
+        game, away = presenter.game, options_of(live.record).autopilot
         if not game.legal_actions(live.state, user):
             return False  # not seated any more: the game's own refusal says so
         others = [
@@ -166,7 +170,7 @@ class Lobby:
             hosted[:] = [row.host_id == user]
             # A host who leaves hands the table to everybody: any player may end it.
             return {
-                "options": options_with(row, autopilot=autopilot(row) | {user}),
+                "options": options_of(row).but(autopilot=options_of(row).autopilot | {user}),
                 **({"host_id": None} if row.host_id == user else {}),
             }
 
@@ -216,7 +220,7 @@ class Lobby:
             rules_version=game.info.rules_version,
             options=rules.rematch_options(old),
         )
-        record_line = await team_record(self.storage, old)
+        record_line = await team_record(self.stats, old)
         newest = rules.newest_played(await self.storage.channel_games(old.channel_id, limit=5))
         if newest is not None and newest.id != old.id and not newest.is_open:
             raise UserError(

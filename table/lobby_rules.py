@@ -16,14 +16,12 @@ from engine.game import GameInfo
 from i18n import Localized, Text, _, _n
 from storage import GameRecord, is_former, now
 from table.answer import UserError
-from table.clock import TURN_TIMES, turn_time
 from table.games import NO_GAME, title
+from table.options import TURN_TIMES, options_of, turn_time
 from table.people import ai_seat_id, is_ai, mention
 from table.registry import GAMES, computer_player
 
 MAX_BOTS = 6
-# The options a rematch does not take over: the daily deal's (a rematch deals new cards).
-DAILY_OPTIONS = ("deal", "date")
 CHANGED_MEANWHILE = _("The lobby is changing fast; please try again.")
 
 
@@ -114,7 +112,7 @@ def next_turn_time(record: GameRecord, user: int) -> dict[str, Any]:
     choices = list(TURN_TIMES.values())
     current = turn_time(record)
     following = choices[(choices.index(current) + 1) % len(choices)] if current in choices else choices[0]
-    return {"options": {**record.options, "turn_time": following}}
+    return {"options": options_of(record).but(turn_time=following)}
 
 
 def left(record: GameRecord, user: int) -> dict[str, Any]:
@@ -168,7 +166,7 @@ def daily_seed(kind: str, day: date, players: int) -> int:
 
 
 def is_daily(record: GameRecord) -> bool:
-    return record.options.get("deal") == "daily"
+    return options_of(record).daily
 
 
 def rematch_players(old: GameRecord, channel_id: int | None, user: int) -> tuple[int, ...]:
@@ -181,8 +179,8 @@ def rematch_players(old: GameRecord, channel_id: int | None, user: int) -> tuple
     return (user, *(p for p in old.players if p != user and not is_former(p)))
 
 
-def rematch_options(old: GameRecord) -> dict[str, Any]:
-    return {key: value for key, value in old.options.items() if key not in DAILY_OPTIONS}
+def rematch_options(old: GameRecord) -> dict[str, object]:
+    return options_of(old).for_rematch()
 
 
 def wants_rematch(old: GameRecord, user: int) -> Localized:

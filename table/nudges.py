@@ -21,9 +21,9 @@ import discord
 
 from i18n import _, render
 from table.boards import pings_on
-from table.clock import autopilot
 from table.events import Moved
 from table.language import Languages
+from table.options import options_of
 from table.people import is_ai, mention
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class Nudges:
             or upcoming == event.player
             or (event.moved_on and not event.dealt)  # the new board pings them
             or is_ai(upcoming)
-            or upcoming in autopilot(record)
+            or upcoming in options_of(record).autopilot
             or not pings_on(record)
             or self.at_the_keyboard(record.id, upcoming)
         ):

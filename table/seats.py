@@ -19,9 +19,10 @@ from i18n import _
 from storage import Conflict
 from table.answer import UserError
 from table.boards import Boards, Framing
-from table.clock import TurnClock, autopilot
+from table.clock import TurnClock
 from table.events import Moved
 from table.games import Games, Played
+from table.options import options_of
 from table.people import is_ai, mention
 from table.registry import computer_player
 
@@ -70,7 +71,7 @@ class Seats:
         person (in the background, after a pause)."""
         if self.closing:
             return
-        if not any(is_ai(p) for p in record.players) and not autopilot(record):
+        if not any(is_ai(p) for p in record.players) and not options_of(record).autopilot:
             return
         task = self._tasks.get(record.id)
         if task is not None and not task.done():
@@ -114,7 +115,7 @@ class Seats:
         mover = game.current_player(live.state)
         if mover is None and live.record.players and is_ai(live.record.players[0]):
             mover = live.record.players[0]  # a table of computer players lays its first card itself
-        away = mover is not None and mover in autopilot(live.record)
+        away = mover is not None and mover in options_of(live.record).autopilot
         if mover is None or not ((ai is not None and is_ai(mover)) or away):
             if last is not None:
                 await self.show(last)
@@ -160,7 +161,7 @@ class Seats:
         live = await self.games.live(record)
         game = self.games.presenter(record).game
         people = [p for p in record.players if not is_ai(p) and game.legal_actions(live.state, p)]
-        if not people or not all(p in autopilot(record) for p in people):
+        if not people or not all(p in options_of(record).autopilot for p in people):
             return
         async with self.games.lock(channel_id):
             fresh = await self.games.storage.game(game_id)

@@ -15,10 +15,10 @@ from typing import Any
 import discord
 
 from i18n import Text, _, language_name, languages
-from storage import Storage
+from storage import TableStore
 from table.answer import UserError
-from table.clock import TURN_TIMES, default_turn_time
 from table.language import note_table_language
+from table.options import TURN_TIMES, default_turn_time
 from table.registry import GAMES
 
 DEFAULT_LANGUAGE = "auto"
@@ -87,7 +87,7 @@ def _snowflake(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 
-async def server_settings(storage: Storage, guild_id: int) -> ServerSettings:
+async def server_settings(storage: TableStore, guild_id: int) -> ServerSettings:
     settings = ServerSettings.from_dict(await storage.guild_settings(guild_id))
     note_table_language(guild_id, settings.chosen_language)
     return settings
@@ -100,7 +100,7 @@ def _parent_of(interaction: discord.Interaction[Any]) -> int | None:
     return getattr(interaction.channel, "parent_id", None)
 
 
-async def check_games_allowed_here(interaction: discord.Interaction[Any], storage: Storage) -> ServerSettings:
+async def check_games_allowed_here(interaction: discord.Interaction[Any], storage: TableStore) -> ServerSettings:
     """Refuse /newgame in a channel the server's managers did not open to games; the settings the new game takes."""
     assert interaction.guild_id is not None
     assert interaction.channel_id is not None
@@ -113,7 +113,7 @@ async def check_games_allowed_here(interaction: discord.Interaction[Any], storag
     )
 
 
-async def may_end_any_game(interaction: discord.Interaction[Any], storage: Storage) -> bool:
+async def may_end_any_game(interaction: discord.Interaction[Any], storage: TableStore) -> bool:
     """Whether the member holds the role the server's managers chose to end any game."""
     if interaction.guild_id is None or not isinstance(interaction.user, discord.Member):
         return False

@@ -13,9 +13,10 @@ import discord
 from i18n import _, _p, render
 from storage import GameRecord
 from table.answer import UserError, send
-from table.clock import TurnClock, autopilot, misses, options_with
+from table.clock import TurnClock
 from table.games import Games
 from table.language import Languages
+from table.options import options_of
 from table.people import is_ai, mention
 from table.presenter import Presenter
 from table.seats import Seats
@@ -28,7 +29,12 @@ def vote_buttons(
 ) -> list[discord.ui.Button[Any]]:
     """Under the board, once the player to move has missed a turn: the table's two votes."""
     mover = presenter.game.current_player(state)
-    if mover is None or is_ai(mover) or not misses(record).get(mover) or mover in autopilot(record):
+    if (
+        mover is None
+        or is_ai(mover)
+        or not options_of(record).misses.get(mover)
+        or mover in options_of(record).autopilot
+    ):
         return []
     return [
         discord.ui.Button(
@@ -69,15 +75,16 @@ class Votes:
         tally: list[int] = []
 
         def count(record: GameRecord) -> dict[str, Any]:
-            votes = {k: set(v) for k, v in dict(record.options.get("votes", {})).items()}
+            options = options_of(record)
+            votes = {k: set(v) for k, v in options.votes.items()}
             votes.setdefault(key, set()).add(voter)
             tally[:] = [len(votes[key])]
             changes: dict[str, Any] = {}
             if len(votes[key]) >= needed:
                 votes.pop(key)
                 if kind == "autopilot":
-                    changes["autopilot"] = autopilot(record) | {target}
-            return {"options": options_with(record, votes={k: sorted(v) for k, v in votes.items()}, **changes)}
+                    changes["autopilot"] = options.autopilot | {target}
+            return {"options": options.but(votes=votes, **changes)}
 
         record = await self.games.modify(game_id, count)
         if record is None:

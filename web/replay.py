@@ -14,7 +14,7 @@ from typing import Any
 from cogs.daily import hidden_today, today_of
 from engine.game import decode_moves, positions
 from i18n import _, render
-from storage import GameRecord, Storage
+from storage import GameRecord, GameStore
 from table.games import setup_of
 from table.presenter import Presenter
 from web.page import page_state, plain
@@ -29,7 +29,7 @@ def replayable(record: GameRecord, client: Any) -> bool:
 
 
 class Replays:
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: GameStore) -> None:
         self.storage = storage
         self._turns: OrderedDict[int, list[tuple[int, Any, list[Any]]]] = OrderedDict()
 

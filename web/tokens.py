@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import secrets
 
-from storage import GameRecord, Storage
+from storage import GameRecord, TableStore
 
 KEY_META = "web:key"
 # A finished game's page stays open this long, for a last look at the result.
@@ -21,7 +21,7 @@ AFTER_THE_END = dt.timedelta(days=1)
 _SIGNATURE_CHARS = 32  # 192 bits of the MAC, base64url
 
 
-async def load_key(storage: Storage) -> bytes:
+async def load_key(storage: TableStore) -> bytes:
     """The signing key, made and stored at first use."""
     stored = await storage.get_meta(KEY_META)
     if stored:

@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncpg  # type: ignore[import-untyped]
 import pytest
 
-from storage import Ending, NewGame, StorageBusy, StorageUnavailable, open_storage
+from storage import Ending, NewGame, Result, StorageBusy, StorageUnavailable, open_storage
 from storage.migrations import LATEST
 from storage.postgres import PostgresStorage, safe_url, split_url
 from storage.sqlite import SQLiteStorage
@@ -57,7 +57,7 @@ async def test_without_a_statement_cache_for_pgbouncer(url: str) -> None:
     storage = await PostgresStorage.open(f"{url}&statement_cache_size=0")
     try:
         game_id = await running(storage)
-        assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", {"score": 1}))
+        assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", Result(score=1)))
         assert (await storage.game(game_id)).status == "finished"  # type: ignore[union-attr]
     finally:
         await storage.close()
@@ -71,9 +71,9 @@ async def test_a_row_held_by_another_client_is_busy_not_stuck(url: str) -> None:
         async with other.transaction():
             await other.execute("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", game_id)
             with pytest.raises(StorageBusy):
-                await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", {}))
+                await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", Result()))
         assert await storage.moves(game_id) == []  # the cancelled statement wrote nothing
-        assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", {}))
+        assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", Result()))
     finally:
         await other.close()
         await storage.close()
@@ -152,7 +152,7 @@ async def test_a_database_of_the_drivers_own_older_history_carries_on(url: str) 
         assert [(g.id, g.hinted) for g in await storage.channel_games(1)] == [(1, False)]
         await storage.mark_hinted(2)
         assert [g.hinted for g in await storage.channel_games(2)] == [True]
-        assert await storage.append_move(2, 1, 9, ["end"], Ending("finished", {"won": False, "score": 4}))
+        assert await storage.append_move(2, 1, 9, ["end"], Ending("finished", Result(won=False, score=4)))
         assert [(t.played, t.won, t.best) for t in await storage.player_tallies(5, 9)] == [(1, 0, 4)]
         assert await storage.update_guild_settings(5, lambda s: {**s, "pings": False}) == {"pings": False}
     finally:

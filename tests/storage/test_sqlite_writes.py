@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from storage import Ending, NewGame, StorageBusy
+from storage import Ending, NewGame, Result, StorageBusy
 from storage.sqlite import CHECKPOINT_WRITES, SQLiteStorage
 
 
@@ -110,7 +110,7 @@ async def test_a_move_that_ends_the_game_waits_for_the_lock_and_then_commits_who
         other = sqlite3.connect(path, isolation_level=None)
         other.execute("BEGIN IMMEDIATE")
         asyncio.get_running_loop().call_later(0.3, other.execute, "COMMIT")
-        assert await storage.append_move(game.id, 1, 7, ["end"], Ending("finished", {"won": True}))
+        assert await storage.append_move(game.id, 1, 7, ["end"], Ending("finished", Result(won=True)))
         other.close()
         ended = await storage.game(game.id)
         assert ended is not None

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from i18n import render
-from storage import Conflict, Ending, GameRecord, NewGame, Storage
+from storage import Conflict, Ending, GameRecord, NewGame, Result, Storage
 from table.end_screen import team_record
 from tests.storage.conftest import Backend
 
@@ -43,7 +43,7 @@ async def played(
     if result is None:
         await storage.update_game(record, status="abandoned", ended_at="2025-01-01T11:00:00+00:00")
     else:
-        assert await storage.append_move(record.id, 2, players[0], ["end"], Ending("finished", dict(result)))
+        assert await storage.append_move(record.id, 2, players[0], ["end"], Ending("finished", Result.load(result)))
     ended = await storage.game(record.id)
     assert ended is not None
     return ended
@@ -190,7 +190,7 @@ async def test_history_and_the_daily_deals_first_tries(storage: Storage) -> None
     assert [g.id for g in daily] == [first.id, other.id, three.id]
     history = await storage.ended_games(GUILD, 10, limit=3)
     assert [h.record.id for h in history] == [plain.id, three.id, second.id]
-    assert history[0].record.result == won(0)
+    assert history[0].record.result == Result.load(won(0))
     server = await storage.ended_games(GUILD, limit=50)
     assert len(server) == 6
     assert {h.record.id: h.mixed for h in server}[other.id] is True
@@ -249,6 +249,6 @@ async def test_the_daily_deal_sets_the_seed_of_a_lobby_only(storage: Storage) ->
 async def test_an_autopilot_move_that_ends_the_game_marks_it(storage: Storage) -> None:
     record = await storage.create_game(NewGame(10, GUILD, "the_game", ANA, (ANA, BEN), (), 42, 1))
     record = await storage.update_game(record, status="running", started_at="2025-01-01T10:00:00+00:00")
-    assert await storage.append_move(record.id, 1, BEN, ["end"], Ending("finished", won(3)), auto=True)
+    assert await storage.append_move(record.id, 1, BEN, ["end"], Ending("finished", Result.load(won(3))), auto=True)
     assert [(t.mixed, t.played) for t in await storage.player_tallies(GUILD, ANA)] == [(True, 1)]
     assert [h.mixed for h in await storage.ended_games(GUILD)] == [True]

@@ -15,7 +15,7 @@ import aiosqlite
 import pytest
 
 from engine.game import Setup, decode_moves, replay
-from storage import ChannelBusy, Conflict, Ending, NewGame, Storage, StorageBusy, StorageUnavailable, Timer
+from storage import ChannelBusy, Conflict, Ending, NewGame, Result, Storage, StorageBusy, StorageUnavailable, Timer
 from storage.migrations import LATEST
 from storage.sqlite import SQLiteStorage
 from table.registry import GAMES
@@ -107,11 +107,11 @@ async def test_one_open_game_per_channel(storage: Storage) -> None:
 
 async def test_a_game_ends_and_frees_the_channel(storage: Storage) -> None:
     game_id = await running(storage)
-    assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", {"score": 3}))
+    assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", Result(score=3)))
     assert await storage.open_game(10) is None
     ended = await storage.game(game_id)
     assert ended is not None
-    assert (ended.status, ended.result, ended.moves) == ("finished", {"score": 3}, 1)
+    assert (ended.status, ended.result, ended.moves) == ("finished", Result(score=3), 1)
     assert ended.ended_at
     again = await storage.create_game(lobby())
     assert [g.id for g in await storage.channel_games(10)] == [again.id, game_id]  # newest first
@@ -245,9 +245,9 @@ async def test_a_failed_transaction_leaves_the_connection_usable(tmp_path: Path)
         with sqlite3.connect(path, timeout=0, isolation_level=None) as other:
             other.execute("BEGIN IMMEDIATE")  # another process holds the write lock for longer than we wait
             with pytest.raises(StorageBusy):
-                await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", {}))
+                await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", Result()))
             other.execute("ROLLBACK")
-        assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", {}))
+        assert await storage.append_move(game_id, 1, 7, ["end"], Ending("finished", Result()))
     finally:
         await storage.close()
 
@@ -275,7 +275,7 @@ async def test_a_database_written_before_the_move_log_carries_over(tmp_path: Pat
         finished = (await storage.channel_games(2))[0]
         assert finished.status == "finished"
         assert finished.result is not None
-        assert "winner" in finished.result
+        assert finished.result.winner is not None
         state = await _replayed(storage, finished.id)
         assert [list(h) for h in state.hands] == expected["2"]["hands"]
         assert list(state.chips) == expected["2"]["chips"]

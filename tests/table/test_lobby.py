@@ -14,11 +14,11 @@ from i18n import render
 from storage import Conflict, GameRecord, NewGame
 from storage.sqlite import SQLiteStorage
 from table.answer import UserError
-from table.clock import autopilot
 from table.events import Events
 from table.games import Games
 from table.lobby import Lobby
 from table.lobby_rules import daily_seed
+from table.options import options_of
 from table.people import is_ai
 
 CHANNEL = 10
@@ -29,7 +29,7 @@ HOST, BEN, CY, DEE, EVE, FAY = 1, 2, 3, 4, 5, 6
 async def lobby() -> AsyncIterator[Lobby]:
     storage = await SQLiteStorage.open(":memory:")
     games = Games(storage, Events())  # no listeners: nothing is shown, only decided and written
-    yield Lobby(games)
+    yield Lobby(games, storage)
     await storage.close()
 
 
@@ -221,7 +221,7 @@ async def test_at_a_competitive_game_a_leaver_s_seat_goes_to_the_autopilot_while
     await running(lobby, "no_thanks", (HOST, BEN, CY, -1))
     left = await lobby.leave(CHANNEL, HOST)
     assert (left.how, left.host_left) == ("autopilot", True)
-    assert autopilot(left.record) == {HOST}
+    assert options_of(left.record).autopilot == {HOST}
     assert left.record.host_id is None
     # One person would be left to play against the autopilot: the game's own leave decides (the rules').
     assert (await lobby.leave(CHANNEL, BEN)).how == "move"
@@ -231,7 +231,7 @@ async def test_at_a_competitive_game_a_leaver_s_seat_goes_to_the_autopilot_while
 async def test_at_a_team_game_a_leaver_leaves_by_the_game_s_rules(lobby: Lobby) -> None:
     await running(lobby, "the_game", (HOST, BEN, CY))
     left = await lobby.leave(CHANNEL, BEN)
-    assert (left.how, left.host_left, autopilot(left.record)) == ("move", False, set())
+    assert (left.how, left.host_left, options_of(left.record).autopilot) == ("move", False, set())
 
 
 async def test_a_lobby_change_that_loses_every_race_says_so(lobby: Lobby) -> None:
