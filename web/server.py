@@ -29,9 +29,10 @@ from engine import GAMES, no_thanks, the_game
 from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
 from metrics import listen
 from storage import GameRecord
-from table.answer import UserError
+from table.answer import UserError, detached
 from table.flow import Table
 from table.people import is_ai
+from web.activity import LAUNCH, NOT_SEATED, Activity, LaunchView, seat_of
 from web.live import SPECTATOR, LivePages, Page
 from web.page import plain
 from web.replay import Replays, replayable
@@ -132,14 +133,21 @@ class WebTable:
         self.signer: Signer | None = None
         self.replays: Replays | None = None
         self.live = LivePages()
+        self.activity: Activity | None = None  # the Discord Activity, where it is on (WEB_ACTIVITY)
         # One allowance per player and game, however many pages they have open.
         self._buckets: dict[tuple[int, int], Bucket] = {}
 
     @classmethod
-    async def serve(cls, port: int, url: str | None, host: str = "0.0.0.0") -> WebTable:
-        """Open the port; raises OSError if it is taken."""
+    async def serve(
+        cls, port: int, url: str | None, host: str = "0.0.0.0", *, activity_secret: str | None = None
+    ) -> WebTable:
+        """Open the port; raises OSError if it is taken. With ``activity_secret`` (the application's OAuth2 client
+        secret) the page is also the Discord Activity, and Open the table launches it."""
         table = cls()
         app = web.Application(client_max_size=MESSAGE_BYTES)
+        if activity_secret is not None:
+            table.activity = Activity(activity_secret, SECURITY_HEADERS)
+            table.activity.routes(app, STATIC / "index.html")
         app.router.add_get("/t/{token}", table.page)
         app.router.add_get("/static/{name}", table.asset)
         app.router.add_get("/ws/{token}", table.socket)
@@ -158,9 +166,14 @@ class WebTable:
         tables.panel_link = self.link
         tables.board_link = self.watch_link
         tables.after_abandon = self.live.on_abandoned
+        if self.activity is not None:
+            self.activity.attach(client, tables.storage, self.signer)
+            client.add_view(LaunchView(self.launch_failed))
 
     async def close(self) -> None:
         await self.live.close()
+        if self.activity is not None:
+            await self.activity.close()
         if self.runner is not None:
             await self.runner.cleanup()
 
@@ -174,7 +187,22 @@ class WebTable:
         """The Open the table button under a player's private panel (row 4: every panel leaves it free)."""
         if self.signer is None or is_ai(player) or player not in record.players:
             return None
+        if self.activity is not None:  # launches the Activity (LaunchView answers it): the same page, in Discord
+            style = discord.ButtonStyle.primary
+            return discord.ui.Button(label=render(OPEN_TABLE, locale), custom_id=LAUNCH, style=style, row=4)
         return discord.ui.Button(label=render(OPEN_TABLE, locale), url=self.url(record.id, player, locale), row=4)
+
+    async def launch_failed(self, interaction: discord.Interaction[Any]) -> None:
+        """Where Discord would not launch the Activity: the player's link, privately, instead."""
+        assert self.tables is not None
+        locale = self.tables.languages.for_reader(interaction)
+        player = interaction.user.id
+        seat = await seat_of(self.tables.storage, interaction.channel_id or 0, player)
+        if seat is None or seat[1] != player:
+            raise UserError(NOT_SEATED)
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=render(OPEN_TABLE, locale), url=self.url(seat[0].id, player, locale)))
+        await interaction.response.send_message(view=detached(view), ephemeral=True)
 
     def watch_link(self, record: GameRecord, locale: str) -> discord.ui.Button[Any] | None:
         """The Watch the table button under the channel's board: the public page (no hand, no chips)."""

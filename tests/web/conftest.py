@@ -24,6 +24,24 @@ async def web_bot(world: World) -> AsyncIterator[Bot]:
         yield bot
 
 
+@pytest.fixture
+async def activity_bot(world: World) -> AsyncIterator[Bot]:
+    """A web table that is also the Discord Activity (``WEB_ACTIVITY`` with the fake application's client secret),
+    for an application with Activities enabled."""
+    world.fake.activities = True
+    settings = Settings(
+        token="fake-token",
+        database_path=str(world.database_path),
+        web_port=0,
+        web_activity=True,
+        client_secret=world.fake.client_secret,
+    )
+    bot = Bot(settings, seed=1, guild_ready_timeout=0.05)
+    world.bots.append(bot)
+    async with world.fake.run_bot(bot):
+        yield bot
+
+
 def base_url(bot: Bot) -> str:
     assert bot.web is not None
     return bot.web.base_url
