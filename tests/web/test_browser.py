@@ -11,15 +11,10 @@ it fails. Install: ``apt-get install -y chromium`` and ``pip install playwright`
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
-import shutil
-from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from bot import Bot
 from engine import no_thanks, the_game
@@ -27,66 +22,13 @@ from tests.e2e.conftest import World
 from tests.e2e.table_helpers import asks_first, click_panel, no_thanks_board, open_game, the_game_board
 from tests.fake_discord import Member
 from tests.players import choose, saved_game, saved_state, tops_of
-from tests.web.conftest import hand_panel, table_link
+from tests.web.conftest import committed, eventually, hand_panel, table_link
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 # The README's screenshots are remade only when asked (UPDATE_SCREENSHOTS=1): a test run leaves the checkout as it was.
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 SEED = 3  # a game of some length at three players
 # A move shows on the page within this long (the issue's target is one second).
 FOLLOW_SECONDS = 1.0
-
-
-def _missing() -> str | None:
-    try:
-        import playwright.async_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed (pip install playwright)"
-    if not Path(CHROMIUM).exists():
-        return f"Chromium is not installed at {CHROMIUM} (apt-get install -y chromium)"
-    return None
-
-
-@pytest.fixture
-async def browser() -> AsyncIterator[Any]:
-    missing = _missing()
-    if missing:
-        if os.environ.get("REQUIRE_BROWSER"):
-            pytest.fail(f"REQUIRE_BROWSER is set but {missing}")
-        pytest.skip(missing)
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as driver:
-        launched = await driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield launched
-        finally:
-            await launched.close()
-
-
-async def eventually(check: Callable[[], Any], within: float = FOLLOW_SECONDS, what: str = "") -> None:
-    """``check()`` (sync or async) passes within ``within`` seconds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + within
-    while True:
-        try:
-            result = check()
-            if asyncio.iscoroutine(result):
-                await result
-            return
-        except AssertionError:
-            if loop.time() > deadline:
-                raise AssertionError(f"not within {within} s: {what}") from None
-            await asyncio.sleep(0.02)
 
 
 async def page_shows(page: Any, state: the_game.State, player: int) -> None:
@@ -122,12 +64,6 @@ async def panel_turn(world: World, member: Member) -> None:
         await click_panel(world, panel, member, "pile", play.card, play.pile)
         if asks_first(state, member.id, play.card, play.pile):
             await click_panel(world, panel, member, "lay", play.card, play.pile)
-
-
-async def committed(world: World, moves: int) -> Any:
-    """The saved game once it holds ``moves`` moves."""
-    await world.fake.wait_for(lambda: saved_state(world).move_count >= moves, 3, what=f"move {moves} to be saved")
-    return saved_state(world)
 
 
 async def test_a_whole_game_with_one_player_on_the_page(

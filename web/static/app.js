@@ -3,8 +3,9 @@
 "use strict";
 
 (function () {
-  const token = location.pathname.split("/").pop();
-  const lang = new URLSearchParams(location.search).get("lang") || "";
+  // A link's page names its token in the address; the Activity's page (Discord's frame, at the root) signs in first.
+  let token = location.pathname.split("/").pop();
+  let lang = new URLSearchParams(location.search).get("lang") || "";
   const $ = (id) => document.getElementById(id);
   let state = null;
   let selected = null; // the card tapped, waiting for a pile
@@ -323,8 +324,70 @@
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ op: "sync" }));
   });
-  document.addEventListener("DOMContentLoaded", () => {
+  // ---- the Discord Activity: the Embedded App SDK's side of the frame, by hand ----------------------------------
+  // Discord's client (the parent frame) speaks [opcode, payload] over postMessage: HANDSHAKE (0) from us, then FRAME
+  // (1) messages both ways: its READY, our commands with a nonce, its answers with the same nonce.
+
+  function discordSdk(clientId, frameId) {
+    const parent = window.parent;
+    const origin = document.referrer ? new URL(document.referrer).origin : "*";
+    const waiting = new Map();
+    let ready;
+    const isReady = new Promise((resolve) => { ready = resolve; });
+    window.addEventListener("message", (event) => {
+      if (event.source !== parent || !Array.isArray(event.data) || event.data[0] !== 1) return;
+      const payload = event.data[1] || {};
+      if (payload.cmd === "DISPATCH" && payload.evt === "READY") ready();
+      const pending = waiting.get(payload.nonce);
+      if (!pending) return;
+      waiting.delete(payload.nonce);
+      if (payload.evt === "ERROR") pending.reject(new Error((payload.data && payload.data.message) || payload.cmd));
+      else pending.resolve(payload.data || {});
+    });
+    parent.postMessage([0, { v: 1, encoding: "json", client_id: clientId, frame_id: frameId }], origin);
+    return {
+      ready: isReady,
+      command(cmd, args) {
+        const nonce = crypto.randomUUID();
+        return new Promise((resolve, reject) => {
+          waiting.set(nonce, { resolve, reject });
+          parent.postMessage([1, { cmd, args, nonce }], origin);
+        });
+      },
+    };
+  }
+
+  // Who is at the table is settled by the bot: it exchanges the code Discord's client gives for this application
+  // and answers with the page's token (the same a link carries).
+  async function signIn(query) {
+    const config = await (await fetch(new URL("api/activity", location.href))).json();
+    if (!config.client_id) throw new Error(config.text || "");
+    const sdk = discordSdk(config.client_id, query.get("frame_id"));
+    await sdk.ready;
+    const { code } = await sdk.command("AUTHORIZE",
+      { client_id: config.client_id, response_type: "code", state: "", prompt: "none", scope: ["identify"] });
+    const answer = await fetch(new URL("api/activity/token", location.href), {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: code, channel_id: query.get("channel_id") || "" }),
+    });
+    const body = await answer.json();
+    if (!answer.ok) throw new Error(body.text || "");
+    token = body.token;
+    lang = body.lang;
+  }
+
+  document.addEventListener("DOMContentLoaded", async () => {
     setOffline(true);
+    const query = new URLSearchParams(location.search);
+    if (!token && query.has("frame_id")) {
+      try {
+        await signIn(query);
+      } catch (error) {
+        $("offline").hidden = true;
+        alertText(error.message || "Discord");
+        return;
+      }
+    }
     connect();
     setInterval(tick, 1000);
   });
