@@ -13,10 +13,13 @@ from typing import Any
 import discord
 from aiohttp import web
 
+from i18n import render
 from storage import GameRecord
 from table.events import Moved
 from table.flow import Table
 from table.panels import offers_hint
+from table.presenter import Presenter
+from table.votes import VOTE_KINDS, VOTE_LABELS, vote_target
 from web.names import Names
 from web.page import page_state, turn_log
 from web.replay import replayable
@@ -34,6 +37,15 @@ class Page:
     game_id: int
     player: int
     locale: str
+
+
+def votes_for(record: GameRecord, state: Any, presenter: Presenter[Any, Any], page: Page) -> list[dict[str, Any]]:
+    """The votes ``page``'s player may cast, as under the channel's board: on the player to move once they missed a
+    turn, by the others still at the table."""
+    target = vote_target(record, state, presenter)
+    if target is None or page.player in (SPECTATOR, target) or not presenter.game.legal_actions(state, page.player):
+        return []
+    return [{"kind": k, "target": target, "label": render(VOTE_LABELS[k], page.locale)} for k in VOTE_KINDS]
 
 
 class LivePages:
@@ -110,6 +122,7 @@ class LivePages:
         ended = record.status in ("finished", "abandoned")
         composed["replayable"] = ended and self.client is not None and replayable(record, self.client)
         composed["hint"] = not composed["over"] and page.player != SPECTATOR and offers_hint(record)
+        composed["votes"] = votes_for(record, state, presenter, page) if record.status == "running" else []
         return composed
 
     async def on_moved(self, event: Moved) -> None:

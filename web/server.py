@@ -32,6 +32,7 @@ from storage import GameRecord
 from table.answer import UserError, detached
 from table.flow import Table
 from table.people import is_ai
+from table.votes import VOTE_KINDS, vote_target
 from web.activity import LAUNCH, NOT_SEATED, Activity, LaunchView, seat_of
 from web.live import SPECTATOR, LivePages, Page
 from web.page import plain
@@ -68,6 +69,7 @@ FORBIDDEN = _("This link doesn't open a table: use the Open the table button of 
 WATCHING = _("You are watching this table: only the players can move.")
 NOT_OVER = _("That game isn't over yet: its replay opens when it ends.")
 TODAYS_DEAL_CLOSED = _("Today's daily deal: its replay opens tomorrow (UTC).")
+NO_SUCH_VOTE = _("There is no vote on that player now: the table votes only on the player to move who missed a turn.")
 TOO_MANY_PAGES = _("This table is open in too many windows: close one and reload.")
 
 
@@ -314,6 +316,9 @@ class WebTable:
         if message.get("op") == "hint":
             await self._hint(page, record)
             return
+        if message.get("op") == "vote":
+            await self._vote(page, record, message.get("kind"), message.get("target"))
+            return
         state = None
         if message.get("op") == "signal":
             current = await self.live.current(record)
@@ -346,6 +351,30 @@ class WebTable:
         live, given = await self.tables.panels.hint(record.channel_id, page.player, record.kind, record.id)
         told = render(hint_text(live.state, given.action, given.why), page.locale)
         await page.ws.send_json({"type": "hint", "text": plain(told, await self.live.names.of(record.players))})
+
+    async def _vote(self, page: Page, record: GameRecord, kind: Any, target: Any) -> None:
+        """A vote on the player to move, as from the board's buttons: counted (or refused) and told to this page."""
+        assert self.tables is not None
+        refusal: Text | None = None
+        if page.player == SPECTATOR:
+            refusal = WATCHING
+        elif kind not in VOTE_KINDS or not isinstance(target, int) or isinstance(target, bool):
+            refusal = NOT_A_MOVE
+        elif not self._may(page):
+            refusal = SLOW_DOWN
+        else:  # the page's target must be the board's: the player to move, once they missed a turn
+            live, presenter = await self.tables.games.running(record.channel_id)
+            if live.record.id != record.id or target != vote_target(live.record, live.state, presenter):
+                refusal = NO_SUCH_VOTE
+        if refusal is not None:
+            await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
+            return
+        told, then = await self.tables.votes.cast(record.channel_id, page.player, record.id, kind, target)
+        text = plain(render(told, page.locale), await self.live.names.of(record.players))
+        if not page.ws.closed:
+            await page.ws.send_json({"type": "hint", "text": text})
+        if then is not None:
+            await then()
 
     async def _replay(self, page: Page, record: GameRecord, turn: Any) -> None:
         """One step of the game's replay, for a page of a game that ended."""

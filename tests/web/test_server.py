@@ -12,9 +12,10 @@ import aiohttp
 
 from bot import Bot
 from engine import no_thanks, the_game
+from table.clock import options_with
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import asks_first, click_panel, no_thanks_board, open_game, the_game_board
-from tests.players import best_play, saved_state
+from tests.players import best_play, saved_game, saved_state
 from tests.web.conftest import base_url, hand_panel, table_link, token_of
 
 
@@ -283,3 +284,60 @@ async def test_a_burst_of_moves_is_slowed_down(world: World, web_bot: Bot) -> No
     assert slow not in texts[:8]
     assert slow in texts[8:]
     assert saved_state(world).move_count == 0
+
+
+async def test_the_tables_votes_from_the_page(world: World, web_bot: Bot) -> None:
+    members = world.players[:3]
+    await open_game(world, members, "no_thanks")
+    state: no_thanks.State = saved_state(world)
+    away = no_thanks.current_player(state)
+    voters = [m for m in members if m.id != away]
+    pages: dict[int, aiohttp.ClientWebSocketResponse] = {}
+    async with aiohttp.ClientSession() as http:
+        for member in members:
+            token = token_of(table_link(await hand_panel(world, member)))
+            pages[member.id] = await http.ws_connect(f"{base_url(web_bot)}/ws/{token}?lang=en")
+            assert (await next_state(pages[member.id]))["votes"] == []  # nobody has missed a turn yet
+        # The clock counts a missed turn (as when it played for them): the others may now vote on the player to move.
+        game_id = saved_game_id(world)
+        await web_bot.tables.games.modify(game_id, lambda record: {"options": options_with(record, misses={away: 1})})
+        for member in members:
+            await pages[member.id].send_json({"op": "sync"})
+            offered = (await next_state(pages[member.id]))["votes"]
+            if member.id == away:
+                assert offered == []
+            else:
+                assert [(v["kind"], v["target"], v["label"]) for v in offered] == [
+                    ("autopilot", away, "Vote: autopilot for the player to move"),
+                    ("remove", away, "Vote: remove the player to move"),
+                ]
+        first, second = voters
+        await pages[first.id].send_json({"op": "vote", "kind": "remove", "target": away})
+        assert await told(pages[first.id]) == f"Your vote for removing {name_of(members, away)} is in (1 of 2 needed)."
+        await pages[away].send_json({"op": "vote", "kind": "remove", "target": first.id})
+        assert (await refusal(pages[away])).startswith("There is no vote on that player now")
+        await pages[second.id].send_json({"op": "vote", "kind": "remove", "target": away})
+        assert await told(pages[second.id]) == f"The table voted for removing {name_of(members, away)}."
+        await world.fake.wait_for(lambda: saved_state(world).left[saved_state(world).players.index(away)], 3)
+        for ws in pages.values():
+            await ws.close()
+
+
+async def told(ws: aiohttp.ClientWebSocketResponse) -> str:
+    async with asyncio.timeout(2):
+        while True:
+            message = json.loads((await ws.receive()).data)
+            if message["type"] == "refused":
+                raise AssertionError(message["text"])
+            if message["type"] == "hint":
+                return str(message["text"])
+
+
+def name_of(members: list[Any], player: int | None) -> str:
+    return next(m.name for m in members if m.id == player)
+
+
+def saved_game_id(world: World) -> int:
+    saved = saved_game(world)
+    assert saved is not None
+    return int(saved[0]["id"])

@@ -245,6 +245,14 @@
     }
     if (s.kind === "the_game") theGame(s, main, dock);
     else noThanks(s, main, dock);
+    // The table's votes on a player who missed their turn, as under the channel's board.
+    if (s.votes && s.votes.length) {
+      const votes = el("div", { class: "actions votes" });
+      for (const v of s.votes) {
+        votes.append(el("button", { "data-vote": v.kind, on: { click: () => send({ op: "vote", kind: v.kind, target: v.target }) } }, v.label));
+      }
+      main.append(votes);
+    }
     if (s.log.length) {
       main.append(el("h2", { text: s.labels.log }));
       const log = el("ol", { class: "log" });
