@@ -29,6 +29,7 @@ from engine import GAMES, no_thanks, the_game
 from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
 from metrics import listen
 from storage import GameRecord
+from storage.dialect import POSTGRES
 from table.answer import UserError, detached
 from table.flow import Table
 from table.people import is_ai
@@ -161,7 +162,7 @@ class WebTable:
 
     async def attach(self, client: discord.Client, tables: Table) -> None:
         self.client, self.tables = client, tables
-        self.live.attach(client, tables)
+        self.live.attach(client, tables, shared=getattr(tables.storage, "dialect", None) is POSTGRES)
         self.signer = Signer(await load_key(tables.storage))
         self.replays = Replays(tables.storage)
         tables.events.subscribe("web table", self.live.on_moved)
