@@ -90,6 +90,11 @@ ARGS = [
     # The Activity's test frames the bot's page (on localhost) from a page at https://discord.com, as Discord frames
     # it from its own proxy: Chromium's Local Network Access would refuse a public page reaching a local server.
     "--disable-features=LocalNetworkAccessChecks",
+    # A page the test is not looking at (the spectator's, opened last) must not be throttled: Playwright's clicks
+    # wait for two animation frames, which a background page draws once a second or so.
+    "--disable-renderer-backgrounding",
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
 ]
 
 
