@@ -4,7 +4,7 @@ wherever it was made, reaches every open page of its game, each composed for its
 Several processes on one PostgreSQL database (``SHARD_COUNT``): a move committed by another process is announced
 there, not here. While pages are open, this process reads the open games' rows every ``POLL_SECONDS`` (one query,
 however many games) and brings up to date every page whose game's move log grew or that ended. Polling rather than
-LISTEN/NOTIFY: it needs nothing from the storage layer, costs one small query a second per process whatever the
+LISTEN/NOTIFY: it needs nothing from the storage layer, costs two small queries a second per process whatever the
 number of games, and a page follows another process's move within half a second (the target is one).
 """
 
