@@ -25,7 +25,6 @@ from discord.http import Route
 from cogs._ui import ErrorHandlingView
 from i18n import SOURCE_LANGUAGE, Text, _, language, render
 from storage import GameRecord, Storage
-from web.live import SPECTATOR
 from web.tokens import Signer, still_open
 
 log = logging.getLogger(__name__)
@@ -38,7 +37,7 @@ CODE_CHARS = 256  # an OAuth2 code is about 30 characters; anything much longer 
 SIGN_INS = 8
 GAMES_LOOKED_AT = 5  # the channel's newest games, for a seat
 
-NOT_SEATED = _("There is no game to open in this channel: start one, then open the table from your hand panel.")
+NOT_SEATED = _("You have no seat at a game in this channel: join one, then open the table from your hand panel.")
 SIGN_IN_FAILED = _("Discord didn't confirm who you are. Close the table and open it again.")
 
 
@@ -59,14 +58,13 @@ class LaunchView(ErrorHandlingView):
             await self.fallback(interaction)
 
 
-async def seat_of(storage: Storage, channel_id: int, user: int) -> tuple[GameRecord, int] | None:
-    """The game of the channel the user opens, and as whom: their seat at the newest game that has them and still
-    opens, else a spectator's view of the channel's newest game that still opens; None if there is none."""
-    games = [g for g in await storage.channel_games(channel_id, GAMES_LOOKED_AT) if still_open(g)]
-    for record in games:
-        if user in record.players:
-            return record, user
-    return (games[0], SPECTATOR) if games else None
+async def seat_of(storage: Storage, channel_id: int, user: int) -> GameRecord | None:
+    """The newest game of the channel that seats the user and still opens, if any. Nobody else is let in, not even
+    to watch: the channel in the Activity's address is the page's word, and the user may not see that channel."""
+    for record in await storage.channel_games(channel_id, GAMES_LOOKED_AT):
+        if user in record.players and still_open(record):
+            return record
+    return None
 
 
 class SignIn:
@@ -166,9 +164,9 @@ class Activity:
         if user is None:
             return self._answer(403, SIGN_IN_FAILED)
         locale = language(str(user.get("locale") or SOURCE_LANGUAGE))
-        seat = await seat_of(self.storage, int(channel), int(user["id"]))
-        if seat is None:
+        player = int(user["id"])
+        record = await seat_of(self.storage, int(channel), player)
+        if record is None:
             return self._answer(403, NOT_SEATED, locale)
-        record, player = seat
-        log.info("Activity sign-in: user %s opens game %s", user["id"], record.id)
+        log.info("Activity sign-in: user %s opens game %s", player, record.id)
         return self._answer(200, token=self.signer.sign(record.id, player), lang=locale)

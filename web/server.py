@@ -200,11 +200,11 @@ class WebTable:
         assert self.tables is not None
         locale = self.tables.languages.for_reader(interaction)
         player = interaction.user.id
-        seat = await seat_of(self.tables.storage, interaction.channel_id or 0, player)
-        if seat is None or seat[1] != player:
+        record = await seat_of(self.tables.storage, interaction.channel_id or 0, player)
+        if record is None:
             raise UserError(NOT_SEATED)
         view = discord.ui.View(timeout=None)
-        view.add_item(discord.ui.Button(label=render(OPEN_TABLE, locale), url=self.url(seat[0].id, player, locale)))
+        view.add_item(discord.ui.Button(label=render(OPEN_TABLE, locale), url=self.url(record.id, player, locale)))
         await interaction.response.send_message(view=detached(view), ephemeral=True)
 
     def watch_link(self, record: GameRecord, locale: str) -> discord.ui.Button[Any] | None:

@@ -97,8 +97,13 @@ async def test_only_discord_may_frame_the_activity(world: World, activity_bot: B
     await open_game(world, [ana, ben])
     context = await browser.new_context()
     page = await open_activity(world, activity_bot, context, "https://cards.example.org", ana)
-    # The page's load waits for its frame: by then Chromium has put its error page in place of the table's.
+    # Chromium puts its error page in the table's place (the frame's address says so once it has).
     frame = next(f for f in page.frames if f is not page.main_frame)
-    assert frame.url.startswith("chrome-error://"), frame.url
+
+    def refused() -> None:
+        assert frame.url.startswith("chrome-error://"), frame.url
+
+    await eventually(refused, 5, "the frame to be refused")
+    assert await frame.get_by_role("region", name="Your hand").count() == 0
     assert page.asked == []
     await context.close()

@@ -28,12 +28,19 @@ async def next_state(ws: aiohttp.ClientWebSocketResponse, after: int = -1, withi
                 return dict(message["state"])
 
 
-async def refusal(ws: aiohttp.ClientWebSocketResponse) -> str:
+async def received(ws: aiohttp.ClientWebSocketResponse, kind: str) -> str:
+    """The text of the next message of ``kind`` (states in between are skipped; an unexpected refusal fails)."""
     async with asyncio.timeout(2):
         while True:
             message = json.loads((await ws.receive()).data)
-            if message["type"] == "refused":
+            if message["type"] == kind:
                 return str(message["text"])
+            if message["type"] == "refused":
+                raise AssertionError(message["text"])
+
+
+async def refusal(ws: aiohttp.ClientWebSocketResponse) -> str:
+    return await received(ws, "refused")
 
 
 async def test_the_web_table_is_off_without_web_port(world: World) -> None:
@@ -324,13 +331,8 @@ async def test_the_tables_votes_from_the_page(world: World, web_bot: Bot) -> Non
 
 
 async def told(ws: aiohttp.ClientWebSocketResponse) -> str:
-    async with asyncio.timeout(2):
-        while True:
-            message = json.loads((await ws.receive()).data)
-            if message["type"] == "refused":
-                raise AssertionError(message["text"])
-            if message["type"] == "hint":
-                return str(message["text"])
+    """What the page is told (a vote counted, a hint): the next "hint" message."""
+    return await received(ws, "hint")
 
 
 def name_of(members: list[Any], player: int | None) -> str:
