@@ -28,7 +28,7 @@ from table.panels import offers_hint
 from table.presenter import Presenter
 from table.votes import VOTE_KINDS, VOTE_LABELS, vote_target
 from web.names import Names
-from web.page import page_state, turn_log
+from web.page import LOG_MOVES, page_state, turn_log
 from web.replay import replayable
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,9 @@ class LivePages:
         # Game id -> (moves, status) as this process last showed it, for following other processes' moves.
         self._known: dict[int, tuple[int, str]] = {}
         self._polling: asyncio.Task[None] | None = None
+        # Game id -> (move number, language) -> its line in the turn log: a move's line never changes, and each push
+        # would otherwise render the last eight again (a millisecond).
+        self._lines: dict[int, dict[tuple[int, str], str]] = {}
 
     def attach(self, client: discord.Client, tables: Table, *, shared: bool = False) -> None:
         """``shared``: other processes commit moves to the same database (PostgreSQL), so its rows are polled."""
@@ -89,6 +92,7 @@ class LivePages:
             self.pages.pop(page.game_id, None)
             self._latest.pop(page.game_id, None)
             self._known.pop(page.game_id, None)
+            self._lines.pop(page.game_id, None)
 
     async def close(self) -> None:
         if self._polling is not None:
@@ -129,7 +133,7 @@ class LivePages:
         logs = {} if logs is None else logs
         if page.locale not in logs:
             steps = [*live.previous, *live.turn] if live is not None else []
-            logs[page.locale] = turn_log(presenter, steps, page.locale, names)
+            logs[page.locale] = self._turn_log(record.id, presenter, steps, page.locale, names)
         log = logs[page.locale]
         due = self.tables.clock.deadlines.get(record.id)
         left = max(0.0, due[1] - time.time()) if due is not None else None
@@ -141,6 +145,18 @@ class LivePages:
         composed["hint"] = not composed["over"] and page.player != SPECTATOR and offers_hint(record)
         composed["votes"] = votes_for(record, state, presenter, page) if record.status == "running" else []
         return composed
+
+    def _turn_log(self, game_id: int, presenter: Any, steps: list[Any], locale: str, names: Any) -> list[str]:
+        lines = self._lines.setdefault(game_id, {})
+        shown = steps[-LOG_MOVES:]
+        for step in shown:
+            if (step.number, locale) not in lines:
+                lines[step.number, locale] = turn_log(presenter, [step], locale, names)[0]
+        if len(lines) > 4 * LOG_MOVES:  # only the latest moves are shown: the older lines go
+            oldest = shown[0].number if shown else 0
+            for key in [key for key in lines if key[0] < oldest]:
+                del lines[key]
+        return [lines[step.number, locale] for step in shown]
 
     async def on_moved(self, event: Moved) -> None:
         """A move was committed (anywhere): every open page of its game is brought up to date, in the background,

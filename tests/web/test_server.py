@@ -123,6 +123,10 @@ async def test_moves_from_the_page_and_the_panel_show_everywhere(world: World, w
         for ws in pages.values():
             shown = await next_state(ws, after=1)
             assert next(p["top"] for p in shown["piles"] if p["name"] == second.pile) == second.card
+            # The turn log, oldest first: the first card's line (kept from the last push) and the second's.
+            assert len(shown["log"]) == 2
+            assert str(play.card) in shown["log"][0]
+            assert str(second.card) in shown["log"][1]
         # End turn from the page: the board moves on to the next player.
         await pages[ana].send_json({"op": "end"})
         shown = await next_state(pages[ben], after=2)
