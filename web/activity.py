@@ -49,6 +49,8 @@ class LaunchView(ErrorHandlingView):
         super().__init__()
         self.fallback = fallback
 
+    # Never shown: the panels carry their own button, in the reader's language (``WebTable.link``); this one only
+    # answers clicks on it, matched by custom id.
     @discord.ui.button(custom_id=LAUNCH, label="Open the table")
     async def launch(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
         try:
