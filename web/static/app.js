@@ -337,7 +337,8 @@
   // (1) messages both ways: its READY, our commands with a nonce, its answers with the same nonce.
 
   function discordSdk(clientId, frameId) {
-    const parent = window.parent;
+    // A popped-out Activity talks to the window that opened it, as Discord's own SDK does.
+    const parent = window.parent.opener || window.parent;
     const origin = document.referrer ? new URL(document.referrer).origin : "*";
     const waiting = new Map();
     let ready;
