@@ -144,9 +144,13 @@ class Activity:
         return web.json_response(data, status=status, headers=self.headers)
 
     async def config(self, request: web.Request) -> web.Response:
+        """The application id the SDK's handshake names, and what to say if Discord's client never answers, in the
+        browser's language (the player's own is known only once signed in)."""
+        wanted = request.headers.get("Accept-Language", "").split(",")[0].split(";")[0].strip()
+        locale = language(wanted or SOURCE_LANGUAGE)
         if self.client is None or self.client.application_id is None:
-            return self._answer(503, SIGN_IN_FAILED)
-        return self._answer(200, client_id=str(self.client.application_id))
+            return self._answer(503, SIGN_IN_FAILED, locale)
+        return self._answer(200, client_id=str(self.client.application_id), failed=render(SIGN_IN_FAILED, locale))
 
     async def token(self, request: web.Request) -> web.Response:
         """``{"code", "channel_id"}`` -> ``{"token", "lang"}`` for the seat of the user Discord gave the code to."""

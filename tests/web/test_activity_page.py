@@ -27,7 +27,8 @@ window.addEventListener("message", async (event) => {
   const [opcode, payload] = event.data;
   window.seen.push({ opcode, payload });
   const reply = (message) => frame.contentWindow.postMessage(message, "*");
-  if (opcode === 0) reply([1, { cmd: "DISPATCH", evt: "READY", data: { v: 1, config: {} } }]);
+  if (opcode === 0 && location.search === "?refuse") reply([2, { code: 4000, message: "Invalid client id" }]);
+  else if (opcode === 0) reply([1, { cmd: "DISPATCH", evt: "READY", data: { v: 1, config: {} } }]);
   else if (opcode === 1 && payload.cmd === "AUTHORIZE") {
     const code = await window.discordCode(payload.args);
     reply([1, { cmd: "AUTHORIZE", nonce: payload.nonce, evt: null, data: { code } }]);
@@ -36,8 +37,9 @@ window.addEventListener("message", async (event) => {
 </script></body></html>"""
 
 
-async def open_activity(world: World, bot: Bot, context: Any, origin: str, user: Any) -> Any:
-    """A page at ``origin`` framing the Activity for ``user`` in the world's channel."""
+async def open_activity(world: World, bot: Bot, context: Any, origin: str, user: Any, *, refuse: bool = False) -> Any:
+    """A page at ``origin`` framing the Activity for ``user`` in the world's channel; ``refuse``: Discord's client
+    closes the connection at the handshake (CLOSE) instead of READY."""
     query = f"frame_id=f1&instance_id=i1&platform=desktop&guild_id={world.guild.id}&channel_id={world.channel.id}"
     html = PARENT % f"{base_url(bot)}/?{query}"
     page = await context.new_page()
@@ -48,8 +50,8 @@ async def open_activity(world: World, bot: Bot, context: Any, origin: str, user:
         return world.fake.authorize(user, args["scope"])
 
     await page.expose_function("discordCode", code)
-    await page.route(f"{origin}/activity", lambda route: route.fulfill(body=html, content_type="text/html"))
-    await page.goto(f"{origin}/activity")
+    await page.route(f"{origin}/activity*", lambda route: route.fulfill(body=html, content_type="text/html"))
+    await page.goto(f"{origin}/activity" + ("?refuse" if refuse else ""))
     page.asked = asked
     return page
 
@@ -105,5 +107,16 @@ async def test_only_discord_may_frame_the_activity(world: World, activity_bot: B
 
     await eventually(refused, 5, "the frame to be refused")
     assert await frame.get_by_role("region", name="Your hand").count() == 0
+    assert page.asked == []
+    await context.close()
+
+
+async def test_a_refused_handshake_says_so(world: World, activity_bot: Bot, browser: Any) -> None:
+    ana, ben = world.players[:2]
+    await open_game(world, [ana, ben])
+    context = await browser.new_context(locale="de-DE")
+    page = await open_activity(world, activity_bot, context, "https://discord.com", ana, refuse=True)
+    alert = page.frame_locator("#activity").get_by_role("alert")
+    await alert.get_by_text("Discord hat nicht bestätigt, wer du bist.", exact=False).wait_for(timeout=5000)
     assert page.asked == []
     await context.close()

@@ -343,8 +343,12 @@
     const waiting = new Map();
     let ready;
     const isReady = new Promise((resolve) => { ready = resolve; });
+    let closed;
+    const isClosed = new Promise((resolve, reject) => { closed = reject; });
     window.addEventListener("message", (event) => {
-      if (event.source !== parent || !Array.isArray(event.data) || event.data[0] !== 1) return;
+      if (event.source !== parent || !Array.isArray(event.data)) return;
+      if (event.data[0] === 2) closed(new Error((event.data[1] || {}).message || "")); // CLOSE: Discord refused us
+      if (event.data[0] !== 1) return;
       const payload = event.data[1] || {};
       if (payload.cmd === "DISPATCH" && payload.evt === "READY") ready();
       const pending = waiting.get(payload.nonce);
@@ -354,14 +358,17 @@
       else pending.resolve(payload.data || {});
     });
     parent.postMessage([0, { v: 1, encoding: "json", client_id: clientId, frame_id: frameId }], origin);
+    // Discord's client answers at once or not at all: the page does not wait for ever.
+    const late = (ms) => new Promise((resolve, reject) => setTimeout(() => reject(new Error("")), ms));
     return {
-      ready: isReady,
+      ready: Promise.race([isReady, isClosed, late(15000)]),
       command(cmd, args) {
         const nonce = crypto.randomUUID();
-        return new Promise((resolve, reject) => {
+        const answered = new Promise((resolve, reject) => {
           waiting.set(nonce, { resolve, reject });
           parent.postMessage([1, { cmd, args, nonce }], origin);
         });
+        return Promise.race([answered, isClosed, late(120000)]); // the player may take a while to consent
       },
     };
   }
@@ -372,9 +379,14 @@
     const config = await (await fetch(new URL("api/activity", location.href))).json();
     if (!config.client_id) throw new Error(config.text || "");
     const sdk = discordSdk(config.client_id, query.get("frame_id"));
-    await sdk.ready;
-    const { code } = await sdk.command("AUTHORIZE",
-      { client_id: config.client_id, response_type: "code", state: "", prompt: "none", scope: ["identify"] });
+    let code;
+    try {
+      await sdk.ready;
+      ({ code } = await sdk.command("AUTHORIZE",
+        { client_id: config.client_id, response_type: "code", state: "", prompt: "none", scope: ["identify"] }));
+    } catch (error) {
+      throw new Error(config.failed); // Discord's own words, if any, are not in the player's language
+    }
     const answer = await fetch(new URL("api/activity/token", location.href), {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ code: code, channel_id: query.get("channel_id") || "" }),
