@@ -53,7 +53,8 @@ def votes_for(record: GameRecord, state: Any, presenter: Presenter[Any, Any], pa
     target = vote_target(record, state, presenter)
     if target is None or page.player in (SPECTATOR, target) or not presenter.game.legal_actions(state, page.player):
         return []
-    return [{"kind": k, "target": target, "label": render(VOTE_LABELS[k], page.locale)} for k in VOTE_KINDS]
+    # The target as a string: a Discord id is past the page script's exact integers (2**53).
+    return [{"kind": k, "target": str(target), "label": render(VOTE_LABELS[k], page.locale)} for k in VOTE_KINDS]
 
 
 class LivePages:

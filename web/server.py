@@ -359,18 +359,18 @@ class WebTable:
         refusal: Text | None = None
         if page.player == SPECTATOR:
             refusal = WATCHING
-        elif kind not in VOTE_KINDS or not isinstance(target, int) or isinstance(target, bool):
-            refusal = NOT_A_MOVE
+        elif kind not in VOTE_KINDS or not (isinstance(target, str) and target.isdecimal() and len(target) < 24):
+            refusal = NOT_A_MOVE  # a Discord id, as a string: a number would lose digits in the page's script
         elif not self._may(page):
             refusal = SLOW_DOWN
         else:  # the page's target must be the board's: the player to move, once they missed a turn
             live, presenter = await self.tables.games.running(record.channel_id)
-            if live.record.id != record.id or target != vote_target(live.record, live.state, presenter):
+            if live.record.id != record.id or int(target) != vote_target(live.record, live.state, presenter):
                 refusal = NO_SUCH_VOTE
         if refusal is not None:
             await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
             return
-        told, then = await self.tables.votes.cast(record.channel_id, page.player, record.id, kind, target)
+        told, then = await self.tables.votes.cast(record.channel_id, page.player, record.id, kind, int(target))
         text = plain(render(told, page.locale), await self.live.names.of(record.players))
         if not page.ws.closed:
             await page.ws.send_json({"type": "hint", "text": text})

@@ -19,6 +19,7 @@ from typing import Any
 
 from bot import Bot
 from engine import no_thanks, the_game
+from table.clock import options_with
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import asks_first, click_panel, no_thanks_board, open_game, the_game_board
 from tests.fake_discord import Member
@@ -209,6 +210,22 @@ async def test_no_thanks_from_the_page_and_a_lost_connection(world: World, web_b
         await no_thanks_board(world)
     # Nobody else's chips: the seats list shows cards and points only.
     assert "chip" not in (await page.locator("ul.seats").inner_text()).lower()
+    # Once the player to move has missed a turn (as the clock counts it), ana's page offers the table's votes, and
+    # a vote from it is counted.
+    for _ in range(4):  # passing moves the turn on (a card taken keeps it)
+        state = saved_state(world)
+        mover = no_thanks.current_player(state)
+        if mover != ana.id:
+            break
+        await (no_thanks_button if state.chips[state.players.index(ana.id)] else take).click()
+        await committed(world, state.move_count + 1)
+    away = next(m for m in (ben, cy) if m.id == no_thanks.current_player(saved_state(world)))
+    await web_bot.tables.games.modify(
+        saved_state_game(world), lambda record: {"options": options_with(record, misses={away.id: 1})}
+    )
+    await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the page asks for the position
+    await page.get_by_role("button", name="Vote: remove the player to move", exact=True).click()
+    await page.get_by_text(f"Your vote for removing {away.name} is in (1 of 2 needed).").wait_for(timeout=2000)
     # The server drops the connection: the page greys out, comes back by itself, and catches up.
     assert web_bot.web is not None
     for open_page in list(web_bot.web.live.pages.get(saved_state_game(world), ())):

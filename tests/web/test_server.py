@@ -319,15 +319,15 @@ async def test_the_tables_votes_from_the_page(world: World, web_bot: Bot) -> Non
                 assert offered == []
             else:
                 assert [(v["kind"], v["target"], v["label"]) for v in offered] == [
-                    ("autopilot", away, "Vote: autopilot for the player to move"),
-                    ("remove", away, "Vote: remove the player to move"),
+                    ("autopilot", str(away), "Vote: autopilot for the player to move"),
+                    ("remove", str(away), "Vote: remove the player to move"),
                 ]
         first, second = voters
-        await pages[first.id].send_json({"op": "vote", "kind": "remove", "target": away})
+        await pages[first.id].send_json({"op": "vote", "kind": "remove", "target": str(away)})
         assert await told(pages[first.id]) == f"Your vote for removing {name_of(members, away)} is in (1 of 2 needed)."
-        await pages[away].send_json({"op": "vote", "kind": "remove", "target": first.id})
+        await pages[away].send_json({"op": "vote", "kind": "remove", "target": str(first.id)})
         assert (await refusal(pages[away])).startswith("There is no vote on that player now")
-        await pages[second.id].send_json({"op": "vote", "kind": "remove", "target": away})
+        await pages[second.id].send_json({"op": "vote", "kind": "remove", "target": str(away)})
         assert await told(pages[second.id]) == f"The table voted for removing {name_of(members, away)}."
         await world.fake.wait_for(lambda: saved_state(world).left[saved_state(world).players.index(away)], 3)
         for ws in pages.values():
