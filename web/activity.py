@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -33,12 +34,15 @@ LAUNCH = "web:activity"  # the custom id of the button that launches the Activit
 # Who may frame the Activity's page: Discord's clients (web, PTB, canary) and its Activity proxy, nothing else.
 DISCORD_FRAMES = "https://discord.com https://*.discord.com https://*.discordsays.com"
 CODE_CHARS = 256  # an OAuth2 code is about 30 characters; anything much longer is not one
-# Sign-ins under way at once: each is two requests to Discord, which a flood of made-up codes must not multiply.
+# Each sign-in is two requests to Discord, which a flood of made-up codes must not multiply: at most this many under
+# way at once, and a burst of ``SIGN_IN_BURST`` then ``SIGN_INS_PER_SECOND`` a second per process.
 SIGN_INS = 8
+SIGN_IN_BURST, SIGN_INS_PER_SECOND = 20, 5.0
 GAMES_LOOKED_AT = 5  # the channel's newest games, for a seat
 
 NOT_SEATED = _("You have no seat at a game in this channel: join one, then open the table from your hand panel.")
 SIGN_IN_FAILED = _("Discord didn't confirm who you are. Close the table and open it again.")
+BUSY = _("Many players are opening the table right now: close it and open it again in a moment.")
 
 
 class LaunchView(ErrorHandlingView):
@@ -76,6 +80,17 @@ class SignIn:
         self._secret = secret
         self._session: aiohttp.ClientSession | None = None
         self._under_way = asyncio.Semaphore(SIGN_INS)
+        self._allowance, self._counted = float(SIGN_IN_BURST), time.monotonic()
+
+    def may(self) -> bool:
+        """Whether one more sign-in fits the process's allowance (a token bucket)."""
+        now = time.monotonic()
+        self._allowance = min(SIGN_IN_BURST, self._allowance + (now - self._counted) * SIGN_INS_PER_SECOND)
+        self._counted = now
+        if self._allowance < 1:
+            return False
+        self._allowance -= 1
+        return True
 
     async def close(self) -> None:
         if self._session is not None:
@@ -166,6 +181,8 @@ class Activity:
             return self._answer(400, SIGN_IN_FAILED)
         if not (channel.isdecimal() and len(channel) < 24):
             return self._answer(400, SIGN_IN_FAILED)
+        if not self.sign_in.may():
+            return self._answer(429, BUSY)
         user = await self.sign_in.user(self.client.application_id, code)
         if user is None:
             return self._answer(403, SIGN_IN_FAILED)

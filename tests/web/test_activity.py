@@ -5,6 +5,7 @@ Activity's page may be framed by Discord alone."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import aiohttp
@@ -16,7 +17,7 @@ from tests.e2e.conftest import World
 from tests.e2e.table_helpers import open_game
 from tests.fake_discord import FakeDiscord, Member
 from tests.web.conftest import base_url, hand_panel
-from web.activity import DISCORD_FRAMES, LAUNCH
+from web.activity import DISCORD_FRAMES, LAUNCH, SIGN_IN_BURST
 
 
 async def exchange(fake: FakeDiscord, form: dict[str, str]) -> tuple[int, dict[str, Any]]:
@@ -138,3 +139,14 @@ def test_the_activity_needs_the_web_table_and_the_client_secret() -> None:
     assert settings.web_activity
     assert settings.client_secret == "s"
     assert not Settings.from_env({"DISCORD_TOKEN": "t"}).web_activity
+
+
+async def test_sign_ins_are_rate_limited(world: World, activity_bot: Bot) -> None:
+    """A flood of made-up codes costs Discord a burst of exchanges, then the bot refuses without asking."""
+    asked = len([r for r in world.fake.requests if r.path == "/oauth2/token"])
+    flood = [sign_in(activity_bot, f"made-up-{n}", world.channel.id) for n in range(2 * SIGN_IN_BURST)]
+    answers = [status for status, _body in await asyncio.gather(*flood)]
+    assert answers.count(403) >= SIGN_IN_BURST
+    assert answers.count(429) >= SIGN_IN_BURST // 2  # all at once: the refill adds a few at most
+    exchanged = len([r for r in world.fake.requests if r.path == "/oauth2/token"]) - asked
+    assert exchanged == answers.count(403)
