@@ -110,6 +110,7 @@ async def test_a_whole_game_with_one_player_on_the_page(
                 assert f"→ {play.card}" in label or "backwards trick" in label, label
                 if not shot and turns >= 2:
                     await screenshots(context, page, DOCS if os.environ.get("UPDATE_SCREENSHOTS") else tmp_path)
+                    await page.bring_to_front()  # the phone's window took the front: the table's page again
                     shot = True
                 await pile.click()
             state = await committed(world, state.move_count + 1)
