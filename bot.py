@@ -261,7 +261,8 @@ async def serve_web(settings: Settings) -> Any:
     front end beside them (it names the cogs' parts), and without WEB_PORT the bot never loads it at all."""
     assert settings.web_port is not None
     server = importlib.import_module(WEB_TABLE)
-    return await server.WebTable.serve(settings.web_port, settings.web_url)
+    secret = settings.client_secret if settings.web_activity else None
+    return await server.WebTable.serve(settings.web_port, settings.web_url, activity_secret=secret)
 
 
 def build_bot(settings: Settings, **options: Any) -> Bot:

@@ -45,6 +45,10 @@ class Settings:
     keep_hand_texts_days: int = DEFAULT_KEEP_HAND_TEXTS_DAYS  # 0: deleted at the next sweep after the end
     web_port: int | None = None  # None: no web table, no port opened (web/)
     web_url: str | None = None  # the web table's public address; None: http://localhost:<web_port>
+    # The Discord Activity (docs/web-table.md): Open the table launches it instead of the link; its sign-in needs the
+    # application's OAuth2 client secret.
+    web_activity: bool = False
+    client_secret: str | None = None
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None) -> Settings:
@@ -94,6 +98,17 @@ class Settings:
             raise ConfigError(
                 f"WEB_URL must be the web table's public address, like https://cards.example.org, not {web_url!r}."
             )
+        activity = value("WEB_ACTIVITY").lower()
+        if activity not in ("", "0", "1", "true", "false", "yes", "no"):
+            raise ConfigError(
+                f"WEB_ACTIVITY must be 1 (the Activity is set up in the Developer Portal) or 0, not {activity!r}."
+            )
+        secret = value("DISCORD_CLIENT_SECRET")
+        if activity in ("1", "true", "yes") and not (web_port and secret):
+            raise ConfigError(
+                "WEB_ACTIVITY needs WEB_PORT (the web table it opens) and DISCORD_CLIENT_SECRET (Developer Portal > "
+                "your application > OAuth2 > Client Secret) for its sign-in."
+            )
         sync = value("SYNC_COMMANDS").lower()
         if sync not in ("", "0", "1", "true", "false", "yes", "no"):
             raise ConfigError(f"SYNC_COMMANDS must be 1 (sync at this start) or 0, not {sync!r}.")
@@ -113,6 +128,8 @@ class Settings:
             keep_hand_texts_days=days(env, "KEEP_HAND_TEXTS_DAYS", DEFAULT_KEEP_HAND_TEXTS_DAYS),
             web_port=int(web_port) if web_port else None,
             web_url=web_url or None,
+            web_activity=activity in ("1", "true", "yes"),
+            client_secret=secret or None,
         )
 
 

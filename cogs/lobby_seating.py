@@ -14,6 +14,7 @@ from cogs.lobby_message import LobbyMessage
 from i18n import Text, _, render
 from storage import GameRecord
 from table.answer import in_time, send
+from table.lobby import YOU_LEFT_TO_AUTOPILOT
 from table.options import turn_time, turn_time_words
 
 if TYPE_CHECKING:
@@ -64,12 +65,10 @@ class Seating:
             await self.bot.tables.act(interaction, presenter.game.leave, kind=left.record.kind)
             return
         if left.how == "autopilot":
-            gone = _(
-                "You left the game. The autopilot plays your seat from now on, so the others play on. The table has "
-                "been told."
-            )
             await send(
-                interaction, content=render(gone, self.bot.tables.languages.for_reader(interaction)), ephemeral=True
+                interaction,
+                content=render(YOU_LEFT_TO_AUTOPILOT, self.bot.tables.languages.for_reader(interaction)),
+                ephemeral=True,
             )
             return
         if left.how == "closed":

@@ -32,6 +32,10 @@ log = logging.getLogger(__name__)
 # A start decided again this many times, each time on the row another writer left, before the lobby gives up.
 START_ATTEMPTS = 5
 
+# The leaver's own word when the autopilot takes their seat (the table is told by ``left_to_autopilot``).
+YOU_LEFT_TO_AUTOPILOT = _(
+    "You left the game. The autopilot plays your seat from now on, so the others play on. The table has been told."
+)
 LeftHow = Literal["lobby", "closed", "move", "autopilot"]
 
 

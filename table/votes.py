@@ -6,11 +6,12 @@ row as it is, so two people voting at the same moment both count.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 
-from i18n import _, _p, render
+from i18n import Text, _, _p, render
 from storage import GameRecord
 from table.answer import UserError, send
 from table.clock import TurnClock
@@ -22,29 +23,37 @@ from table.presenter import Presenter
 from table.seats import Seats
 
 VOTE_KINDS = ("autopilot", "remove")
+VOTE_LABELS = {
+    "autopilot": _p("button", "Vote: autopilot for the player to move"),
+    "remove": _p("button", "Vote: remove the player to move"),
+}
+
+
+def vote_target(record: GameRecord, state: Any, presenter: Presenter[Any, Any]) -> int | None:
+    """The player the table may vote on: the player to move, once they have missed a turn (not on autopilot)."""
+    mover = presenter.game.current_player(state)
+    options = options_of(record)
+    if mover is None or is_ai(mover) or not options.misses.get(mover) or mover in options.autopilot:
+        return None
+    return int(mover)
 
 
 def vote_buttons(
     record: GameRecord, state: Any, presenter: Presenter[Any, Any], locale: str
 ) -> list[discord.ui.Button[Any]]:
     """Under the board, once the player to move has missed a turn: the table's two votes."""
-    mover = presenter.game.current_player(state)
-    if (
-        mover is None
-        or is_ai(mover)
-        or not options_of(record).misses.get(mover)
-        or mover in options_of(record).autopilot
-    ):
+    mover = vote_target(record, state, presenter)
+    if mover is None:
         return []
     return [
         discord.ui.Button(
-            label=render(_p("button", "Vote: autopilot for the player to move"), locale),
+            label=render(VOTE_LABELS["autopilot"], locale),
             style=discord.ButtonStyle.secondary,
             custom_id=f"vote:{record.id}:autopilot:{mover}",
             row=4,
         ),
         discord.ui.Button(
-            label=render(_p("button", "Vote: remove the player to move"), locale),
+            label=render(VOTE_LABELS["remove"], locale),
             style=discord.ButtonStyle.danger,
             custom_id=f"vote:{record.id}:remove:{mover}",
             row=4,
@@ -60,9 +69,18 @@ class Votes:
         self.seats = seats
 
     async def vote(self, interaction: discord.Interaction[Any], game_id: int, kind: str, target: int) -> None:
-        live, presenter = await self.games.running(interaction.channel_id or 0)
+        told, then = await self.cast(interaction.channel_id or 0, interaction.user.id, game_id, kind, target)
+        await send(interaction, content=render(told, self.languages.for_reader(interaction)), ephemeral=True)
+        if then is not None:
+            await then()
+
+    async def cast(
+        self, channel_id: int, voter: int, game_id: int, kind: str, target: int
+    ) -> tuple[Text, Callable[[], Awaitable[None]] | None]:
+        """``voter``'s vote, committed: what to tell them, and what the table does once they are told (the decided
+        vote carried out), if anything. Raises UserError, counting nothing, for a vote they may not cast."""
+        live, presenter = await self.games.running(channel_id)
         game = presenter.game
-        voter = interaction.user.id
         if live.record.id != game_id:
             raise UserError(_("That vote is from an earlier game."))
         people = [p for p in live.record.players if not is_ai(p) and p != target and game.legal_actions(live.state, p)]
@@ -89,31 +107,30 @@ class Votes:
         record = await self.games.modify(game_id, count)
         if record is None:
             raise UserError(_("That vote is from an earlier game."))
-        locale = self.languages.for_reader(interaction)
         player = mention(target)
         if tally[0] < needed:
             if kind == "autopilot":
-                counted = _(
+                return _(
                     "Your vote for autopilot for {player} is in ({votes} of {needed} needed).",
                     player=player,
                     votes=tally[0],
                     needed=needed,
-                )
-            else:
-                counted = _(
-                    "Your vote for removing {player} is in ({votes} of {needed} needed).",
-                    player=player,
-                    votes=tally[0],
-                    needed=needed,
-                )
-            await send(interaction, content=render(counted, locale), ephemeral=True)
-            return
+                ), None
+            return _(
+                "Your vote for removing {player} is in ({votes} of {needed} needed).",
+                player=player,
+                votes=tally[0],
+                needed=needed,
+            ), None
         decided = (
             _("The table voted for autopilot for {player}.", player=player)
             if kind == "autopilot"
             else _("The table voted for removing {player}.", player=player)
         )
-        await send(interaction, content=render(decided, locale), ephemeral=True)
+        return decided, lambda: self._carry_out(record, presenter, kind, target)
+
+    async def _carry_out(self, record: GameRecord, presenter: Presenter[Any, Any], kind: str, target: int) -> None:
+        player = mention(target)
         if kind == "autopilot":
             await self.clock.announce(
                 record, _("The table put {player} on autopilot until they act again.", player=player)
@@ -124,5 +141,5 @@ class Votes:
             await self.clock.restart(live, presenter, moved_on=True)
             self.seats.wake(record.kind, record.channel_id, record)
             return
-        played = await self.games.play(record.channel_id, target, game.leave, auto=True)
+        played = await self.games.play(record.channel_id, target, presenter.game.leave, auto=True)
         await self.seats.show(played, lambda move: _("The table voted {player} out: {move}", player=player, move=move))

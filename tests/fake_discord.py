@@ -33,6 +33,7 @@ docstring.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import copy
 import datetime as dt
@@ -1255,6 +1256,7 @@ class _Request:
     query: Mapping[str, str]
     body: Any
     files: list[tuple[str, bytes]]
+    authorization: str = ""  # the Authorization header
 
     def snowflake(self, name: str, error: _ApiError | None = None) -> int:
         value = self.params[name]
@@ -1286,6 +1288,7 @@ class _RouteSpec:
     segments: tuple[str, ...]
     handler: str
     interaction_endpoint: bool
+    auth: str = "bot"  # "bot": a bot token; "user": a bot or an OAuth2 bearer token; "client": none (in the body)
 
     def match(self, method: str, segments: Sequence[str]) -> dict[str, str] | None:
         if method != self.method or len(segments) != len(self.segments):
@@ -1307,10 +1310,12 @@ _ROUTES: list[_RouteSpec] = []
 _Handler = Callable[["FakeDiscord", _Request], Awaitable[tuple[int, Any]]]
 
 
-def _route(method: str, template: str, *, interaction: bool = False) -> Callable[[_Handler], _Handler]:
+def _route(
+    method: str, template: str, *, interaction: bool = False, auth: str = "bot"
+) -> Callable[[_Handler], _Handler]:
     def register(fn: _Handler) -> _Handler:
         segments = tuple(template.strip("/").split("/"))
-        _ROUTES.append(_RouteSpec(method, template, segments, fn.__name__, interaction))
+        _ROUTES.append(_RouteSpec(method, template, segments, fn.__name__, interaction, auth))
         return fn
 
     return register
@@ -1443,6 +1448,7 @@ class FakeDiscord:
         shard_count: int = 1,
         route_limits: bool = False,
         latency: tuple[float, float] | None = None,
+        activities: bool = False,
     ) -> None:
         """
         :param interaction_timeout: Discord's 3 s deadline for the first response to an
@@ -1456,6 +1462,8 @@ class FakeDiscord:
         :param route_limits: answer 429 as Discord does past its per-route and global limits (see ``RouteLimits``).
         :param latency: answer every REST request after a delay drawn between these two bounds, in seconds (the
             network and Discord's own time: 0.1-0.3 s is common); the 3 s deadline of an interaction still counts.
+        :param activities: the application has Activities enabled in the Developer Portal: only then is the
+            interaction response LAUNCH_ACTIVITY (12) accepted.
         """
         self.bot = User(bot_id or new_snowflake(), bot_name, bot=True)
         self.application_id = application_id or self.bot.id
@@ -1465,6 +1473,12 @@ class FakeDiscord:
         self.default_timeout = default_timeout
         self.privileged_intents = privileged_intents
         self.shard_count = shard_count
+        self.activities = activities
+        #: The application's OAuth2 client secret (Developer Portal > OAuth2), for ``POST /oauth2/token``.
+        self.client_secret = secrets.token_urlsafe(24)
+        # OAuth2: code -> (user id, scopes, expiry), used once; access token -> (user id, scopes).
+        self._oauth_codes: dict[str, tuple[int, tuple[str, ...], float]] = {}
+        self._bearer_tokens: dict[str, tuple[int, tuple[str, ...]]] = {}
 
         self.users: dict[int, User] = {self.bot.id: self.bot}
         self.guilds: dict[int, Guild] = {}
@@ -2538,12 +2552,14 @@ class FakeDiscord:
                     assert request.transport is not None
                     request.transport.close()
                     return web.Response(status=500)  # never written: the connection is gone
-            if not spec.interaction_endpoint:
-                self._check_auth(request)
+            if not spec.interaction_endpoint and spec.auth != "client":
+                self._check_auth(request, bearer=spec.auth == "user")
             if body is not None:
                 self._unchecked.append(record)
             handler: _Handler = getattr(type(self), spec.handler)
-            status, data = await handler(self, _Request(request.method, path, params, request.query, body, files))
+            authorization = request.headers.get("Authorization", "")
+            req = _Request(request.method, path, params, request.query, body, files, authorization)
+            status, data = await handler(self, req)
         except _ApiError as exc:
             status, data = exc.status, exc.body()
             if record.status == 0 and exc.code in _MALFORMED:
@@ -2587,8 +2603,10 @@ class FakeDiscord:
         except json.JSONDecodeError:
             return text, files
 
-    def _check_auth(self, request: web.Request) -> None:
+    def _check_auth(self, request: web.Request, *, bearer: bool = False) -> None:
         auth = request.headers.get("Authorization", "")
+        if bearer and auth.startswith("Bearer ") and auth.removeprefix("Bearer ") in self._bearer_tokens:
+            return
         token = auth.removeprefix("Bot ").strip()
         if not auth.startswith("Bot ") or not token or token in self.rejected_tokens:
             raise _ApiError(401, 0, "401: Unauthorized")
@@ -2625,8 +2643,14 @@ class FakeDiscord:
 
     # ----------------------------------------------------------------- REST: users, app, gateway
 
-    @_route("GET", "/users/@me")
+    @_route("GET", "/users/@me", auth="user")
     async def _get_me(self, req: _Request) -> tuple[int, Any]:
+        if req.authorization.startswith("Bearer "):
+            user_id, scopes = self._bearer_tokens[req.authorization.removeprefix("Bearer ")]
+            if "identify" not in scopes:
+                raise _ApiError(401, 0, "401: Unauthorized")
+            user = self.users[user_id]
+            return 200, {**user.payload(), "mfa_enabled": False, "locale": user.locale}
         return 200, {**self.bot.payload(), "verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"}
 
     @_route("GET", "/users/{user_id}")
@@ -2665,6 +2689,42 @@ class FakeDiscord:
             "interactions_endpoint_url": None,
             "approximate_guild_count": len(self.guilds),
             "integration_types_config": {"0": {}},
+        }
+
+    def authorize(self, user: Any, scopes: Sequence[str] = ("identify",)) -> str:
+        """What Discord's client does for the Embedded App SDK's ``AUTHORIZE`` command (the user consents): a code
+        for this application, good once, for 10 minutes, that ``POST /oauth2/token`` exchanges for an access token."""
+        code = secrets.token_urlsafe(22)
+        self._oauth_codes[code] = (self._user(user).id, tuple(scopes), time.monotonic() + 600)
+        return code
+
+    @_route("POST", "/oauth2/token", auth="client")
+    async def _oauth2_token(self, req: _Request) -> tuple[int, Any]:
+        """The authorization-code grant, as Discord answers it: client credentials in the form (or HTTP Basic), the
+        code spent even when refused, OAuth2's own error bodies (not Discord's JSON error codes)."""
+        form = dict(urllib.parse.parse_qsl(req.body)) if isinstance(req.body, str) else {}
+        if req.authorization.startswith("Basic "):
+            try:
+                given = base64.b64decode(req.authorization.removeprefix("Basic ")).decode()
+            except ValueError:
+                given = ""
+            form["client_id"], _, form["client_secret"] = given.partition(":")
+        if (form.get("client_id"), form.get("client_secret")) != (str(self.application_id), self.client_secret):
+            return 401, {"error": "invalid_client"}
+        if form.get("grant_type") != "authorization_code":
+            return 400, {"error": "unsupported_grant_type"}
+        granted = self._oauth_codes.pop(form.get("code", ""), None)
+        if granted is None or granted[2] < time.monotonic():
+            return 400, {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}
+        user_id, scopes, _expiry = granted
+        token = secrets.token_urlsafe(22)
+        self._bearer_tokens[token] = (user_id, scopes)
+        return 200, {
+            "access_token": token,
+            "token_type": "Bearer",
+            "expires_in": 604800,
+            "refresh_token": secrets.token_urlsafe(22),
+            "scope": " ".join(scopes),
         }
 
     @_route("GET", "/oauth2/applications/@me")
@@ -3140,6 +3200,8 @@ class FakeDiscord:
             AUTOCOMPLETE: {8},
             MODAL_SUBMIT: {4, 5, 6, 7} if rec.message is not None else {4, 5},
         }[rec.type]
+        if self.activities and rec.type in (APPLICATION_COMMAND, MESSAGE_COMPONENT, MODAL_SUBMIT):
+            allowed = allowed | {12}  # LAUNCH_ACTIVITY: only for an application with Activities enabled
         if rtype not in allowed:
             raise _form_error("type", f"Interaction callback type {rtype} is not valid for this interaction")
         message: Message | None = None
@@ -3158,6 +3220,8 @@ class FakeDiscord:
             rec.original = message
         elif rtype == 8:
             _validate_choices(data.get("choices"), self._focused_option_type(rec))
+        elif rtype == 12:
+            pass  # LAUNCH_ACTIVITY carries no data: Discord opens the application's Activity for the user
         else:
             _validate_modal(data)
         rec.response = InteractionCallback(rtype, data, message if rtype != 6 else None, latency)
@@ -3171,6 +3235,10 @@ class FakeDiscord:
                 response_message_ephemeral=message.ephemeral,
             )
             result["resource"] = {"type": rtype, "message": message.payload()}
+        elif rtype == 12:
+            instance = {"id": f"i-{rec.id}-{rec.channel_id}"}
+            result["interaction"]["activity_instance_id"] = instance["id"]
+            result["resource"] = {"type": rtype, "activity_instance": instance}
         elif rtype != 6:
             result["resource"] = {"type": rtype}
         return 200, result

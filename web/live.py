@@ -1,5 +1,12 @@
 """The open pages of the web table, following the committed games: every move announced by the core (``Moved``),
-wherever it was made, reaches every open page of its game, each composed for its own reader."""
+wherever it was made, reaches every open page of its game, each composed for its own reader.
+
+Several processes on one PostgreSQL database (``SHARD_COUNT``): a move committed by another process is announced
+there, not here. While pages are open, this process reads the open games' rows every ``POLL_SECONDS`` (one query,
+however many games) and brings up to date every page whose game's move log grew or that ended. Polling rather than
+LISTEN/NOTIFY: it needs nothing from the storage layer, costs two small queries a second per process whatever the
+number of games, and a page follows another process's move within half a second (the target is one).
+"""
 
 from __future__ import annotations
 
@@ -13,17 +20,21 @@ from typing import Any
 import discord
 from aiohttp import web
 
+from i18n import render
 from storage import GameRecord
 from table.events import Moved
 from table.flow import Table
 from table.panels import offers_hint
+from table.presenter import Presenter
+from table.votes import VOTE_KINDS, VOTE_LABELS, vote_target
 from web.names import Names
-from web.page import page_state, turn_log
+from web.page import LOG_MOVES, page_state, turn_log
 from web.replay import replayable
 
 log = logging.getLogger(__name__)
 
 SPECTATOR = 0  # the "player" of a spectator's link: no Discord id is 0
+POLL_SECONDS = 0.5  # how often a process sharing its database reads whether another one moved
 
 
 @dataclass(eq=False)
@@ -36,6 +47,16 @@ class Page:
     locale: str
 
 
+def votes_for(record: GameRecord, state: Any, presenter: Presenter[Any, Any], page: Page) -> list[dict[str, Any]]:
+    """The votes ``page``'s player may cast, as under the channel's board: on the player to move once they missed a
+    turn, by the others still at the table."""
+    target = vote_target(record, state, presenter)
+    if target is None or page.player in (SPECTATOR, target) or not presenter.game.legal_actions(state, page.player):
+        return []
+    # The target as a string: a Discord id is past the page script's exact integers (2**53).
+    return [{"kind": k, "target": str(target), "label": render(VOTE_LABELS[k], page.locale)} for k in VOTE_KINDS]
+
+
 class LivePages:
     def __init__(self) -> None:
         self.client: discord.Client | None = None
@@ -45,10 +66,19 @@ class LivePages:
         self._latest: dict[int, Any] = {}  # game id -> the newest ``Live`` a move announced, while pages are open
         self._pushing: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        # Game id -> (moves, status) as this process last showed it, for following other processes' moves.
+        self._known: dict[int, tuple[int, str]] = {}
+        self._polling: asyncio.Task[None] | None = None
+        # Game id -> (move number, language) -> its line in the turn log: a move's line never changes, and each push
+        # would otherwise render the last eight again (a millisecond).
+        self._lines: dict[int, dict[tuple[int, str], str]] = {}
 
-    def attach(self, client: discord.Client, tables: Table) -> None:
+    def attach(self, client: discord.Client, tables: Table, *, shared: bool = False) -> None:
+        """``shared``: other processes commit moves to the same database (PostgreSQL), so its rows are polled."""
         self.client, self.tables = client, tables
         self.names.client = client
+        if shared:
+            self._polling = asyncio.ensure_future(self._poll_forever())
 
     def opened(self, page: Page) -> set[Page]:
         """``page`` is open; the open pages of its game."""
@@ -62,8 +92,12 @@ class LivePages:
         if not pages:
             self.pages.pop(page.game_id, None)
             self._latest.pop(page.game_id, None)
+            self._known.pop(page.game_id, None)
+            self._lines.pop(page.game_id, None)
 
     async def close(self) -> None:
+        if self._polling is not None:
+            self._polling.cancel()
         for task in self._pushing.values():
             task.cancel()
         for pages in list(self.pages.values()):
@@ -100,7 +134,7 @@ class LivePages:
         logs = {} if logs is None else logs
         if page.locale not in logs:
             steps = [*live.previous, *live.turn] if live is not None else []
-            logs[page.locale] = turn_log(presenter, steps, page.locale, names)
+            logs[page.locale] = self._turn_log(record.id, presenter, steps, page.locale, names)
         log = logs[page.locale]
         due = self.tables.clock.deadlines.get(record.id)
         left = max(0.0, due[1] - time.time()) if due is not None else None
@@ -110,7 +144,20 @@ class LivePages:
         ended = record.status in ("finished", "abandoned")
         composed["replayable"] = ended and self.client is not None and replayable(record, self.client)
         composed["hint"] = not composed["over"] and page.player != SPECTATOR and offers_hint(record)
+        composed["votes"] = votes_for(record, state, presenter, page) if record.status == "running" else []
         return composed
+
+    def _turn_log(self, game_id: int, presenter: Any, steps: list[Any], locale: str, names: Any) -> list[str]:
+        lines = self._lines.setdefault(game_id, {})
+        shown = steps[-LOG_MOVES:]
+        for step in shown:
+            if (step.number, locale) not in lines:
+                lines[step.number, locale] = turn_log(presenter, [step], locale, names)[0]
+        if len(lines) > 4 * LOG_MOVES:  # only the latest moves are shown: the older lines go
+            oldest = shown[0].number if shown else 0
+            for key in [key for key in lines if key[0] < oldest]:
+                del lines[key]
+        return [lines[step.number, locale] for step in shown]
 
     async def on_moved(self, event: Moved) -> None:
         """A move was committed (anywhere): every open page of its game is brought up to date, in the background,
@@ -118,12 +165,48 @@ class LivePages:
         game_id = event.live.record.id
         if game_id not in self.pages:
             return
-        self._latest[game_id] = event.live
+        moves = self.tables.games.presenter(event.live.record).game.move_count(event.live.state) if self.tables else 0
+        self._known[game_id] = (moves, event.live.record.status)
+        self._follow(event.live)
+
+    def _follow(self, live: Any) -> None:
+        game_id = live.record.id
+        self._latest[game_id] = live
         running = self._pushing.get(game_id)
         if running is not None and not running.done():
             self._again.add(game_id)
             return
         self._pushing[game_id] = asyncio.ensure_future(self._push(game_id))
+
+    async def _poll_forever(self) -> None:
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            if not self.pages:
+                continue
+            try:
+                await self.poll()
+            except Exception:
+                log.exception("The web pages could not read the other processes' moves")
+
+    async def poll(self) -> None:
+        """Every open page whose game another process moved on (or ended) is brought up to date."""
+        assert self.tables is not None
+        rows = {record.id: record for record in await self.tables.storage.open_games() if record.id in self.pages}
+        for game_id in set(self.pages) - set(rows):  # ended since (no longer open): read one by one, rare
+            ended = await self.tables.storage.game(game_id)
+            if ended is not None:
+                rows[game_id] = ended
+        for game_id, record in rows.items():
+            if self._known.get(game_id) == (record.moves, record.status) or game_id not in self.pages:
+                continue
+            self._known[game_id] = (record.moves, record.status)
+            if record.status == "running":
+                self._follow(await self.tables.games.live(record))  # caught up from the move log
+            else:  # ended: from its row and log (this process may still hold it running, from before)
+                self._latest.pop(game_id, None)
+                final = await self.tables.games.final_state(record)
+                for page in list(self.pages.get(game_id, ())):
+                    await self.send(page, final)
 
     async def on_abandoned(self, record: GameRecord) -> None:
         """A game ended early: its pages show it, and stop offering moves."""

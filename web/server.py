@@ -29,10 +29,14 @@ from engine import no_thanks, the_game
 from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
 from metrics import listen
 from storage import GameRecord
-from table.answer import UserError
+from storage.dialect import POSTGRES
+from table.answer import UserError, detached
 from table.flow import Table
+from table.lobby import YOU_LEFT_TO_AUTOPILOT
 from table.people import is_ai
 from table.registry import GAMES
+from table.votes import VOTE_KINDS, vote_target
+from web.activity import LAUNCH, NOT_SEATED, Activity, LaunchView, seat_of
 from web.live import SPECTATOR, LivePages, Page
 from web.page import plain
 from web.replay import Replays, replayable
@@ -68,6 +72,7 @@ FORBIDDEN = _("This link doesn't open a table: use the Open the table button of 
 WATCHING = _("You are watching this table: only the players can move.")
 NOT_OVER = _("That game isn't over yet: its replay opens when it ends.")
 TODAYS_DEAL_CLOSED = _("Today's daily deal: its replay opens tomorrow (UTC).")
+NO_SUCH_VOTE = _("There is no vote on that player now: the table votes only on the player to move who missed a turn.")
 TOO_MANY_PAGES = _("This table is open in too many windows: close one and reload.")
 
 
@@ -91,9 +96,6 @@ def action_of(kind: str, message: dict[str, Any], state: Any = None, player: int
     """The engine action a page's message asks for, or None if it is no move of this game. A signal tapped again
     comes down, as on the panel: decided on ``state``, the game as it is now."""
     op = message.get("op")
-    if op == "leave":  # confirmed on the page by a second tap; the same action as /leave
-        game = GAMES.get(kind)
-        return game.leave if game is not None else None
     if kind == the_game.INFO.kind and op == "signal":
         signal, pile = message.get("kind"), message.get("pile")
         if signal not in (*the_game.SIGNALS, the_game.CLEAR) or (pile is not None and pile not in the_game.PILES):
@@ -133,14 +135,21 @@ class WebTable:
         self.signer: Signer | None = None
         self.replays: Replays | None = None
         self.live = LivePages()
+        self.activity: Activity | None = None  # the Discord Activity, where it is on (WEB_ACTIVITY)
         # One allowance per player and game, however many pages they have open.
         self._buckets: dict[tuple[int, int], Bucket] = {}
 
     @classmethod
-    async def serve(cls, port: int, url: str | None, host: str = "0.0.0.0") -> WebTable:
-        """Open the port; raises OSError if it is taken."""
+    async def serve(
+        cls, port: int, url: str | None, host: str = "0.0.0.0", *, activity_secret: str | None = None
+    ) -> WebTable:
+        """Open the port; raises OSError if it is taken. With ``activity_secret`` (the application's OAuth2 client
+        secret) the page is also the Discord Activity, and Open the table launches it."""
         table = cls()
         app = web.Application(client_max_size=MESSAGE_BYTES)
+        if activity_secret is not None:
+            table.activity = Activity(activity_secret, SECURITY_HEADERS)
+            table.activity.routes(app, STATIC / "index.html")
         app.router.add_get("/t/{token}", table.page)
         app.router.add_get("/static/{name}", table.asset)
         app.router.add_get("/ws/{token}", table.socket)
@@ -152,16 +161,21 @@ class WebTable:
 
     async def attach(self, client: discord.Client, tables: Table) -> None:
         self.client, self.tables = client, tables
-        self.live.attach(client, tables)
+        self.live.attach(client, tables, shared=getattr(tables.storage, "dialect", None) is POSTGRES)
         self.signer = Signer(await load_key(tables.storage))
         self.replays = Replays(tables.storage)
         tables.events.subscribe("web table", self.live.on_moved)
         tables.panel_link = self.link
         tables.board_link = self.watch_link
         tables.after_abandon = self.live.on_abandoned
+        if self.activity is not None:
+            self.activity.attach(client, tables.storage, self.signer)
+            client.add_view(LaunchView(self.launch_failed))
 
     async def close(self) -> None:
         await self.live.close()
+        if self.activity is not None:
+            await self.activity.close()
         if self.runner is not None:
             await self.runner.cleanup()
 
@@ -175,7 +189,22 @@ class WebTable:
         """The Open the table button under a player's private panel (row 4: every panel leaves it free)."""
         if self.signer is None or is_ai(player) or player not in record.players:
             return None
+        if self.activity is not None:  # launches the Activity (LaunchView answers it): the same page, in Discord
+            style = discord.ButtonStyle.primary
+            return discord.ui.Button(label=render(OPEN_TABLE, locale), custom_id=LAUNCH, style=style, row=4)
         return discord.ui.Button(label=render(OPEN_TABLE, locale), url=self.url(record.id, player, locale), row=4)
+
+    async def launch_failed(self, interaction: discord.Interaction[Any]) -> None:
+        """Where Discord would not launch the Activity: the player's link, privately, instead."""
+        assert self.tables is not None
+        locale = self.tables.languages.for_reader(interaction)
+        player = interaction.user.id
+        record = await seat_of(self.tables.storage, interaction.channel_id or 0, player)
+        if record is None:
+            raise UserError(NOT_SEATED)
+        view = discord.ui.View(timeout=None)
+        view.add_item(discord.ui.Button(label=render(OPEN_TABLE, locale), url=self.url(record.id, player, locale)))
+        await interaction.response.send_message(view=detached(view), ephemeral=True)
 
     def watch_link(self, record: GameRecord, locale: str) -> discord.ui.Button[Any] | None:
         """The Watch the table button under the channel's board: the public page (no hand, no chips)."""
@@ -287,6 +316,12 @@ class WebTable:
         if message.get("op") == "hint":
             await self._hint(page, record)
             return
+        if message.get("op") == "vote":
+            await self._vote(page, record, message.get("kind"), message.get("target"))
+            return
+        if message.get("op") == "leave":  # confirmed on the page by a second tap
+            await self._leave(page, record)
+            return
         state = None
         if message.get("op") == "signal":
             current = await self.live.current(record)
@@ -304,6 +339,22 @@ class WebTable:
         if refusal is not None and not page.ws.closed:
             await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
 
+    async def _leave(self, page: Page, record: GameRecord) -> None:
+        """Leave, as /leave does: the lobby decides (at a competitive table the autopilot may take the seat), and
+        only then is the game's own leave move played, through the one path for moves."""
+        assert self.tables is not None
+        if page.player == SPECTATOR:
+            if not page.ws.closed:
+                await page.ws.send_json({"type": "refused", "text": render(WATCHING, page.locale)})
+            return
+        async with self.tables.lock(record.channel_id):
+            left = await self.tables.lobby.leave(record.channel_id, page.player)
+        if left.how == "move":
+            leave = GAMES[record.kind].leave
+            await self.tables.act_for(record.channel_id, page.player, leave, game=record.id)
+        elif left.how == "autopilot" and not page.ws.closed:
+            await page.ws.send_json({"type": "refused", "text": render(YOU_LEFT_TO_AUTOPILOT, page.locale)})
+
     async def _hint(self, page: Page, record: GameRecord) -> None:
         """Hint, as on the panel: the computer player's choice for this seat, told to this page alone (the game is
         marked as hinted first)."""
@@ -319,6 +370,30 @@ class WebTable:
         live, given = await self.tables.panels.hint(record.channel_id, page.player, record.kind, record.id)
         told = render(hint_text(live.state, given.action, given.why), page.locale)
         await page.ws.send_json({"type": "hint", "text": plain(told, await self.live.names.of(record.players))})
+
+    async def _vote(self, page: Page, record: GameRecord, kind: Any, target: Any) -> None:
+        """A vote on the player to move, as from the board's buttons: counted (or refused) and told to this page."""
+        assert self.tables is not None
+        refusal: Text | None = None
+        if page.player == SPECTATOR:
+            refusal = WATCHING
+        elif kind not in VOTE_KINDS or not (isinstance(target, str) and target.isdecimal() and len(target) < 24):
+            refusal = NOT_A_MOVE  # a Discord id, as a string: a number would lose digits in the page's script
+        elif not self._may(page):
+            refusal = SLOW_DOWN
+        else:  # the page's target must be the board's: the player to move, once they missed a turn
+            live, presenter = await self.tables.games.running(record.channel_id)
+            if live.record.id != record.id or int(target) != vote_target(live.record, live.state, presenter):
+                refusal = NO_SUCH_VOTE
+        if refusal is not None:
+            await page.ws.send_json({"type": "refused", "text": render(refusal, page.locale)})
+            return
+        told, then = await self.tables.votes.cast(record.channel_id, page.player, record.id, kind, int(target))
+        text = plain(render(told, page.locale), await self.live.names.of(record.players))
+        if not page.ws.closed:
+            await page.ws.send_json({"type": "hint", "text": text})
+        if then is not None:
+            await then()
 
     async def _replay(self, page: Page, record: GameRecord, turn: Any) -> None:
         """One step of the game's replay, for a page of a game that ended."""

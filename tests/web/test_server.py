@@ -12,9 +12,10 @@ import aiohttp
 
 from bot import Bot
 from engine import no_thanks, the_game
+from table.options import options_of
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import asks_first, click_panel, no_thanks_board, open_game, the_game_board
-from tests.players import best_play, saved_state
+from tests.players import best_play, saved_game, saved_state
 from tests.web.conftest import base_url, hand_panel, table_link, token_of
 
 
@@ -27,12 +28,19 @@ async def next_state(ws: aiohttp.ClientWebSocketResponse, after: int = -1, withi
                 return dict(message["state"])
 
 
-async def refusal(ws: aiohttp.ClientWebSocketResponse) -> str:
+async def received(ws: aiohttp.ClientWebSocketResponse, kind: str) -> str:
+    """The text of the next message of ``kind`` (states in between are skipped; an unexpected refusal fails)."""
     async with asyncio.timeout(2):
         while True:
             message = json.loads((await ws.receive()).data)
-            if message["type"] == "refused":
+            if message["type"] == kind:
                 return str(message["text"])
+            if message["type"] == "refused":
+                raise AssertionError(message["text"])
+
+
+async def refusal(ws: aiohttp.ClientWebSocketResponse) -> str:
+    return await received(ws, "refused")
 
 
 async def test_the_web_table_is_off_without_web_port(world: World) -> None:
@@ -115,6 +123,10 @@ async def test_moves_from_the_page_and_the_panel_show_everywhere(world: World, w
         for ws in pages.values():
             shown = await next_state(ws, after=1)
             assert next(p["top"] for p in shown["piles"] if p["name"] == second.pile) == second.card
+            # The turn log, oldest first: the first card's line (kept from the last push) and the second's.
+            assert len(shown["log"]) == 2
+            assert str(play.card) in shown["log"][0]
+            assert str(second.card) in shown["log"][1]
         # End turn from the page: the board moves on to the next player.
         await pages[ana].send_json({"op": "end"})
         shown = await next_state(pages[ben], after=2)
@@ -255,19 +267,28 @@ async def test_hint_from_the_page_at_a_solo_table(world: World, web_bot: Bot) ->
         assert saved_state(world).move_count == 0  # a hint plays nothing
 
 
-async def test_leaving_from_the_page(world: World, web_bot: Bot) -> None:
+async def test_leaving_from_the_page_goes_through_the_lobby(world: World, web_bot: Bot) -> None:
+    """The page's leave is /leave's: at a competitive table of three people the autopilot takes the seat (the game
+    goes on, the leaver is told); then, with two people left, the next leave is the game's own move."""
     ana, ben, cy = world.players[:3]
     await open_game(world, [ana, ben, cy], "no_thanks")
     token = token_of(table_link(await hand_panel(world, cy)))
     async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url(web_bot)}/ws/{token}") as ws:
+        await next_state(ws)
+        await ws.send_json({"op": "leave"})
+        assert (await refusal(ws)).startswith("You left the game. The autopilot plays your seat")
+    record = await web_bot.storage.open_game(world.channel.id)
+    assert record is not None
+    assert cy.id in options_of(record).autopilot
+    assert saved_state(world).left == (False, False, False)  # the seat plays on
+    token = token_of(table_link(await hand_panel(world, ben)))
+    async with aiohttp.ClientSession() as http, http.ws_connect(f"{base_url(web_bot)}/ws/{token}") as ws:
         shown = await next_state(ws)
         await ws.send_json({"op": "leave"})
         shown = await next_state(ws, after=shown["seq"])
-        assert all(seat["name"] != "cy" for seat in shown["seats"])  # the others play on without cy
-        assert not shown["canTake"]
-        state: no_thanks.State = saved_state(world)
-        assert state.left == (False, False, True)
-        await no_thanks_board(world)
+    state: no_thanks.State = saved_state(world)
+    assert state.left[1]  # ben's leave was the game's own move
+    await no_thanks_board(world)
 
 
 async def test_a_burst_of_moves_is_slowed_down(world: World, web_bot: Bot) -> None:
@@ -283,3 +304,55 @@ async def test_a_burst_of_moves_is_slowed_down(world: World, web_bot: Bot) -> No
     assert slow not in texts[:8]
     assert slow in texts[8:]
     assert saved_state(world).move_count == 0
+
+
+async def test_the_tables_votes_from_the_page(world: World, web_bot: Bot) -> None:
+    members = world.players[:3]
+    await open_game(world, members, "no_thanks")
+    state: no_thanks.State = saved_state(world)
+    away = no_thanks.current_player(state)
+    voters = [m for m in members if m.id != away]
+    pages: dict[int, aiohttp.ClientWebSocketResponse] = {}
+    async with aiohttp.ClientSession() as http:
+        for member in members:
+            token = token_of(table_link(await hand_panel(world, member)))
+            pages[member.id] = await http.ws_connect(f"{base_url(web_bot)}/ws/{token}?lang=en")
+            assert (await next_state(pages[member.id]))["votes"] == []  # nobody has missed a turn yet
+        # The clock counts a missed turn (as when it played for them): the others may now vote on the player to move.
+        game_id = saved_game_id(world)
+        await web_bot.tables.games.modify(game_id, lambda record: {"options": options_of(record).but(misses={away: 1})})
+        for member in members:
+            await pages[member.id].send_json({"op": "sync"})
+            offered = (await next_state(pages[member.id]))["votes"]
+            if member.id == away:
+                assert offered == []
+            else:
+                assert [(v["kind"], v["target"], v["label"]) for v in offered] == [
+                    ("autopilot", str(away), "Vote: autopilot for the player to move"),
+                    ("remove", str(away), "Vote: remove the player to move"),
+                ]
+        first, second = voters
+        await pages[first.id].send_json({"op": "vote", "kind": "remove", "target": str(away)})
+        assert await told(pages[first.id]) == f"Your vote for removing {name_of(members, away)} is in (1 of 2 needed)."
+        await pages[away].send_json({"op": "vote", "kind": "remove", "target": str(first.id)})
+        assert (await refusal(pages[away])).startswith("There is no vote on that player now")
+        await pages[second.id].send_json({"op": "vote", "kind": "remove", "target": str(away)})
+        assert await told(pages[second.id]) == f"The table voted for removing {name_of(members, away)}."
+        await world.fake.wait_for(lambda: saved_state(world).left[saved_state(world).players.index(away)], 3)
+        for ws in pages.values():
+            await ws.close()
+
+
+async def told(ws: aiohttp.ClientWebSocketResponse) -> str:
+    """What the page is told (a vote counted, a hint): the next "hint" message."""
+    return await received(ws, "hint")
+
+
+def name_of(members: list[Any], player: int | None) -> str:
+    return next(m.name for m in members if m.id == player)
+
+
+def saved_game_id(world: World) -> int:
+    saved = saved_game(world)
+    assert saved is not None
+    return int(saved[0]["id"])

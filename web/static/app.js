@@ -3,8 +3,9 @@
 "use strict";
 
 (function () {
-  const token = location.pathname.split("/").pop();
-  const lang = new URLSearchParams(location.search).get("lang") || "";
+  // A link's page names its token in the address; the Activity's page (Discord's frame, at the root) signs in first.
+  let token = location.pathname.split("/").pop();
+  let lang = new URLSearchParams(location.search).get("lang") || "";
   const $ = (id) => document.getElementById(id);
   let state = null;
   let selected = null; // the card tapped, waiting for a pile
@@ -244,6 +245,14 @@
     }
     if (s.kind === "the_game") theGame(s, main, dock);
     else noThanks(s, main, dock);
+    // The table's votes on a player who missed their turn, as under the channel's board.
+    if (s.votes && s.votes.length) {
+      const votes = el("div", { class: "actions votes" });
+      for (const v of s.votes) {
+        votes.append(el("button", { "data-vote": v.kind, on: { click: () => send({ op: "vote", kind: v.kind, target: v.target }) } }, v.label));
+      }
+      main.append(votes);
+    }
     if (s.log.length) {
       main.append(el("h2", { text: s.labels.log }));
       const log = el("ol", { class: "log" });
@@ -323,8 +332,83 @@
   document.addEventListener("visibilitychange", () => {
     if (!document.hidden && socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ op: "sync" }));
   });
-  document.addEventListener("DOMContentLoaded", () => {
+  // ---- the Discord Activity: the Embedded App SDK's side of the frame, by hand ----------------------------------
+  // Discord's client (the parent frame) speaks [opcode, payload] over postMessage: HANDSHAKE (0) from us, then FRAME
+  // (1) messages both ways: its READY, our commands with a nonce, its answers with the same nonce.
+
+  function discordSdk(clientId, frameId) {
+    // A popped-out Activity talks to the window that opened it, as Discord's own SDK does.
+    const parent = window.parent.opener || window.parent;
+    const origin = document.referrer ? new URL(document.referrer).origin : "*";
+    const waiting = new Map();
+    let ready;
+    const isReady = new Promise((resolve) => { ready = resolve; });
+    let closed;
+    const isClosed = new Promise((resolve, reject) => { closed = reject; });
+    window.addEventListener("message", (event) => {
+      if (event.source !== parent || !Array.isArray(event.data)) return;
+      if (event.data[0] === 2) closed(new Error((event.data[1] || {}).message || "")); // CLOSE: Discord refused us
+      if (event.data[0] !== 1) return;
+      const payload = event.data[1] || {};
+      if (payload.cmd === "DISPATCH" && payload.evt === "READY") ready();
+      const pending = waiting.get(payload.nonce);
+      if (!pending) return;
+      waiting.delete(payload.nonce);
+      if (payload.evt === "ERROR") pending.reject(new Error((payload.data && payload.data.message) || payload.cmd));
+      else pending.resolve(payload.data || {});
+    });
+    parent.postMessage([0, { v: 1, encoding: "json", client_id: clientId, frame_id: frameId }], origin);
+    // Discord's client answers at once or not at all: the page does not wait for ever.
+    const late = (ms) => new Promise((resolve, reject) => setTimeout(() => reject(new Error("")), ms));
+    return {
+      ready: Promise.race([isReady, isClosed, late(15000)]),
+      command(cmd, args) {
+        const nonce = crypto.randomUUID();
+        const answered = new Promise((resolve, reject) => {
+          waiting.set(nonce, { resolve, reject });
+          parent.postMessage([1, { cmd, args, nonce }], origin);
+        });
+        return Promise.race([answered, isClosed, late(120000)]); // the player may take a while to consent
+      },
+    };
+  }
+
+  // Who is at the table is settled by the bot: it exchanges the code Discord's client gives for this application
+  // and answers with the page's token (the same a link carries).
+  async function signIn(query) {
+    const config = await (await fetch(new URL("api/activity", location.href))).json();
+    if (!config.client_id) throw new Error(config.text || "");
+    const sdk = discordSdk(config.client_id, query.get("frame_id"));
+    let code;
+    try {
+      await sdk.ready;
+      ({ code } = await sdk.command("AUTHORIZE",
+        { client_id: config.client_id, response_type: "code", state: "", prompt: "none", scope: ["identify"] }));
+    } catch (error) {
+      throw new Error(config.failed); // Discord's own words, if any, are not in the player's language
+    }
+    const answer = await fetch(new URL("api/activity/token", location.href), {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: code, channel_id: query.get("channel_id") || "" }),
+    });
+    const body = await answer.json();
+    if (!answer.ok) throw new Error(body.text || "");
+    token = body.token;
+    lang = body.lang;
+  }
+
+  document.addEventListener("DOMContentLoaded", async () => {
     setOffline(true);
+    const query = new URLSearchParams(location.search);
+    if (!token && query.has("frame_id")) {
+      try {
+        await signIn(query);
+      } catch (error) {
+        $("offline").hidden = true;
+        alertText(error.message || "Discord");
+        return;
+      }
+    }
     connect();
     setInterval(tick, 1000);
   });
