@@ -55,6 +55,7 @@ CONCERNS = (
     "cogs.threads",
     "cogs.help",
     "cogs.my_games",
+    "cogs.me",
     "cogs.privacy",
 )
 

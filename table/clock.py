@@ -196,7 +196,7 @@ class TurnClock:
                     player=mention(player),
                     when=f"<t:{int(due)}:R>",
                 ),
-                discord.AllowedMentions(users=[discord.Object(player)]) if pings_on(record) else NO_PINGS,
+                discord.AllowedMentions(users=[discord.Object(player)]) if pings_on(record, player) else NO_PINGS,
             )
             return
         self.deadlines.pop(game_id, None)
@@ -249,7 +249,8 @@ class TurnClock:
 
     def deadline_line(self, record: GameRecord, mover: int | None) -> Text | None:
         entry = self.deadlines.get(record.id)
-        if entry is None or (mover is not None and entry[0] != mover):
+        # Nobody to move (anyone may lay The Game's first card): a deadline naming the host would contradict that.
+        if entry is None or mover is None or entry[0] != mover:
             return None
         player, due = entry
         # Discord writes the <t:...:R> timestamp in each reader's own language and time zone.

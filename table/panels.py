@@ -34,6 +34,7 @@ import discord
 from engine.ai import PLAYERS as AI_PLAYERS
 from i18n import _, render
 from storage import GameRecord
+from storage.stats import hint_key
 from table.answer import UserError
 from table.boards import INTERACTION_TOKEN_SECONDS, BoardHandle
 from table.events import Moved
@@ -95,6 +96,8 @@ class Panels:
         given = hint(rules.observation(state, player)) if hint is not None else None
         if given is None:
             raise UserError(NO_HINT_NOW)
+        # Against this player's own results, and the game's as a team's (committed before the hint is shown).
+        await self.games.storage.set_meta(hint_key(live.record.id, player), "1")
         await self.games.storage.mark_hinted(live.record.id)
         return live, given
 

@@ -32,13 +32,13 @@ def vote_buttons(
         return []
     return [
         discord.ui.Button(
-            label=render(_p("button", "Vote: autopilot for the player to move"), locale),
+            label=render(_p("button", "Let the autopilot play for them"), locale),
             style=discord.ButtonStyle.secondary,
             custom_id=f"vote:{record.id}:autopilot:{mover}",
             row=4,
         ),
         discord.ui.Button(
-            label=render(_p("button", "Vote: remove the player to move"), locale),
+            label=render(_p("button", "Vote them out of the game"), locale),
             style=discord.ButtonStyle.danger,
             custom_id=f"vote:{record.id}:remove:{mover}",
             row=4,
@@ -87,14 +87,14 @@ class Votes:
         if tally[0] < needed:
             if kind == "autopilot":
                 counted = _(
-                    "Your vote for autopilot for {player} is in ({votes} of {needed} needed).",
+                    "Your vote is in: the autopilot plays for {player} once {needed} of you agree ({votes} so far).",
                     player=player,
                     votes=tally[0],
                     needed=needed,
                 )
             else:
                 counted = _(
-                    "Your vote for removing {player} is in ({votes} of {needed} needed).",
+                    "Your vote is in: {player} leaves the game once {needed} of you agree ({votes} so far).",
                     player=player,
                     votes=tally[0],
                     needed=needed,
@@ -102,9 +102,9 @@ class Votes:
             await send(interaction, content=render(counted, locale), ephemeral=True)
             return
         decided = (
-            _("The table voted for autopilot for {player}.", player=player)
+            _("The table agreed: the autopilot plays for {player}.", player=player)
             if kind == "autopilot"
-            else _("The table voted for removing {player}.", player=player)
+            else _("The table agreed: {player} leaves the game.", player=player)
         )
         await send(interaction, content=render(decided, locale), ephemeral=True)
         if kind == "autopilot":
@@ -118,4 +118,4 @@ class Votes:
             self.seats.wake(record.kind, record.channel_id, record)
             return
         played = await self.games.play(record.channel_id, target, game.leave, auto=True)
-        await self.seats.show(played, lambda move: _("The table voted {player} out: {move}", player=player, move=move))
+        await self.seats.show(played, lambda move: _("🗳️ Voted out by the table: {move}", move=move))

@@ -11,6 +11,7 @@ import pytest
 
 from i18n import render
 from storage import Conflict, Ending, GameRecord, NewGame, Storage
+from storage.stats import hint_key
 from table.end_screen import team_record
 from tests.storage.conftest import Backend
 
@@ -30,7 +31,7 @@ async def played(
     auto: bool = False,
     options: Mapping[str, Any] | None = None,
     guild: int = GUILD,
-    hinted: bool = False,
+    hinted_by: tuple[int, ...] = (),
 ) -> GameRecord:
     """A game dealt and ended through the interface: finished with ``result``, or abandoned (None) by /endgame."""
     record = await storage.create_game(
@@ -38,7 +39,8 @@ async def played(
     )
     record = await storage.update_game(record, status="running", started_at="2025-01-01T10:00:00+00:00")
     assert await storage.append_move(record.id, 1, players[0], ["end"], auto=auto)
-    if hinted:
+    for player in hinted_by:  # as the Hint button marks it
+        await storage.set_meta(hint_key(record.id, player), "1")
         await storage.mark_hinted(record.id)
     if result is None:
         await storage.update_game(record, status="abandoned", ended_at="2025-01-01T11:00:00+00:00")
@@ -202,9 +204,9 @@ async def test_a_game_with_a_hint_is_marked_and_left_out_of_the_leaderboards(bac
     try:
         for _ in range(2):
             await played(storage, 10, (ANA, BEN), won(0))
-        hinted = await played(storage, 10, (ANA, BEN), won(0), hinted=True)
-        await played(storage, 10, (CY,), won(0), hinted=True)  # a solo game: its only game
-        await played(storage, 10, (CY, BOT), won(3), hinted=True)  # with a computer player
+        hinted = await played(storage, 10, (ANA, BEN), won(0), hinted_by=(ANA,))
+        await played(storage, 10, (CY,), won(0), hinted_by=(CY,))  # a solo game: its only game
+        await played(storage, 10, (CY, BOT), won(3), hinted_by=(CY,))  # with a computer player
         await played(storage, 10, (ANA, BOT), won(5))
         running = await storage.create_game(NewGame(11, GUILD, "the_game", BEN, (BEN,), (), 1, 1))
         running = await storage.update_game(running, status="running", started_at="2025-01-01T10:00:00+00:00")
@@ -222,8 +224,9 @@ async def test_a_game_with_a_hint_is_marked_and_left_out_of_the_leaderboards(bac
         assert [(s.players, s.games) for s in people] == [((ANA, BEN), 2)]
         bots, _ = await storage.leaderboard(GUILD, "the_game", teams=True, mixed=True)
         assert [(s.players, s.games) for s in bots] == [((ANA,), 1)]
-        players, _ = await storage.leaderboard(GUILD, "the_game", teams=False, mixed=False)
-        assert {s.players for s in players} == {(ANA,), (BEN,)}
+        # Each person's own: Ana's hint leaves her result out, not Ben's (he took none).
+        players, _ = await storage.leaderboard(GUILD, "the_game", teams=False, mixed=False, minimum=1)
+        assert {s.players: s.games for s in players} == {(ANA,): 2, (BEN,): 3}
         history = {h.record.id: h.record.hinted for h in await storage.ended_games(GUILD, 10, limit=10)}
         assert history[hinted.id] is True
         assert sum(history.values()) == 3
