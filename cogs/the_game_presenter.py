@@ -222,7 +222,7 @@ class Presenter:
                     close()
                 layer = step.player
                 trick = the_game.is_backwards_trick(action.pile, the_game.top(step.before, action.pile), action.card)
-                laid.append((action.pile, _("{card} (backwards trick)", card=action.card) if trick else action.card))
+                laid.append((action.pile, _("{card} (trick)", card=action.card) if trick else action.card))
             elif isinstance(action, EndTurn):
                 drawn = len(the_game.hand(step.after, step.player)) - len(the_game.hand(step.before, step.player))
                 if layer == step.player and laid:

@@ -210,10 +210,8 @@ async def test_the_channel_reads_as_a_log(world: World) -> None:
     # Every card laid, pile by pile in the order laid, read back from the shrunk boards alone.
     laid: dict[str, list[int]] = {pile: [] for pile in the_game.PILES}
     for message in old:
-        # A pile's run of cards reads "35, 38 (backwards trick) on A".
-        for cards, pile in re.findall(
-            r"((?:\d+(?: \(backwards trick\))?, )*\d+(?: \(backwards trick\))?) on ([ABCD])\b", message.content
-        ):
+        # A pile's run of cards reads "35, 38 (trick) on A".
+        for cards, pile in re.findall(r"((?:\d+(?: \(trick\))?, )*\d+(?: \(trick\))?) on ([ABCD])\b", message.content):
             laid[pile].extend(int(card) for card in re.findall(r"\d+", cards))
     assert [tuple(cards) for cards in laid.values()] == list(state.piles)
     assert wrong_plurals(world) == []
