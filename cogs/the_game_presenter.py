@@ -103,11 +103,11 @@ class Presenter:
         minimum = the_game.public_view(state).minimum
         return _n(
             "The Game begins ({variant}) with {players}! Press **My hand** under the board to see your cards and lay "
-            "them: choose a card, then its pile. Anyone may lay the first card, and whoever does takes the first turn. "
-            "Each turn, lay at least {count} card, then press **End turn**. No numbers in the chat from now on.",
+            "them: choose a card, then its pile. Anyone may lay the first card, and whoever does takes the first turn; "
+            "lay at least {count} card each turn, then press **End turn**. No numbers in the chat from now on.",
             "The Game begins ({variant}) with {players}! Press **My hand** under the board to see your cards and lay "
-            "them: choose a card, then its pile. Anyone may lay the first card, and whoever does takes the first turn. "
-            "Each turn, lay at least {count} cards, then press **End turn**. No numbers in the chat from now on.",
+            "them: choose a card, then its pile. Anyone may lay the first card, and whoever does takes the first turn; "
+            "lay at least {count} cards each turn, then press **End turn**. No numbers in the chat from now on.",
             minimum,
             variant=variant_text(state),
             players=joined([mention(p) for p in state.players], ", "),

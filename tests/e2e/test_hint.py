@@ -85,7 +85,7 @@ async def test_hint_at_a_solo_table_tells_only_the_player_and_keeps_the_game_off
         board = text_of(await fake.invoke("leaderboard", user=ben, channel=world.channel))
         assert f"<@{ben.id}>: 0 won in 1" in board
         assert f"<@{ana.id}>" not in board
-        assert "A game doesn't count for whoever took a Hint in it." in board
+        assert "A team's game is left out when one of them took a Hint." in board
 
         listed = await fake.invoke("history", user=ben, channel=world.channel)
         shown = listed.original or answer(listed).message

@@ -14,7 +14,7 @@ from tests.players import public_messages, saved_state
 TEXTS = {
     "en": {
         "teaches": ("Press **My hand** under the board", "**End turn**"),
-        "first": "Anyone may lay the first card, and whoever does takes the first turn.",
+        "first": "Anyone may lay the first card, and whoever does takes the first turn;",
         "commands": ("/play", "/endturn"),
     },
     "de": {
