@@ -146,6 +146,10 @@ async def test_a_chosen_language_wins_for_what_only_that_person_sees(world: Worl
         assert "Zug beenden" in json.dumps(panel.components)
         assert newest_board(world).embeds[0]["title"] == "The Game"
         assert "My hand" in json.dumps(newest_board(world).components)
+        # A refusal is hers alone too: in German.
+        refusal = answer(await invoke(world, "endturn", ana))
+        assert refusal.ephemeral
+        assert refusal.content == "Noch hat niemand eine Karte gelegt: leg die erste, dann hast du den ersten Zug."
 
 
 async def test_forget_erases_a_persons_preferences(world: World) -> None:
