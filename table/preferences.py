@@ -3,14 +3,16 @@ what the server chose (``/settings``) or the bot's default; each one set wins ov
 
 Stored like a person's remembered language (``table.language``): one meta row per person (``prefs:<user id>``, a
 small JSON object), so no schema change; read leniently (a bad or unknown value counts as unset). The readers are
-synchronous (composing a panel, choosing whom a board pings), so a person's preferences are kept in memory once read;
-they are read when the person interacts (``Languages.seen``) and before their panel or their turn's board is drawn.
+synchronous (composing a panel, choosing whom a board pings), so a person's preferences are kept in memory once read
+(again after ``FRESH_SECONDS``, for a change made through another shard's process); they are read when the person
+interacts (``Languages.seen``), when a game of theirs is loaded, and before their panel is drawn.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import asdict, dataclass
 
 from i18n import languages
@@ -51,16 +53,21 @@ class Preferences:
 
 
 NONE_CHOSEN = Preferences()
-_known: dict[int, Preferences] = {}
+# Read again after this long: a change made through another process (another shard) reaches this one.
+FRESH_SECONDS = 300.0
+_known: dict[int, tuple[Preferences, float]] = {}  # user id -> preferences, when read
 
 
 def preferences_of(user_id: int) -> Preferences:
     """The preferences of ``user_id`` as last read (unset for somebody not read yet)."""
-    return _known.get(user_id, NONE_CHOSEN)
+    entry = _known.get(user_id)
+    return NONE_CHOSEN if entry is None else entry[0]
 
 
 def known(user_id: int) -> bool:
-    return user_id in _known
+    """Whether this person's preferences were read lately (else the next interaction reads them again)."""
+    entry = _known.get(user_id)
+    return entry is not None and time.monotonic() - entry[1] < FRESH_SECONDS
 
 
 def reset() -> None:
@@ -81,23 +88,22 @@ def wants_pings(user_id: int, server_default: bool) -> bool:
 
 async def load(storage: Storage, user_id: int) -> Preferences:
     """Read a person's preferences once per process (later readers find them in memory)."""
-    known = _known.get(user_id)
-    if known is not None:
-        return known
+    if known(user_id):
+        return preferences_of(user_id)
     try:
         found = Preferences.from_json(await storage.get_meta(preferences_key(user_id)))
     except Exception:
         # The defaults meanwhile: the next interaction reads again.
         log.warning("Could not read the preferences of user %s", user_id, exc_info=True)
-        return NONE_CHOSEN
-    _known[user_id] = found
+        return preferences_of(user_id)
+    _known[user_id] = (found, time.monotonic())
     return found
 
 
 async def save(storage: Storage, user_id: int, preferences: Preferences) -> None:
     """Store a person's preferences (committed on return) and use them from now on."""
     await storage.set_meta(preferences_key(user_id), preferences.to_json())
-    _known[user_id] = preferences
+    _known[user_id] = (preferences, time.monotonic())
 
 
 def forget(user_id: int) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from cogs.the_game_panel import misclick_risks
@@ -42,9 +44,9 @@ def test_only_what_was_chosen_is_saved() -> None:
     assert Preferences(pings=False).to_json() == '{"pings": false}'
 
 
-def test_a_persons_pings_win_over_the_servers_either_way(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(preferences._known, ANA, Preferences(pings=True))
-    monkeypatch.setitem(preferences._known, BEN, Preferences(pings=False))
+def test_a_persons_pings_win_over_the_servers_either_way() -> None:
+    preferences._known[ANA] = (Preferences(pings=True), time.monotonic())
+    preferences._known[BEN] = (Preferences(pings=False), time.monotonic())
     assert wants_pings(ANA, server_default=False)
     assert not wants_pings(BEN, server_default=True)
     record = GameRecord(
@@ -58,13 +60,13 @@ def test_a_persons_pings_win_over_the_servers_either_way(monkeypatch: pytest.Mon
     assert wants_pings(999, server_default=True)
 
 
-def test_a_guard_switched_off_never_asks_that_person(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_guard_switched_off_never_asks_that_person() -> None:
     state = the_game.GAME.new_game(Setup((ANA, BEN), 10, frozenset(), the_game.INFO.rules_version))
     for player in (ANA, BEN):
         worse = regrets(the_game.observation(state, player))
         bad = max(worse, key=lambda play: worse[play])
         assert misclick_risks(the_game.observation(state, player), bad.card, bad.pile)
-    monkeypatch.setitem(preferences._known, ANA, Preferences(guard=False))
+    preferences._known[ANA] = (Preferences(guard=False), time.monotonic())
     assert not guard_on(ANA)
     assert guard_on(BEN)
     worse = regrets(the_game.observation(state, ANA))
