@@ -8,7 +8,7 @@ from typing import Any
 
 import discord
 
-from cogs.the_game_board import SIGNAL_SHORT, SIGNAL_WORDS, hand_line, render_board, variant_text
+from cogs.the_game_board import SIGNAL_WORDS, hand_line, render_board, variant_text
 from cogs.the_game_panel import TheGameBoard, hand_panel
 from engine import the_game
 from engine.the_game import EndTurn, Leave, Play, State
@@ -52,20 +52,18 @@ def on_piles(laid: Sequence[tuple[str, Text | int]]) -> list[Localized]:
     ]
 
 
-def note_signal(signals: dict[object, tuple[int, Localized]], player: int, signal: the_game.Signal) -> None:
+def note_signal(signals: dict[object, tuple[int, Localized | str]], player: int, signal: the_game.Signal) -> None:
     """Keep the latest signal of each pile (and each player's "nearly stuck"), with who raised it; the ones a player
     takes down are dropped."""
     if signal.kind == the_game.CLEAR:
         for gone in [k for k, (owner, _text) in signals.items() if owner == player and signal.pile in (None, k)]:
             del signals[gone]
         return
-    symbol, short = SIGNAL_WORDS[signal.kind][0], SIGNAL_SHORT[signal.kind]
+    symbol = SIGNAL_WORDS[signal.kind][0]
     key: object = player if signal.pile is None else signal.pile
     signals.pop(key, None)  # raised again: it moves to the end, as the latest
-    if signal.pile is None:
-        signals[key] = (player, _("{symbol} {player} {signal}", symbol=symbol, player=mention(player), signal=short))
-    else:
-        signals[key] = (player, _("{symbol} {pile} {signal}", symbol=symbol, pile=signal.pile, signal=short))
+    # The symbol alone (the board under the line spells each signal out): a line stays short in every language.
+    signals[key] = (player, f"{symbol} {mention(player) if signal.pile is None else signal.pile}")
 
 
 class Presenter:
@@ -190,7 +188,7 @@ class Presenter:
         signal taken down meanwhile is not told), so the line stays short whoever signals how often."""
         said: list[Localized] = []
         # pile (or the player, for "nearly stuck") -> who raised its latest signal, and the signal
-        signals: dict[object, tuple[int, Localized]] = {}
+        signals: dict[object, tuple[int, Localized | str]] = {}
         laid: list[tuple[str, Text | int]] = []  # (pile, card) in the order laid
         layer: int | None = None
 

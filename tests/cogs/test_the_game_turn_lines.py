@@ -60,7 +60,7 @@ def turn_lines(players: int, seed: int) -> list[list[Step]]:
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_turn_line_of_computer_partners_fits_in_200_characters(players: int) -> None:
     longest = {language: 0 for language in ("en", *languages())}
-    for seed in range(12):
+    for seed in range(30):
         for turn in turn_lines(players, seed):
             line = PRESENTER.summary(turn)
             if line is None:
@@ -88,7 +88,7 @@ def test_one_signal_per_pile_the_latest_and_a_signal_taken_down_is_not_told() ->
         (ana, EndTurn()),
     ]
     line = render(PRESENTER.summary(steps_of(state, moves)), "en")
-    assert line == (f"<@{ana}> laid {down[1]}, {down[0]} on C and drew 2 cards. Signals: 🐢 A small steps."), line
+    assert line == (f"<@{ana}> laid {down[1]}, {down[0]} on C and drew 2 cards. Signals: 🐢 A."), line
     german = render(PRESENTER.summary(steps_of(state, moves)), "de")
     assert german.startswith(f"<@{ana}> hat {down[1]}, {down[0]} auf C gelegt"), german
 
@@ -102,4 +102,4 @@ def test_a_player_who_clears_every_signal_of_theirs_leaves_the_others_standing()
         (ana, Signal("nearly_stuck", None)),
         (ana, Signal(the_game.CLEAR, None)),
     ]
-    assert render(PRESENTER.summary(steps_of(state, moves)), "en") == "Signals: 🛑 D don't lay."
+    assert render(PRESENTER.summary(steps_of(state, moves)), "en") == "Signals: 🛑 D."
