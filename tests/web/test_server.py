@@ -248,7 +248,7 @@ async def test_hint_from_the_page_at_a_solo_table(world: World, web_bot: Bot) ->
             message = json.loads((await ws.receive()).data)
         assert message["type"] == "hint"
         assert message["text"].startswith("💡 Hint: ")
-        assert "leaderboards" in message["text"]
+        assert "leaderboard" in message["text"]
         record = await web_bot.storage.game(int(token.split(".")[0]))
         assert record is not None
         assert record.hinted  # marked before it was told, as on the panel
