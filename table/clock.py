@@ -189,13 +189,21 @@ class TurnClock:
             return
         if reminder:
             due = self.deadlines.get(game_id, (player, time.time()))[1]
+            who, when = mention(player), f"<t:{int(due)}:R>"
+            # Before The Game's first card anyone may lay it; the clock waits on this player's seat alone.
+            text = (
+                _("⏰ {player}, your turn ends {when}; then the autopilot plays it for you.", player=who, when=when)
+                if presenter.game.current_player(live.state) is not None
+                else _(
+                    "⏰ {player}, nobody has laid the first card yet: if nobody does, the autopilot lays one for you "
+                    "{when}.",
+                    player=who,
+                    when=when,
+                )
+            )
             await self.announce(
                 record,
-                _(
-                    "⏰ {player}, your turn ends {when}; then the autopilot plays it for you.",
-                    player=mention(player),
-                    when=f"<t:{int(due)}:R>",
-                ),
+                text,
                 discord.AllowedMentions(users=[discord.Object(player)]) if pings_on(record, player) else NO_PINGS,
             )
             return

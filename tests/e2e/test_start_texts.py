@@ -9,6 +9,7 @@ import pytest
 from engine import no_thanks
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import newest_board
+from tests.e2e.test_clock import fast
 from tests.players import public_messages, saved_state
 
 TEXTS = {
@@ -68,3 +69,19 @@ async def test_no_thanks_start_names_the_first_mover_with_their_deadline(world: 
             assert f"⏰ Der Zug von <@{first}> endet <t:" in text
         assert "/take" not in text
         assert "/nehmen" not in text
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+async def test_before_the_first_card_only_the_host_is_told_the_clock_waits_on_them(world: World, language: str) -> None:
+    world.guild.preferred_locale = language
+    host = world.players[0]
+    async with world.bot(seed=5) as bot:
+        fast(bot)
+        await deal(world, "the_game", "30 seconds")
+        reminder = await world.fake.wait_message(world.channel, lambda m: "⏰" in m.content, timeout=5)
+        expected = {
+            "en": f"⏰ <@{host.id}>, nobody has laid the first card yet: if nobody does, the autopilot lays one",
+            "de": f"⏰ <@{host.id}>, noch hat niemand die erste Karte gelegt: Wenn das niemand tut, legt der Autopilot",
+        }[language]
+        assert reminder.content.startswith(expected), reminder.content
+        assert [u.id for u in reminder.pinged] == [host.id]  # the one it applies to
