@@ -59,6 +59,7 @@ CONCERNS = (
     "cogs.threads",
     "cogs.help",
     "cogs.my_games",
+    "cogs.me",
     "cogs.privacy",
 )
 

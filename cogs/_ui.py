@@ -13,6 +13,7 @@ from engine.errors import GameError
 from i18n import Text, _, _n, render
 from storage import StorageBusy, StorageUnavailable
 from table.answer import MESSAGE_LIMIT, UserError, send, shorten, token_dead
+from table.preferences import preferences_of
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +89,8 @@ async def reply_error(interaction: discord.Interaction[Any], error: BaseExceptio
     original = getattr(error, "original", error)
     if isinstance(original, StorageUnavailable):
         log.error("%s (channel %s)", original, interaction.channel_id)
-    locale = interaction.locale.value
+    # Only the person who acted reads it: in the language they chose (/me), else their Discord's.
+    locale = preferences_of(interaction.user.id).language or interaction.locale.value
     message = error_message(error, locale)
     if message is None:
         log.error("Unexpected error in %s (channel %s)", where, interaction.channel_id, exc_info=original)

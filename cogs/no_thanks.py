@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._repeats import act_once
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from engine import ai, no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
@@ -124,7 +125,7 @@ class MoveButton(
         # discord.py only logs errors raised by dynamic items, so they join the one error path here.
         try:
             action = Take() if self.verb == "take" else NoThanks()
-            await interaction.client.tables.act(interaction, action, kind=no_thanks.INFO.kind, board=self.board)
+            await act_once(interaction, action, no_thanks.INFO.kind, board=self.board)
         except Exception as error:
             await reply_error(interaction, error)
 
@@ -189,12 +190,14 @@ class Presenter:
         chips = _("Everybody's chips are shown on the board.") if state.open_chips else _("Your chips are in your DMs.")
         if first is None:
             return _(
-                "No Thanks! begins with {players}. {chips} Nobody goes first: /take or /nothanks (or the buttons).",
+                "No Thanks! begins with {players}. {chips} Anyone may make the first move: press **Take** or "
+                "**No thanks!** under the board.",
                 players=players,
                 chips=chips,
             )
         return _(
-            "No Thanks! begins with {players}. {chips} {first} goes first: /take or /nothanks (or the buttons).",
+            "No Thanks! begins with {players}. {chips} {first} goes first: press **Take** or **No thanks!** under the "
+            "board.",
             players=players,
             chips=chips,
             first=mention(first),
@@ -218,8 +221,8 @@ class Presenter:
                 )
             if upcoming == player:
                 return _n(
-                    "{player} took {card} with {count} chip. {player}, you move again.",
-                    "{player} took {card} with {count} chips. {player}, you move again.",
+                    "{player} took {card} with {count} chip; their turn again.",
+                    "{player} took {card} with {count} chips; their turn again.",
                     chips,
                     player=name,
                     card=card,
@@ -237,7 +240,7 @@ class Presenter:
             if upcoming is None:
                 return _("{player}: No thanks! (one chip on {card})", player=name, card=card)
             if upcoming == player:
-                return _("{player}: No thanks! (one chip on {card}) {player}, you move again.", player=name, card=card)
+                return _("{player}: No thanks! (one chip on {card}) Their turn again.", player=name, card=card)
             return _(
                 "{player}: No thanks! (one chip on {card}) {next}, your turn.",
                 player=name,
@@ -248,7 +251,7 @@ class Presenter:
             return _("{player} left the game; that seat's cards and chips left the game too.", player=name)
         if upcoming == player:
             return _(
-                "{player} left the game; that seat's cards and chips left the game too. {player}, you move again.",
+                "{player} left the game; that seat's cards and chips left the game too. Their turn again.",
                 player=name,
             )
         return _(

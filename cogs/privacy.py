@@ -32,10 +32,10 @@ log = logging.getLogger(__name__)
 SWEEP_SECONDS = 3600
 
 ASK = _(
-    "This erases what the bot keeps about you: your language, your direct-message channel and the texts of the hands "
-    "it sent you. Your seats in the games you played will read “a former player” from then on: the games, their "
-    "replays and their results stay, under no name. A game you are playing now keeps your seat until it ends. This "
-    "cannot be undone."
+    "This erases what the bot keeps about you: your language and preferences (/me), your direct-message channel and "
+    "the texts of the hands it sent you. Your seats in the games you played will read “a former player” from then on: "
+    "the games, their replays and their results stay, under no name. A game you are playing now keeps your seat until "
+    "it ends. This cannot be undone."
 )
 FORGOTTEN = _("Done: the bot has forgotten you. Your seats in ended games now read “a former player”.")
 KEPT = _("Nothing was erased.")

@@ -2,8 +2,9 @@
 
 Everything reads the database's ``results`` (one row per person per ended game, written by the database when the
 game ends); nothing here writes. Games with computer players or autopilot turns are counted apart from people-only
-games and say so. A game where somebody took a Hint counts in its players' own /stats (they played it) but not on
-the leaderboards (``storage.stats``). The leaderboard's pages turn in place, through dynamic buttons whose custom
+games and say so. A game where somebody took a Hint counts in its players' own /stats (they played it); on the
+players' leaderboard it is left out for whoever took the Hint, not their partners, and on the teams' for the team
+(``storage.stats``). The leaderboard's pages turn in place, through dynamic buttons whose custom
 ids carry the query.
 """
 
@@ -425,7 +426,12 @@ class Stats(commands.Cog):
                 pages=pages,
             )
         )
-        embed.set_footer(text=render(lines(footer, _("Games played with a hint are left out.")), locale))
+        hinted = (
+            _("A team's game is left out when one of them took a Hint.")
+            if teams
+            else _("A game doesn't count for whoever took a Hint in it.")
+        )
+        embed.set_footer(text=render(lines(footer, hinted), locale))
         view = discord.ui.View(timeout=None)
         view.add_item(LeaderboardButton(kind, seats, variant, mixed, max(0, page - 1), label="◀", disabled=page == 0))
         view.add_item(LeaderboardButton(kind, seats, variant, mixed, page + 1, label="▶", disabled=page + 1 >= pages))

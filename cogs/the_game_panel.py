@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs._repeats import act_once
 from cogs._ui import ErrorHandlingView, reply_error
 from cogs.the_game_board import DIRECTION, SIGNAL_SHORT, SIGNAL_WORDS, hand_line
 from engine import the_game
@@ -16,9 +17,11 @@ from engine.ai.the_game_guard import regrets, worth_asking
 from engine.the_game import EndTurn, Play, State
 from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import GameRecord
+from table import preferences
 from table.answer import detached, send
 from table.panels import offers_hint
 from table.people import mention
+from table.preferences import guard_on
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -37,8 +40,11 @@ def misclick_risks(
 ) -> list[Text]:
     """Why laying ``card`` on ``pile`` takes one confirming click: it is clearly worse than the best lay this hand has
     by the computer player's own reckoning (less clearly, where somebody else asked to keep the pile). Empty for the
-    hand's best lay, a good enough one, an illegal card (the rules refuse it) and a backwards trick."""
+    hand's best lay, a good enough one, an illegal card (the rules refuse it), a backwards trick, and for a player
+    who switched the guard off."""
     view, player = observation.view, observation.player
+    if not guard_on(player):
+        return []  # switched off for themselves (/me)
     top = next(p.top for p in view.piles if p.name == pile)
     if not the_game.is_legal(pile, top, card) or the_game.is_backwards_trick(pile, top, card):
         return []
@@ -221,7 +227,8 @@ def hand_panel(record: GameRecord, state: State, player: int, page: str | None, 
         )
         if offers_hint(record):
             # Out of turn too (disabled), so the player knows it is there when the turn comes.
-            hint = label(_p("button", "Hint"))
+            # Its cost on the button itself, before anyone clicks.
+            hint = label(_p("button", "Hint (this game won't rank for you)"))
             buttons.append(
                 panel_button(game, "hint", label=hint, style=discord.ButtonStyle.secondary, disabled=not my_turn, row=2)
             )
@@ -233,7 +240,7 @@ def hand_panel(record: GameRecord, state: State, player: int, page: str | None, 
 
 def hint_text(state: State, action: the_game.Action, why: Text) -> Localized:
     """Hint's private answer: the computer player's card and pile for this seat (or the end of the turn), its one
-    line of why, and what a hint costs."""
+    line of why, and what the hint cost (the button said so before the click)."""
     if isinstance(action, Play):
         top = the_game.top(state, action.pile)
         arrow = "↑" if DIRECTION[action.pile].startswith("↑") else "↓"
@@ -247,7 +254,7 @@ def hint_text(state: State, action: the_game.Action, why: Text) -> Localized:
     else:
         assert isinstance(action, EndTurn)  # on the seat's turn the computer player lays or ends it, never signals
         move = _("💡 Hint: end your turn now.")
-    return lines(move, why, _("A game with hints stays out of the leaderboards."))
+    return lines(move, why, _("This game no longer counts on your leaderboard; your partners' results still do."))
 
 
 class PanelButton(
@@ -279,6 +286,7 @@ class PanelButton(
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         tables = interaction.client.tables
         kind = the_game.INFO.kind
+        await preferences.load(tables.storage, interaction.user.id)  # the guard follows their /me from the first click
         if self.verb == "hint":
             live, given = await tables.panels.hint(interaction.channel_id or 0, interaction.user.id, kind, self.game)
             text = hint_text(live.state, given.action, given.why)
@@ -306,7 +314,7 @@ class PanelButton(
                 pile = None
             action = the_game.Signal(kind_clicked, pile)
         # A signal click keeps the signals page open: the next signal is one more click.
-        await tables.act(interaction, action, kind=kind, game=self.game, page="signals" if self.verb == "sig" else None)
+        await act_once(interaction, action, kind, game=self.game, page="signals" if self.verb == "sig" else None)
 
     async def risky(self, interaction: discord.Interaction[Any]) -> bool:
         """Whether this pile click asks first: judged on the table as it is now, not as the panel was drawn. A
@@ -324,4 +332,5 @@ class TheGameBoard(ErrorHandlingView):
 
     @discord.ui.button(label="My hand", style=discord.ButtonStyle.primary, custom_id="the_game:hand")
     async def hand_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+        await preferences.load(interaction.client.storage, interaction.user.id)
         await interaction.client.tables.show_panel(interaction, the_game.INFO.kind)

@@ -25,8 +25,9 @@ RULES = _(
     "down from 100: a card must be **lower**.\n"
     "- **Backwards trick**: a card exactly ten lower on an up pile, or exactly ten higher on a down pile, is always "
     "legal.\n"
-    "- On your turn lay at least **two** cards (**three** in expert) with `/play`, then `/endturn` to draw back up. "
-    "Once the draw pile is empty, one card is enough. You may lay more, up to your whole hand.\n"
+    "- On your turn press **My hand** under the board, choose a card, then its pile. Lay at least **two** cards "
+    "(**three** in expert), then press **End turn** to draw back up. Once the draw pile is empty, one card is enough. "
+    "You may lay more, up to your whole hand.\n"
     "- Until the first card is laid, anyone may start: whoever lays it takes the first turn.\n"
     "- **Never reveal numbers**: no digits or number words in the chat (the bot removes them). Hints are fine: "
     '"don\'t lay on A", "no big jump on C".\n'
@@ -34,6 +35,34 @@ RULES = _(
     "fewer than 10 is excellent.\n"
     "- Variants: *expert* (minimum three), *smaller hands* (one card fewer each)."
 )
+
+
+def on_piles(laid: Sequence[tuple[str, Text | int]]) -> list[Localized]:
+    """Cards laid, a pile's run together: ``35, 38 on A``, ``90 on C``."""
+    runs: list[tuple[str, list[Text | int]]] = []
+    for pile, card in laid:
+        if runs and runs[-1][0] == pile:
+            runs[-1][1].append(card)
+        else:
+            runs.append((pile, [card]))
+    return [
+        _("{cards} on {pile}", cards=joined([str(c) if isinstance(c, int) else c for c in cards], ", "), pile=pile)
+        for pile, cards in runs
+    ]
+
+
+def note_signal(signals: dict[object, tuple[int, Localized | str]], player: int, signal: the_game.Signal) -> None:
+    """Keep the latest signal of each pile (and each player's "nearly stuck"), with who raised it; the ones a player
+    takes down are dropped."""
+    if signal.kind == the_game.CLEAR:
+        for gone in [k for k, (owner, _text) in signals.items() if owner == player and signal.pile in (None, k)]:
+            del signals[gone]
+        return
+    symbol = SIGNAL_WORDS[signal.kind][0]
+    key: object = player if signal.pile is None else signal.pile
+    signals.pop(key, None)  # raised again: it moves to the end, as the latest
+    # The symbol alone (the board under the line spells each signal out): a line stays short in every language.
+    signals[key] = (player, f"{symbol} {mention(player) if signal.pile is None else signal.pile}")
 
 
 class Presenter:
@@ -68,12 +97,12 @@ class Presenter:
     def start_text(self, state: State) -> Text:
         minimum = the_game.public_view(state).minimum
         return _n(
-            "The Game begins ({variant}) with {players}! Your hands are in your DMs (or use /hand). Anyone may lay "
-            "the first card with /play; lay at least {count} card each turn, then /endturn. No numbers in the chat "
-            "from now on.",
-            "The Game begins ({variant}) with {players}! Your hands are in your DMs (or use /hand). Anyone may lay "
-            "the first card with /play; lay at least {count} cards each turn, then /endturn. No numbers in the chat "
-            "from now on.",
+            "The Game begins ({variant}) with {players}! Press **My hand** under the board to see your cards and lay "
+            "them: choose a card, then its pile. Anyone may lay the first card, and whoever does takes the first turn; "
+            "lay at least {count} card each turn, then press **End turn**. No numbers in the chat from now on.",
+            "The Game begins ({variant}) with {players}! Press **My hand** under the board to see your cards and lay "
+            "them: choose a card, then its pile. Anyone may lay the first card, and whoever does takes the first turn; "
+            "lay at least {count} cards each turn, then press **End turn**. No numbers in the chat from now on.",
             minimum,
             variant=variant_text(state),
             players=joined([mention(p) for p in state.players], ", "),
@@ -151,18 +180,20 @@ class Presenter:
         return _("{player} left the game; that hand was shuffled into the draw pile.", player=name)
 
     def summary(self, steps: Sequence[Step]) -> Localized | None:
-        """One line of the log: who laid which cards on which piles (backwards tricks marked) and drew how many,
-        who left, and the signals raised meanwhile."""
+        """One line of the log: who laid which cards on which piles (a pile's cards together, backwards tricks
+        marked) and drew how many, who left, then the signals standing at the end: one per pile, the latest (a
+        signal taken down meanwhile is not told), so the line stays short whoever signals how often."""
         said: list[Localized] = []
-        signals: list[Localized] = []
-        laid: list[Text] = []
+        # pile (or the player, for "nearly stuck") -> who raised its latest signal, and the signal
+        signals: dict[object, tuple[int, Localized | str]] = {}
+        laid: list[tuple[str, Text | int]] = []  # (pile, card) in the order laid
         layer: int | None = None
 
         def close(drawn: int | None = None) -> None:
             # A run of one player's cards, with the end of their turn when it follows.
             if layer is None or not laid:
                 return
-            cards = joined(laid, ", ")
+            cards = joined(on_piles(laid), ", ")
             if drawn is None:
                 said.append(_("{player} laid {cards}.", player=mention(layer), cards=cards))
             elif drawn:
@@ -186,11 +217,7 @@ class Presenter:
                     close()
                 layer = step.player
                 trick = the_game.is_backwards_trick(action.pile, the_game.top(step.before, action.pile), action.card)
-                laid.append(
-                    _("{card} on {pile} (backwards trick)", card=action.card, pile=action.pile)
-                    if trick
-                    else _("{card} on {pile}", card=action.card, pile=action.pile)
-                )
+                laid.append((action.pile, _("{card} (trick)", card=action.card) if trick else action.card))
             elif isinstance(action, EndTurn):
                 drawn = len(the_game.hand(step.after, step.player)) - len(the_game.hand(step.before, step.player))
                 if layer == step.player and laid:
@@ -211,22 +238,13 @@ class Presenter:
             elif isinstance(action, Leave):
                 close()
                 said.append(_("{player} left the game; that hand was shuffled into the draw pile.", player=name))
-            elif isinstance(action, the_game.Signal) and action.kind != the_game.CLEAR:
-                symbol, words = SIGNAL_WORDS[action.kind]
-                signals.append(
-                    _(
-                        "{symbol} {player} on {pile} ({signal})",
-                        symbol=symbol,
-                        player=name,
-                        pile=action.pile,
-                        signal=words,
-                    )
-                    if action.pile
-                    else _("{symbol} {player} ({signal})", symbol=symbol, player=name, signal=words)
-                )
+                for key in [k for k, (owner, _text) in signals.items() if owner == step.player]:
+                    del signals[key]
+            elif isinstance(action, the_game.Signal):
+                note_signal(signals, step.player, action)
         close()
         if signals:
-            said.append(_("Signals: {signals}.", signals=joined(signals, ", ")))
+            said.append(_("Signals: {signals}.", signals=joined([text for _owner, text in signals.values()], ", ")))
         return joined(said, " ") if said else None
 
     def game_over_text(self, state: State) -> Localized:
@@ -252,8 +270,8 @@ class Presenter:
         if state.status == "lost" and state.turn is not None:
             parts.append(
                 _n(
-                    "{player} was stuck: no {count} more card fit.",
-                    "{player} was stuck: no {count} more cards fit.",
+                    "{player} was stuck: the turn needed {count} more card, and none of theirs fit.",
+                    "{player} was stuck: the turn needed {count} more cards, and none of theirs fit.",
                     state.minimum - state.laid,
                     player=mention(state.players[state.turn]),
                 )

@@ -76,8 +76,9 @@ class GameStore(Protocol):
         """Remember the message that shows the game (its lobby or board). Presentation only: the last writer wins."""
         ...
 
-    async def mark_hinted(self, game_id: int) -> None:
-        """Record that a person took a Hint in the game (``GameRecord.hinted``): committed on return."""
+    async def mark_hinted(self, game_id: int, player: int) -> None:
+        """Record that ``player`` took a Hint in the game: against their own results, and the game's as a team's
+        (``GameRecord.hinted``); committed on return."""
         ...
 
     async def moves(self, game_id: int, after: int = 0) -> list[LoggedMove]:

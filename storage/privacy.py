@@ -25,6 +25,7 @@ from storage.migrations import Session
 from storage.records import now
 from storage.results import BACKFILL
 from storage.rows import Database
+from storage.stats import hint_key
 
 T = TypeVar("T")
 
@@ -92,6 +93,7 @@ async def _rewrite(db: Session, game_id: int, user: int, pseudonym: int) -> None
         swapped = _swap(_text(action) or "null", user, pseudonym)
         await db.execute("UPDATE moves SET action = ? WHERE game_id = ? AND seq = ?", swapped, game_id, seq)
     await db.execute("DELETE FROM private_messages WHERE game_id = ? AND user_id = ?", game_id, user)
+    await db.execute("UPDATE meta SET key = ? WHERE key = ?", hint_key(game_id, pseudonym), hint_key(game_id, user))
     await db.execute("DELETE FROM results WHERE game_id = ?", game_id)
     await db.run(_game_results(db.dialect.name, game_id))
 
@@ -137,6 +139,7 @@ async def _forget_user(db: Session, user: int) -> int:
         )
         number = int(inserted[0][0])
     await db.execute("DELETE FROM meta WHERE key = ?", f"locale:{user}")
+    await db.execute("DELETE FROM meta WHERE key = ?", f"prefs:{user}")  # their /me choices
     await db.execute("DELETE FROM dm_channels WHERE user_id = ?", user)
     ended = f"SELECT id FROM games WHERE status NOT IN {OPEN}"
     await db.execute(f"DELETE FROM private_messages WHERE user_id = ? AND game_id IN ({ended})", user)

@@ -21,7 +21,7 @@ from storage.errors import ChannelBusy, Conflict, Duplicate
 from storage.privacy import PrivacyQueries
 from storage.records import Ending, GameRecord, LoggedMove, NewGame, Timer, now
 from storage.rows import COLUMNS, SELECT, WRITABLE, dump, record
-from storage.stats import StatsQueries
+from storage.stats import StatsQueries, hint_key
 
 log = logging.getLogger(__name__)
 
@@ -124,7 +124,9 @@ class SQLStorage(StatsQueries, PrivacyQueries):
     async def set_message(self, game_id: int, message_id: int | None) -> None:
         await self._execute("UPDATE games SET message_id = ? WHERE id = ?", message_id, game_id)
 
-    async def mark_hinted(self, game_id: int) -> None:
+    async def mark_hinted(self, game_id: int, player: int) -> None:
+        # Against the player's own results first (one meta row each: ``hint_key``), then the game's as a team's.
+        await self.set_meta(hint_key(game_id, player), "1")
         # Not a change of the game's course: no revision, so no move or vote in flight loses its compare-and-swap.
         await self._execute("UPDATE games SET hinted = ? WHERE id = ? AND NOT hinted", True, game_id)
 

@@ -56,23 +56,28 @@ WHERE guild_id = ? AND player = ? ORDER BY game_id DESC LIMIT ?
 """
 
 
+def hint_key(game_id: int, player: int) -> str:
+    """The meta row saying ``player`` took a Hint in game ``game_id`` (no schema change; /forget rewrites it)."""
+    return f"hint:{game_id}:{player}"
+
+
+HINT_KEY_SQL = "'hint:' || CAST(game_id AS TEXT) || ':' || CAST(player AS TEXT)"
+
+
 def leaderboard_query(
     guild_id: int, kind: str, teams: bool, mixed: bool, seats: int | None, variant: str | None, minimum: int
 ) -> tuple[str, list[Any]]:
     """The leaderboard's SQL (without LIMIT/OFFSET) and its arguments; the WHERE names a partial index's terms
     literally, so the planner can use it."""
     who = "team" if teams else "CAST(player AS TEXT)"
-    # A game where somebody took a Hint is left out (their few ids are read once, through their own index).
-    where = [
-        "guild_id = ?",
-        "kind = ?",
-        "mixed = ?",
-        "status = 'finished'",
-        "game_id NOT IN (SELECT id FROM games WHERE hinted)",
-    ]
+    where = ["guild_id = ?", "kind = ?", "mixed = ?", "status = 'finished'"]
     args: list[Any] = [guild_id, kind, int(mixed)]
     if teams:
-        where.append("lead = 1")
+        # A team's game where one of them took a Hint is left out (its few ids read once, through their own index).
+        where += ["lead = 1", "game_id NOT IN (SELECT id FROM games WHERE hinted)"]
+    else:
+        # A Hint counts against the person who took it, not their partners (one meta row each: ``hint_key``).
+        where.append(f"NOT EXISTS (SELECT 1 FROM meta WHERE meta.key = {HINT_KEY_SQL})")
     if seats is not None:
         where.append("seats = ?")
         args.append(seats)

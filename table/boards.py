@@ -31,6 +31,7 @@ from table.language import Languages
 from table.options import options_of
 from table.people import is_ai, mention
 from table.picture import Picture
+from table.preferences import wants_pings
 from table.presenter import Presenter
 from table.registry import registration
 from table.wire import edit_by_token, edit_in_channel
@@ -51,7 +52,7 @@ MOVED_BELOW = _("The board moved below.")
 # What the clock adds to a board: the deadline line, and the vote buttons once the mover has missed a turn.
 DeadlineLine = Callable[[GameRecord, int | None], Localized | None]
 TurnButtons = Callable[[GameRecord, Any, Presenter[Any, Any], str], list[discord.ui.Button[Any]]]
-# A frame around the announcement of a move nobody clicked for ("Played for @ana: ...").
+# A frame around the announcement of a move nobody clicked for ("⏰ On autopilot: @ana laid ...").
 Framing = Callable[[Localized], Localized]
 
 
@@ -102,9 +103,11 @@ def began(record: GameRecord) -> Text:
     )
 
 
-def pings_on(record: GameRecord) -> bool:
-    """Whether the server let this game ping the player to move (``/settings``, as it was when the game opened)."""
-    return options_of(record).pings
+def pings_on(record: GameRecord, player: int | None = None) -> bool:
+    """Whether this game may ping ``player``: their own choice (``/me``), else the server's (``/settings``, as it
+    was when the game opened)."""
+    server = options_of(record).pings
+    return server if player is None else wants_pings(player, server)
 
 
 def pings(
@@ -114,7 +117,7 @@ def pings(
     is at the keyboard (``at_the_keyboard``: they acted a moment ago and only computer partners moved since)."""
     live, presenter, before, after, player, action = played
     upcoming = presenter.game.current_player(after)
-    if upcoming is None or upcoming == player or is_ai(upcoming) or not pings_on(live.record):
+    if upcoming is None or upcoming == player or is_ai(upcoming) or not pings_on(live.record, upcoming):
         return NO_PINGS
     if at_the_keyboard(live.record.id, upcoming):
         return NO_PINGS
@@ -185,7 +188,7 @@ class Boards:
             text = lines(announcement, "", presenter.game_over_text(after), record_line)
         elif moved_on:
             summary = presenter.summary(live.turn_of(game.move_count(after)))
-            # A turn nobody clicked for says so ("Played for @ana: ...").
+            # A turn nobody clicked for says so ("⏰ On autopilot: @ana laid ...").
             recap = announcement if summary is None else summary if framing is None else framing(summary)
             text = lines(recap, your_turn(game.current_player(after)))
         else:

@@ -148,14 +148,22 @@ class TurnClock:
             return
         if reminder:
             due = self.deadlines.get(game_id, (player, time.time()))[1]
+            who, when = mention(player), f"<t:{int(due)}:R>"
+            # Before The Game's first card anyone may lay it; the clock waits on this player's seat alone.
+            text = (
+                _("⏰ {player}, your turn ends {when}; then the autopilot plays it for you.", player=who, when=when)
+                if presenter.game.current_player(live.state) is not None
+                else _(
+                    "⏰ {player}, nobody has laid the first card yet: if nobody does, the autopilot lays one for you "
+                    "{when}.",
+                    player=who,
+                    when=when,
+                )
+            )
             await self.announce(
                 record,
-                _(
-                    "⏰ {player}, your turn ends {when}; then the autopilot plays it for you.",
-                    player=mention(player),
-                    when=f"<t:{int(due)}:R>",
-                ),
-                discord.AllowedMentions(users=[discord.Object(player)]) if pings_on(record) else NO_PINGS,
+                text,
+                discord.AllowedMentions(users=[discord.Object(player)]) if pings_on(record, player) else NO_PINGS,
             )
             return
         self.deadlines.pop(game_id, None)
@@ -206,7 +214,8 @@ class TurnClock:
 
     def deadline_line(self, record: GameRecord, mover: int | None) -> Text | None:
         entry = self.deadlines.get(record.id)
-        if entry is None or (mover is not None and entry[0] != mover):
+        # Nobody to move (anyone may lay The Game's first card): a deadline naming the host would contradict that.
+        if entry is None or mover is None or entry[0] != mover:
             return None
         player, due = entry
         # Discord writes the <t:...:R> timestamp in each reader's own language and time zone.

@@ -106,6 +106,7 @@ class Table:
         self.events.subscribe("courier", self.courier.on_moved)
         self.events.subscribe("nudges", self.nudges.on_moved)
         self.events.on_load("courier", self.courier.deliver_later)
+        self.events.on_load("preferences", self.languages.take_up)
         self.events.on_load(
             "seat driver", lambda live: self.seats.wake(live.record.kind, live.record.channel_id, live.record)
         )

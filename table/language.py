@@ -21,6 +21,7 @@ import discord
 from i18n import SOURCE_LANGUAGE
 from i18n import table_locale as choose_table_locale
 from storage import GameRecord, StorageError, TableStore
+from table import preferences
 from table.options import options_of
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,8 @@ class Languages:
         self.storage = storage
         self._users: dict[int, str] = {}
         self._guilds: dict[int, str] = {}
-        self._saving: set[asyncio.Task[None]] = set()
+        self._saving: set[asyncio.Task[Any]] = set()
+        preferences.reset()
 
     # ---- people ---------------------------------------------------------------------------------------------
 
@@ -70,10 +72,15 @@ class Languages:
             if guild_locale:
                 self._guilds[interaction.guild_id] = guild_locale
         user, locale = interaction.user.id, interaction.locale.value
+        if not preferences.known(user):
+            self._keep(preferences.load(self.storage, user))  # read once: their panels and turns follow them
         if self._users.get(user) == locale:
             return
         self._users[user] = locale
-        task = asyncio.ensure_future(self._save(user, locale))
+        self._keep(self._save(user, locale))
+
+    def _keep(self, work: Any) -> None:
+        task = asyncio.ensure_future(work)
         self._saving.add(task)
         task.add_done_callback(self._saving.discard)
 
@@ -88,13 +95,24 @@ class Languages:
         except Exception:
             log.warning("Could not store the language of user %s", user, exc_info=True)
 
+    def take_up(self, live: Any) -> None:
+        """A game just loaded (after a restart): read its players' preferences before their turns ping them."""
+        for player in live.record.players:
+            if player > 0 and not preferences.known(player):
+                self._keep(preferences.load(self.storage, player))
+
     def forget(self, user_id: int) -> None:
         """Drop the language remembered for a person who asked to be forgotten (the database's copy goes with their
         data)."""
         self._users.pop(user_id, None)
+        preferences.forget(user_id)
 
     async def reader(self, user_id: int) -> str:
-        """The language last seen from ``user_id`` (English for somebody never seen)."""
+        """The language ``user_id`` chose (``/me``), else the one last seen from them (English for somebody never
+        seen)."""
+        chosen = (await preferences.load(self.storage, user_id)).language
+        if chosen is not None:
+            return chosen
         locale = self._users.get(user_id)
         if locale is None:
             try:
@@ -131,9 +149,10 @@ class Languages:
         return self.table(interaction.guild_id)
 
     def for_reader(self, interaction: discord.Interaction[Any]) -> str:
-        """The language of the person who interacted (remembered for their DMs)."""
+        """The language of the person who interacted: the one they chose (``/me``), else their Discord's
+        (remembered for their DMs)."""
         self.seen(interaction)
-        return interaction.locale.value
+        return preferences.preferences_of(interaction.user.id).language or interaction.locale.value
 
     async def close(self) -> None:
         if self._saving:

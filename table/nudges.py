@@ -56,7 +56,7 @@ class Nudges:
             or (event.moved_on and not event.dealt)  # the new board pings them
             or is_ai(upcoming)
             or upcoming in options_of(record).autopilot
-            or not pings_on(record)
+            or not pings_on(record, upcoming)
             or self.at_the_keyboard(record.id, upcoming)
         ):
             return

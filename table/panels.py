@@ -96,7 +96,8 @@ class Panels:
         given = hint(rules.observation(state, player)) if hint is not None else None
         if given is None:
             raise UserError(NO_HINT_NOW)
-        await self.games.storage.mark_hinted(live.record.id)
+        # Against this player's own results, and the game's as a team's (committed before the hint is shown).
+        await self.games.storage.mark_hinted(live.record.id, player)
         return live, given
 
     def lock(self, channel_id: int, player: int) -> asyncio.Lock:

@@ -23,7 +23,7 @@ from table.clock import TurnClock
 from table.events import Moved
 from table.games import Games, Played
 from table.options import options_of
-from table.people import is_ai, mention
+from table.people import is_ai
 from table.registry import computer_player
 
 log = logging.getLogger(__name__)
@@ -146,7 +146,7 @@ class Seats:
             except (UserError, GameError):
                 log.exception("The autopilot's move was refused in game %s", game_id)
                 break
-            await self.show(played, lambda move: _("⏰ Played for {player}: {move}", player=mention(player), move=move))
+            await self.show(played, lambda move: _("⏰ On autopilot: {move}", move=move))
             if presenter.new_board(played.before, played.after, player, action) or presenter.game.is_over(played.after):
                 break
         if missed:

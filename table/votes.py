@@ -24,8 +24,8 @@ from table.seats import Seats
 
 VOTE_KINDS = ("autopilot", "remove")
 VOTE_LABELS = {
-    "autopilot": _p("button", "Vote: autopilot for the player to move"),
-    "remove": _p("button", "Vote: remove the player to move"),
+    "autopilot": _p("button", "Let the autopilot play for them"),
+    "remove": _p("button", "Vote them out of the game"),
 }
 
 
@@ -111,21 +111,21 @@ class Votes:
         if tally[0] < needed:
             if kind == "autopilot":
                 return _(
-                    "Your vote for autopilot for {player} is in ({votes} of {needed} needed).",
+                    "Your vote is in: the autopilot plays for {player} once {needed} of you agree ({votes} so far).",
                     player=player,
                     votes=tally[0],
                     needed=needed,
                 ), None
             return _(
-                "Your vote for removing {player} is in ({votes} of {needed} needed).",
+                "Your vote is in: {player} leaves the game once {needed} of you agree ({votes} so far).",
                 player=player,
                 votes=tally[0],
                 needed=needed,
             ), None
         decided = (
-            _("The table voted for autopilot for {player}.", player=player)
+            _("The table agreed: the autopilot plays for {player}.", player=player)
             if kind == "autopilot"
-            else _("The table voted for removing {player}.", player=player)
+            else _("The table agreed: {player} leaves the game.", player=player)
         )
         return decided, lambda: self._carry_out(record, presenter, kind, target)
 
@@ -142,4 +142,4 @@ class Votes:
             self.seats.wake(record.kind, record.channel_id, record)
             return
         played = await self.games.play(record.channel_id, target, presenter.game.leave, auto=True)
-        await self.seats.show(played, lambda move: _("The table voted {player} out: {move}", player=player, move=move))
+        await self.seats.show(played, lambda move: _("🗳️ Voted out by the table: {move}", move=move))

@@ -19,6 +19,7 @@ PROMISED = {
     "board",
     "rules",
     "forget",
+    "me",
     "play",
     "endturn",
     "take",

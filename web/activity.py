@@ -25,7 +25,7 @@ from discord.http import Route
 
 from cogs._ui import ErrorHandlingView
 from i18n import SOURCE_LANGUAGE, Text, _, language, render
-from storage import GameRecord, Storage
+from storage import GameRecord, GameStore
 from web.tokens import Signer, still_open
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ class LaunchView(ErrorHandlingView):
             await self.fallback(interaction)
 
 
-async def seat_of(storage: Storage, channel_id: int, user: int) -> GameRecord | None:
+async def seat_of(storage: GameStore, channel_id: int, user: int) -> GameRecord | None:
     """The newest game of the channel that seats the user and still opens, if any. Nobody else is let in, not even
     to watch: the channel in the Activity's address is the page's word, and the user may not see that channel."""
     for record in await storage.channel_games(channel_id, GAMES_LOOKED_AT):
@@ -134,7 +134,7 @@ class Activity:
         csp = headers["Content-Security-Policy"].replace("frame-ancestors 'none'", f"frame-ancestors {DISCORD_FRAMES}")
         self.headers = {**headers, "Content-Security-Policy": csp}
         self.client: discord.Client | None = None
-        self.storage: Storage | None = None
+        self.storage: GameStore | None = None
         self.signer: Signer | None = None
 
     def routes(self, app: web.Application, page: Path) -> None:
@@ -145,7 +145,7 @@ class Activity:
         app.router.add_get("/api/activity", self.config)
         app.router.add_post("/api/activity/token", self.token)
 
-    def attach(self, client: discord.Client, storage: Storage, signer: Signer) -> None:
+    def attach(self, client: discord.Client, storage: GameStore, signer: Signer) -> None:
         self.client, self.storage, self.signer = client, storage, signer
 
     async def close(self) -> None:

@@ -42,7 +42,7 @@ LABELS: dict[str, Text] = {
     "replay": _p("web", "Replay"),
     "leave": _p("button", "Leave"),
     "leaveSure": _p("web", "Leave the game for good? Tap again"),
-    "hint": _p("button", "Hint"),
+    "hint": _p("button", "Hint (this game won't rank for you)"),  # its cost, before the click
     "back": _p("web", "Back to the table"),
     "turn": _p("web", "Turn"),
     "watching": _p("web", "You are watching: the players' hands stay hidden."),

@@ -49,11 +49,11 @@ def test_the_panel_shows_hint_where_offered_and_only_on_ones_turn() -> None:
     state = the_game.new_game((ANA, BOT), seed=3)
     button = hint_button(hand_panel(record((ANA, BOT)), state, ANA, None, "en"))
     assert button is not None
-    assert button.label == "Hint"
+    assert button.label == "Hint (this game won't rank for you)"
     assert not button.disabled  # anyone may lay the first card
     german = hint_button(hand_panel(record((ANA, BOT)), state, ANA, None, "de"))
     assert german is not None
-    assert german.label == "Tipp"
+    assert german.label == "Tipp (das Spiel zählt dann nicht für dich)"
     state = the_game.apply(state, BOT, Play(next(iter(the_game.hand(state, BOT))), "A"))
     waiting = hint_button(hand_panel(record((ANA, BOT)), state, ANA, None, "en"))
     assert waiting is not None
@@ -71,7 +71,7 @@ def test_the_hint_names_the_card_the_pile_and_why() -> None:
     assert said.splitlines() == [
         f"💡 Hint: lay {card} on C ↓ (100 → {card}).",
         "No card of yours fits any pile.",
-        "A game with hints stays out of the leaderboards.",
+        "This game no longer counts on your leaderboard; your partners' results still do.",
     ]
     assert render(hint_text(state, EndTurn(), why), "fr").startswith("💡 Conseil : termine ton tour")
 

@@ -55,6 +55,7 @@ def interaction(done: bool = False) -> Any:
         channel_id=5,
         sent=recorder.sent,
         locale=discord.Locale.american_english,
+        user=SimpleNamespace(id=7),
         extras={},
     )
 

@@ -47,7 +47,7 @@ async def test_an_away_player_is_reminded_then_played_for_and_three_misses_mean_
         reminder = await world.fake.wait_message(world.channel, lambda m: "your turn ends" in m.content, timeout=5)
         assert f"<@{away}>" in reminder.content
         assert "<t:" in reminder.content
-        await world.fake.wait_for(lambda: said(world, f"Played for <@{away}>"), timeout=5, what="the autopilot")
+        await world.fake.wait_for(lambda: said(world, f"On autopilot: <@{away}>"), timeout=5, what="the autopilot")
         after: no_thanks.State = saved_state(world)
         assert after.move_count == first.move_count + 1
         assert no_thanks.chips(after, away) == no_thanks.chips(first, away) - 1  # "no thanks" while chips last
@@ -112,7 +112,7 @@ async def test_a_vote_of_the_table_removes_an_away_player(world: World) -> None:
         await deal(world, [ana, ben, cy, dee], "no_thanks", turn_time="30 seconds")
         state: no_thanks.State = saved_state(world)
         away = no_thanks.current_player(state)
-        await world.fake.wait_for(lambda: said(world, f"Played for <@{away}>"), timeout=5, what="a missed turn")
+        await world.fake.wait_for(lambda: said(world, f"On autopilot: <@{away}>"), timeout=5, what="a missed turn")
         bot.tables.clock.scale = 10.0  # no more misses while the table votes
         # Make the away player the mover again, so that the vote buttons are under the board.
         for _ in range(20):
@@ -128,18 +128,18 @@ async def test_a_vote_of_the_table_removes_an_away_player(world: World) -> None:
         board = next(
             m
             for m in reversed(public_messages(world.fake, world.channel))
-            if any(b.get("label") == "Vote: remove the player to move" for b in m.buttons)
+            if any(b.get("label") == "Vote them out of the game" for b in m.buttons)
         )
         voters = [m for m in (ana, ben, cy, dee) if m.id != away]
-        refused = await world.fake.click(board, label="Vote: remove the player to move", user=world.spectator)
+        refused = await world.fake.click(board, label="Vote them out of the game", user=world.spectator)
         assert refused.response is not None
         assert refused.response.ephemeral
         for voter in voters[:2]:  # 2 of 3 is a majority
-            await world.fake.click(board, label="Vote: remove the player to move", user=voter)
+            await world.fake.click(board, label="Vote them out of the game", user=voter)
         await world.fake.wait_idle()
         state = saved_state(world)
         assert state.left[state.players.index(away)]
-        assert said(world, f"voted <@{away}> out")
+        assert said(world, f"Voted out by the table: <@{away}>")
 
 
 async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(world: World) -> None:
@@ -154,7 +154,7 @@ async def test_a_deadline_that_passed_while_the_bot_was_down_fires_at_start(worl
         assert due > time.time()
         db.execute("UPDATE timers SET due_at = ?, remind_at = NULL", (time.time() - 1,))  # as if a minute went by
     async with world.bot(seed=35):
-        await world.fake.wait_for(lambda: said(world, f"Played for <@{away}>"), timeout=5, what="the overdue turn")
+        await world.fake.wait_for(lambda: said(world, f"On autopilot: <@{away}>"), timeout=5, what="the overdue turn")
         assert saved_state(world).move_count == state.move_count + 1
 
 
@@ -171,6 +171,6 @@ async def test_off_never_fires(world: World) -> None:
         )
         await asyncio.sleep(30 * SCALE * 3)
         assert saved_state(world).move_count == 1
-        assert not said(world, "Played for")
+        assert not said(world, "On autopilot:")
         with sqlite3.connect(world.database_path) as db:
             assert db.execute("SELECT COUNT(*) FROM timers").fetchone() == (0,)

@@ -25,7 +25,7 @@ async def away_player_to_move_again(world: World, members: list[Member]) -> tupl
     player moves again: the board then carries the table's vote buttons."""
     state: no_thanks.State = saved_state(world)
     away = no_thanks.current_player(state)
-    await world.fake.wait_for(lambda: said(world, f"Played for <@{away}>"), timeout=5, what="a missed turn")
+    await world.fake.wait_for(lambda: said(world, f"On autopilot: <@{away}>"), timeout=5, what="a missed turn")
     for _ in range(20):
         state = saved_state(world)
         mover = no_thanks.current_player(state)
@@ -39,7 +39,7 @@ async def away_player_to_move_again(world: World, members: list[Member]) -> tupl
     board = next(
         m
         for m in reversed(public_messages(world.fake, world.channel))
-        if any(b.get("label") == "Vote: autopilot for the player to move" for b in m.buttons)
+        if any(b.get("label") == "Let the autopilot play for them" for b in m.buttons)
     )
     return next(m for m in members if m.id == away), board
 
@@ -62,14 +62,14 @@ async def test_two_votes_at_the_same_moment_both_count_and_the_autopilot_plays_a
         missed_before = options(world)["misses"][str(away.id)]
         moves_before = saved_state(world).move_count
         voters = [m for m in members if m is not away][:2]  # 2 of 3 is a majority
-        label = "Vote: autopilot for the player to move"
+        label = "Let the autopilot play for them"
         await asyncio.gather(*(world.fake.click(board, label=label, user=voter) for voter in voters))
         await world.fake.wait_for(
             lambda: said(world, f"put <@{away.id}> on autopilot"), timeout=5, what="the passed vote"
         )
         voted_at = time.monotonic()
         await world.fake.wait_for(
-            lambda: said(world, f"Played for <@{away.id}>") and saved_state(world).move_count > moves_before,
+            lambda: said(world, f"On autopilot: <@{away.id}>") and saved_state(world).move_count > moves_before,
             timeout=5,
             what="the autopilot's move",
         )
@@ -132,4 +132,4 @@ async def test_a_deadline_left_from_an_earlier_turn_never_acts_on_the_current_on
         clock._remember(Timer(record.id, old_seq, mover.id, None, time.time() - 1))
         await asyncio.sleep(0.3)
         assert saved_state(world).move_count == state.move_count + 1
-        assert not said(world, "Played for")
+        assert not said(world, "On autopilot:")

@@ -29,7 +29,7 @@ async def test_hint_at_a_solo_table_tells_only_the_player_and_keeps_the_game_off
         panel = (await fake.click(newest_board(world), label="My hand", user=ana)).original
         assert panel is not None
         hint_button = panel_button(panel, "hint")
-        assert hint_button["label"] == "Hint"
+        assert hint_button["label"] == "Hint (this game won't rank for you)"
         assert not hint_button.get("disabled")
         before = panel.content
         row = saved_row(world)
@@ -63,7 +63,7 @@ async def test_hint_at_a_solo_table_tells_only_the_player_and_keeps_the_game_off
         given = ai.hint(the_game.observation(state, ana.id))
         assert given is not None
         assert given.action == Play(card, pile)
-        assert "A game with hints stays out of the leaderboards." in said
+        assert "This game no longer counts on your leaderboard; your partners' results still do." in said
         assert answer(clicked).message is not panel
         assert panel.content == before  # the panel stays as it was: nothing was laid
         assert state.move_count == 0
@@ -84,7 +84,7 @@ async def test_hint_at_a_solo_table_tells_only_the_player_and_keeps_the_game_off
         board = text_of(await fake.invoke("leaderboard", user=ben, channel=world.channel))
         assert f"<@{ben.id}>: 0 won in 1" in board
         assert f"<@{ana.id}>" not in board
-        assert "Games played with a hint are left out." in board
+        assert "A team's game is left out when one of them took a Hint." in board
 
         listed = await fake.invoke("history", user=ben, channel=world.channel)
         shown = listed.original or answer(listed).message
@@ -114,7 +114,7 @@ async def test_a_table_of_two_people_has_no_hint_and_a_table_with_a_computer_pla
         opened = await fake.invoke("hand", user=ana, channel=world.other_channel)
         panel = answer(opened).message
         assert panel is not None
-        assert panel_button(panel, "hint")["label"] == "Hint"
+        assert panel_button(panel, "hint")["label"] == "Hint (this game won't rank for you)"
 
 
 async def test_daily_marks_a_first_try_that_took_a_hint(world: World) -> None:

@@ -108,7 +108,10 @@ def check_game_over_text(text: str, state: the_game.State) -> None:
     assert "better luck next time" in text if left >= 10 else "excellent" in text
     assert state.turn is not None
     stuck = state.players[state.turn]
-    assert f"<@{stuck}> was stuck: no {state.minimum - state.laid} more cards fit." in text
+    assert (
+        f"<@{stuck}> was stuck: the turn needed {state.minimum - state.laid} more cards, and none of theirs fit."
+        in text
+    )
     for player, cards in zip(state.players, state.hands, strict=True):
         assert f"<@{player}> still held {', '.join(map(str, cards))}." in text
     assert f"{len(state.draw_pile)} cards stayed in the draw pile." in text
@@ -207,8 +210,9 @@ async def test_the_channel_reads_as_a_log(world: World) -> None:
     # Every card laid, pile by pile in the order laid, read back from the shrunk boards alone.
     laid: dict[str, list[int]] = {pile: [] for pile in the_game.PILES}
     for message in old:
-        for card, pile in re.findall(r"(\d+) on ([ABCD])\b", message.content):
-            laid[pile].append(int(card))
+        # A pile's run of cards reads "35, 38 (trick) on A".
+        for cards, pile in re.findall(r"((?:\d+(?: \(trick\))?, )*\d+(?: \(trick\))?) on ([ABCD])\b", message.content):
+            laid[pile].extend(int(card) for card in re.findall(r"\d+", cards))
     assert [tuple(cards) for cards in laid.values()] == list(state.piles)
     assert wrong_plurals(world) == []
 

@@ -58,7 +58,9 @@ async def test_a_third_game_plays_through_the_whole_table(world: World) -> None:
         assert total(world).total == 3
         # The other player walks away: the clock's autopilot plays the safe default move (add one) for them.
         await world.fake.wait_for(
-            lambda: any(f"Played for <@{other.id}>" in m.content for m in public_messages(world.fake, world.channel)),
+            lambda: any(
+                f"On autopilot: <@{other.id}>" in m.content for m in public_messages(world.fake, world.channel)
+            ),
             timeout=10,
             what="the autopilot",
         )

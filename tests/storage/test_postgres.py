@@ -150,7 +150,7 @@ async def test_a_database_of_the_drivers_own_older_history_carries_on(url: str) 
         assert [m.action for m in await storage.moves(1)] == [["end"]]
         # The games from before the Hint button carry over without one; a hint on one of them is kept.
         assert [(g.id, g.hinted) for g in await storage.channel_games(1)] == [(1, False)]
-        await storage.mark_hinted(2)
+        await storage.mark_hinted(2, 1)
         assert [g.hinted for g in await storage.channel_games(2)] == [True]
         assert await storage.append_move(2, 1, 9, ["end"], Ending("finished", Result(won=False, score=4)))
         assert [(t.played, t.won, t.best) for t in await storage.player_tallies(5, 9)] == [(1, 0, 4)]

@@ -9,6 +9,7 @@ from typing import Any
 
 from engine.game import Setup, decode_moves, replay
 from storage import FORMER_BASE, Ending, NewGame, Storage, cutoff, is_former
+from storage.stats import hint_key
 from table.games import stats_result
 from table.registry import GAMES
 
@@ -176,3 +177,21 @@ async def test_a_game_moved_by_a_pseudonym_replays_like_the_original(storage: St
     assert new.players == (ANA, pseudonym, CY)
     assert new.hands == old.hands
     assert new.piles == old.piles
+
+
+async def test_forgetting_erases_preferences_and_moves_a_hint_to_the_pseudonym(storage: Storage) -> None:
+    """Issue 38: /me's choices go with the person; a Hint they took stays against the seat (now a former player's),
+    so the game does not join the leaderboard under the pseudonym."""
+    game = await play(storage, (ANA, BEN, DAN), channel=6)
+    await storage.set_meta(f"prefs:{ANA}", '{"guard": false}')
+    await storage.set_meta(f"prefs:{BEN}", '{"pings": false}')
+    await storage.mark_hinted(game, ANA)
+
+    pseudonym = await storage.forget_user(ANA)
+
+    assert await storage.get_meta(f"prefs:{ANA}") is None
+    assert await storage.get_meta(f"prefs:{BEN}") == '{"pings": false}'  # somebody else's stay
+    assert await storage.get_meta(hint_key(game, ANA)) is None
+    assert await storage.get_meta(hint_key(game, pseudonym)) == "1"
+    players, _ = await storage.leaderboard(GUILD, "no_thanks", teams=False, mixed=False)
+    assert {s.players for s in players} == {(BEN,), (DAN,)}

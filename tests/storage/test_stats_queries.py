@@ -30,7 +30,7 @@ async def played(
     auto: bool = False,
     options: Mapping[str, Any] | None = None,
     guild: int = GUILD,
-    hinted: bool = False,
+    hinted_by: tuple[int, ...] = (),
 ) -> GameRecord:
     """A game dealt and ended through the interface: finished with ``result``, or abandoned (None) by /endgame."""
     record = await storage.create_game(
@@ -38,8 +38,8 @@ async def played(
     )
     record = await storage.update_game(record, status="running", started_at="2025-01-01T10:00:00+00:00")
     assert await storage.append_move(record.id, 1, players[0], ["end"], auto=auto)
-    if hinted:
-        await storage.mark_hinted(record.id)
+    for player in hinted_by:  # as the Hint button marks it
+        await storage.mark_hinted(record.id, player)
     if result is None:
         await storage.update_game(record, status="abandoned", ended_at="2025-01-01T11:00:00+00:00")
     else:
@@ -202,14 +202,14 @@ async def test_a_game_with_a_hint_is_marked_and_left_out_of_the_leaderboards(bac
     try:
         for _ in range(2):
             await played(storage, 10, (ANA, BEN), won(0))
-        hinted = await played(storage, 10, (ANA, BEN), won(0), hinted=True)
-        await played(storage, 10, (CY,), won(0), hinted=True)  # a solo game: its only game
-        await played(storage, 10, (CY, BOT), won(3), hinted=True)  # with a computer player
+        hinted = await played(storage, 10, (ANA, BEN), won(0), hinted_by=(ANA,))
+        await played(storage, 10, (CY,), won(0), hinted_by=(CY,))  # a solo game: its only game
+        await played(storage, 10, (CY, BOT), won(3), hinted_by=(CY,))  # with a computer player
         await played(storage, 10, (ANA, BOT), won(5))
         running = await storage.create_game(NewGame(11, GUILD, "the_game", BEN, (BEN,), (), 1, 1))
         running = await storage.update_game(running, status="running", started_at="2025-01-01T10:00:00+00:00")
-        await storage.mark_hinted(running.id)
-        await storage.mark_hinted(running.id)  # a second hint changes nothing
+        await storage.mark_hinted(running.id, running.players[0])
+        await storage.mark_hinted(running.id, running.players[0])  # a second hint changes nothing
         after = await storage.game(running.id)
         assert after is not None
         assert after.hinted
@@ -222,8 +222,9 @@ async def test_a_game_with_a_hint_is_marked_and_left_out_of_the_leaderboards(bac
         assert [(s.players, s.games) for s in people] == [((ANA, BEN), 2)]
         bots, _ = await storage.leaderboard(GUILD, "the_game", teams=True, mixed=True)
         assert [(s.players, s.games) for s in bots] == [((ANA,), 1)]
-        players, _ = await storage.leaderboard(GUILD, "the_game", teams=False, mixed=False)
-        assert {s.players for s in players} == {(ANA,), (BEN,)}
+        # Each person's own: Ana's hint leaves her result out, not Ben's (he took none).
+        players, _ = await storage.leaderboard(GUILD, "the_game", teams=False, mixed=False, minimum=1)
+        assert {s.players: s.games for s in players} == {(ANA,): 2, (BEN,): 3}
         history = {h.record.id: h.record.hinted for h in await storage.ended_games(GUILD, 10, limit=10)}
         assert history[hinted.id] is True
         assert sum(history.values()) == 3

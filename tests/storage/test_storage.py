@@ -264,7 +264,7 @@ async def test_a_database_written_before_the_move_log_carries_over(tmp_path: Pat
         assert records[4].damaged == "its saved moves could not be read"
         running_game = records[1]
         assert not running_game.hinted  # no game before the Hint button had one
-        await storage.mark_hinted(running_game.id)
+        await storage.mark_hinted(running_game.id, running_game.players[0])
         marked = await storage.game(running_game.id)
         assert marked is not None
         assert marked.hinted

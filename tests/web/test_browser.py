@@ -225,8 +225,10 @@ async def test_no_thanks_from_the_page_and_a_lost_connection(world: World, web_b
         saved_state_game(world), lambda record: {"options": options_of(record).but(misses={away.id: 1})}
     )
     await page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")  # the page asks for the position
-    await page.get_by_role("button", name="Vote: remove the player to move", exact=True).click()
-    await page.get_by_text(f"Your vote for removing {away.name} is in (1 of 2 needed).").wait_for(timeout=2000)
+    await page.get_by_role("button", name="Vote them out of the game", exact=True).click()
+    await page.get_by_text(f"Your vote is in: {away.name} leaves the game once 2 of you agree (1 so far).").wait_for(
+        timeout=2000
+    )
     # The server drops the connection: the page greys out, comes back by itself, and catches up.
     assert web_bot.web is not None
     for open_page in list(web_bot.web.live.pages.get(saved_state_game(world), ())):

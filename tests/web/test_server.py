@@ -260,7 +260,7 @@ async def test_hint_from_the_page_at_a_solo_table(world: World, web_bot: Bot) ->
             message = json.loads((await ws.receive()).data)
         assert message["type"] == "hint"
         assert message["text"].startswith("💡 Hint: ")
-        assert "leaderboards" in message["text"]
+        assert "leaderboard" in message["text"]
         record = await web_bot.storage.game(int(token.split(".")[0]))
         assert record is not None
         assert record.hinted  # marked before it was told, as on the panel
@@ -328,16 +328,19 @@ async def test_the_tables_votes_from_the_page(world: World, web_bot: Bot) -> Non
                 assert offered == []
             else:
                 assert [(v["kind"], v["target"], v["label"]) for v in offered] == [
-                    ("autopilot", str(away), "Vote: autopilot for the player to move"),
-                    ("remove", str(away), "Vote: remove the player to move"),
+                    ("autopilot", str(away), "Let the autopilot play for them"),
+                    ("remove", str(away), "Vote them out of the game"),
                 ]
         first, second = voters
         await pages[first.id].send_json({"op": "vote", "kind": "remove", "target": str(away)})
-        assert await told(pages[first.id]) == f"Your vote for removing {name_of(members, away)} is in (1 of 2 needed)."
+        assert (
+            await told(pages[first.id])
+            == f"Your vote is in: {name_of(members, away)} leaves the game once 2 of you agree (1 so far)."
+        )
         await pages[away].send_json({"op": "vote", "kind": "remove", "target": str(first.id)})
         assert (await refusal(pages[away])).startswith("There is no vote on that player now")
         await pages[second.id].send_json({"op": "vote", "kind": "remove", "target": str(away)})
-        assert await told(pages[second.id]) == f"The table voted for removing {name_of(members, away)}."
+        assert await told(pages[second.id]) == f"The table agreed: {name_of(members, away)} leaves the game."
         await world.fake.wait_for(lambda: saved_state(world).left[saved_state(world).players.index(away)], 3)
         for ws in pages.values():
             await ws.close()

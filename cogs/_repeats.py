@@ -1,0 +1,72 @@
+"""A double click: both clicks leave before the first answer comes back, the first is made and the second is refused
+("You don't hold that card.", "It's not your turn.", "That board is out of date"). The person did nothing wrong, so
+the second click is answered as the first was: their panel as it is now, or a silent acknowledgement on a board.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import discord
+
+from engine.errors import GameError
+from table.answer import UserError, clicked_message
+
+# The second click of a double click arrives within a second; a queue behind a slow table may hold it a few more.
+REPEAT_SECONDS = 10.0
+MAX_REMEMBERED = 10_000  # people who clicked lately; older notes are dropped past this many
+
+
+# (channel, user) -> the message clicked, the move it made and when: what a second click of the same button repeats.
+_made: dict[tuple[int, int], tuple[int, Any, float]] = {}
+
+
+def _note(interaction: discord.Interaction[Any], action: Any) -> None:
+    clicked = clicked_message(interaction)
+    if clicked is None or interaction.channel_id is None:
+        return
+    now = time.monotonic()
+    if len(_made) > MAX_REMEMBERED:
+        for key in [key for key, (_id, _action, when) in _made.items() if now - when > REPEAT_SECONDS]:
+            del _made[key]
+    _made[(interaction.channel_id, interaction.user.id)] = (clicked.id, action, now)
+
+
+async def just_made(interaction: discord.Interaction[Any], action: Any, kind: str) -> int | None:
+    """The id of the game where the interaction's user made ``action`` as their latest move a moment ago, with a
+    click on the same message, no other person acting since (a double click's second click); None otherwise."""
+    clicked = clicked_message(interaction)
+    if interaction.type is not discord.InteractionType.component or interaction.channel_id is None or not clicked:
+        return None
+    user = interaction.user.id
+    made = _made.get((interaction.channel_id, user))
+    if made is None or made[0] != clicked.id or made[1] != action or time.monotonic() - made[2] > REPEAT_SECONDS:
+        return None
+    tables = interaction.client.tables
+    try:
+        live, _presenter = await tables.running(interaction.channel_id, kind)
+    except (GameError, UserError):
+        return None  # the game ended meanwhile: the refusal says so
+    if not tables.games.last_to_act(live.record.id, user, REPEAT_SECONDS):
+        return None
+    mine = [step for step in (*live.previous, *live.turn) if step.player == user]
+    return live.record.id if mine and mine[-1].action == action else None
+
+
+async def act_once(interaction: discord.Interaction[Any], action: Any, kind: str, **where: Any) -> None:
+    """``Table.act``, except that a click repeating the move it just made is answered as the first was."""
+    tables = interaction.client.tables
+    try:
+        await tables.act(interaction, action, kind=kind, **where)
+    except (GameError, UserError):
+        game = await just_made(interaction, action, kind)
+        if game is None:
+            raise
+        clicked = clicked_message(interaction)
+        if clicked is not None and clicked.flags.ephemeral:
+            await tables.show_panel(interaction, kind, game=game, page=where.get("page"))
+        elif not interaction.response.is_done():
+            await interaction.response.defer()  # the board already shows the move: nothing to refuse
+        return
+    _note(interaction, action)
