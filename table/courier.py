@@ -14,20 +14,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from contextlib import suppress
-from typing import Any
+from dataclasses import dataclass, field
 
 import discord
 
 import metrics
-from i18n import _, joined, render
+from i18n import Localized, _, joined, render
 from storage import Storage
-from table.answer import USERS_ONLY
-from table.events import Moved
+from table.answer import USERS_ONLY, Interaction
 from table.fit import fit
-from table.games import Games, Live
+from table.games import Games
 from table.language import Languages
+from table.live import Live
 from table.people import mention
+from table.transition import Transition
 from table.wire import edit_in_channel, send_in_channel
 
 log = logging.getLogger(__name__)
@@ -36,6 +38,8 @@ log = logging.getLogger(__name__)
 RETRY_DM_SECONDS = 30.0
 # DM channels kept in memory (the rest are read from the database when next needed).
 DM_CHANNELS_KEPT = 20_000
+# Games whose delivered DMs are remembered (as many as games are kept in memory).
+SENT_KEPT = 5000
 DM_RETRIES = 3  # tries of one DM against Discord's server errors (5xx) before it waits for a later delivery
 
 
@@ -43,9 +47,20 @@ class DMsClosed(Exception):
     """The user does not accept direct messages from the bot (Discord's error 50007)."""
 
 
-def up_to_date(live: Live[Any]) -> bool:
-    """Every DM of the game shows what it should (``dm_sent`` holds the very objects of ``dm_text`` once sent)."""
-    return all(live.dm_sent.get(player) == private for player, private in live.dm_text.items())
+@dataclass(slots=True)
+class Sent:
+    """What the courier knows a game's DMs show: ``texts`` holds the very objects of ``Live.dm_text`` once delivered
+    (a move that changes no DM asks the database nothing); ``stored`` the stored DMs (player -> message id, text),
+    read once per game and process, and again when another writer moved the game on (it may have delivered DMs
+    itself): ``seen`` is the move count this process followed the game to."""
+
+    seen: int
+    texts: dict[int, Localized] = field(default_factory=dict)
+    stored: dict[int, tuple[int | None, str]] | None = None
+
+    def up_to_date(self, live: Live) -> bool:
+        """Every DM of the game shows what it should."""
+        return all(self.texts.get(player) == private for player, private in live.dm_text.items())
 
 
 class Courier:
@@ -61,22 +76,44 @@ class Courier:
         self._undeliverable: dict[int, int] = {}
         # user id -> their DM channel, as stored: one read per user and process, not one per DM.
         self._dm_channels: dict[int, int] = {}
+        self._sent: OrderedDict[int, Sent] = OrderedDict()  # game id -> what its DMs show
         self.closing = False
+
+    def sent(self, live: Live) -> Sent:
+        sent = self._sent.get(live.record.id)
+        if sent is None:
+            sent = self._sent[live.record.id] = Sent(self._moves(live))
+            while len(self._sent) > SENT_KEPT:
+                self._sent.popitem(last=False)
+        return sent
+
+    def _moves(self, live: Live) -> int:
+        presenter = self.games.presenters.get(live.record.kind)
+        return presenter.game.move_count(live.state) if presenter is not None else 0
+
+    def on_load(self, live: Live) -> None:
+        """A game (re)loaded from its log: what its DMs show is read again, then the rest delivered."""
+        self._sent.pop(live.record.id, None)
+        self.deliver_later(live)
 
     def forget(self, user_id: int) -> None:
         """Drop a forgotten person's DM channel from memory (the database's copy goes with their data)."""
         self._dm_channels.pop(user_id, None)
 
-    async def on_moved(self, event: Moved) -> None:
-        """Moves nobody clicked for (computer players, the autopilot) have no interaction to wait for."""
+    async def on_moved(self, event: Transition) -> None:
+        """Follow the game move by move; moves nobody clicked for (computer players, the autopilot) have no
+        interaction to wait for: their DMs go out now."""
+        sent = self.sent(event.live)
+        if sent.seen == event.number - 1:
+            sent.seen = event.number  # else moves from another writer came between: ``deliver`` reads again
         if event.auto:
             self.deliver_later(event.live)
 
-    def deliver_later(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
+    def deliver_later(self, live: Live, interaction: Interaction | None = None) -> None:
         """Bring the game's DMs up to date in the background."""
         if self.closing:
             return  # a restart delivers what is left (what each DM shows is stored)
-        if up_to_date(live):
+        if self.sent(live).up_to_date(live):
             return  # most moves change no DM: no task to start
         task = self._delivery.get(live.record.id)
         if task is not None and not task.done():
@@ -84,7 +121,7 @@ class Courier:
             return
         self._delivery[live.record.id] = asyncio.ensure_future(self._deliver(live, interaction))
 
-    async def _deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None) -> None:
+    async def _deliver(self, live: Live, interaction: Interaction | None) -> None:
         try:
             await self.deliver(live, interaction)
         except Exception:
@@ -92,25 +129,26 @@ class Courier:
         finally:
             self._delivery.pop(live.record.id, None)
 
-    async def deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
+    async def deliver(self, live: Live, interaction: Interaction | None = None) -> None:
         """Make every player's DM show the private text it should, in the language last seen from that player; tell
         the table once about closed DMs (as a followup to the action, which keeps the board the newest message and
         costs no rate-limited request)."""
-        record = live.record
-        if up_to_date(live):
+        record, known = live.record, self.sent(live)
+        if known.up_to_date(live):
             return  # nothing to deliver: no need to ask the database
-        if live.dm_stored is None:
+        moves = self._moves(live)
+        if known.stored is None or known.seen != moves:
             # Read once per game and process, then kept as this process writes it.
-            live.dm_stored = await self.storage.private_messages(record.id)
-        sent = live.dm_stored
+            known.stored, known.seen = await self.storage.private_messages(record.id), moves
+        sent = known.stored
         closed = []
         for player, private in list(live.dm_text.items()):
-            if live.dm_sent.get(player) == private:
+            if known.texts.get(player) == private:
                 continue
             text = render(private, await self.languages.reader(player))
             message_id, shown = sent.get(player, (None, ""))
             if shown == text:
-                live.dm_sent[player] = private
+                known.texts[player] = private
                 continue
             try:
                 delivered = await self.show(player, text, message_id, game=record.id)
@@ -126,7 +164,7 @@ class Courier:
                 continue
             await self.storage.set_private_message(record.id, player, delivered, text)
             sent[player] = (delivered, text)
-            live.dm_sent[player] = private
+            known.texts[player] = private
         untold = [p for p in closed if (record.id, p) not in self._told_closed]
         presenter = self.games.presenters.get(record.kind)
         if untold and presenter is not None and record.status == "running":

@@ -12,20 +12,20 @@ import discord
 
 from i18n import _, _p, render
 from storage import GameRecord
-from table.answer import UserError, send
+from table.answer import Interaction, UserError, send
 from table.clock import TurnClock, autopilot, misses, options_with
 from table.games import Games
 from table.language import Languages
 from table.people import is_ai, mention
-from table.presenter import Presenter
 from table.seats import Seats
+from table.transition import SomePresenter
 
 VOTE_KINDS = ("autopilot", "remove")
 
 
 def vote_buttons(
-    record: GameRecord, state: Any, presenter: Presenter[Any, Any], locale: str
-) -> list[discord.ui.Button[Any]]:
+    record: GameRecord, state: object, presenter: SomePresenter, locale: str
+) -> list[discord.ui.Button[discord.ui.View]]:
     """Under the board, once the player to move has missed a turn: the table's two votes."""
     mover = presenter.game.current_player(state)
     if mover is None or is_ai(mover) or not misses(record).get(mover) or mover in autopilot(record):
@@ -53,7 +53,7 @@ class Votes:
         self.clock = clock
         self.seats = seats
 
-    async def vote(self, interaction: discord.Interaction[Any], game_id: int, kind: str, target: int) -> None:
+    async def vote(self, interaction: Interaction, game_id: int, kind: str, target: int) -> None:
         live, presenter = await self.games.running(interaction.channel_id or 0)
         game = presenter.game
         voter = interaction.user.id

@@ -1,4 +1,4 @@
-"""The open pages of the web table, following the committed games: every move announced by the core (``Moved``),
+"""The open pages of the web table, following the committed games: every move announced by the core (``Transition``),
 wherever it was made, reaches every open page of its game, each composed for its own reader."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import discord
 from aiohttp import web
 
 from storage import GameRecord
-from table.events import Moved
 from table.flow import Table
 from table.panels import offers_hint
+from table.transition import Transition
 from web.names import Names
 from web.page import page_state, turn_log
 from web.replay import replayable
@@ -112,7 +112,7 @@ class LivePages:
         composed["hint"] = not composed["over"] and page.player != SPECTATOR and offers_hint(record)
         return composed
 
-    async def on_moved(self, event: Moved) -> None:
+    async def on_moved(self, event: Transition) -> None:
         """A move was committed (anywhere): every open page of its game is brought up to date, in the background,
         always from the newest position, so a burst of moves ends on the last one."""
         game_id = event.live.record.id
