@@ -16,7 +16,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from typing import Any, TypeAlias, TypeVar
+from typing import TypeAlias, TypeVar
 
 import discord
 
@@ -30,8 +30,6 @@ log = logging.getLogger(__name__)
 ViewT = TypeVar("ViewT", bound=discord.ui.View)
 # Whatever bot client an interaction came to (the bot's own class in the cogs, a plain client in tests).
 Interaction: TypeAlias = discord.Interaction[discord.Client]
-# A message to send or an edit to make: the keyword arguments of discord.py's send and edit calls.
-Message: TypeAlias = dict[str, Any]
 
 # Discord drops an interaction not acknowledged within 3 s of its arrival; past this, defer first and answer with a
 # followup. Half the budget: on a saturated bot the answer itself waits in the event loop before it goes out.
@@ -165,7 +163,7 @@ async def _settled(interaction: Interaction) -> None:
                 raise  # the deferral came too late: so would the answer, through the same dead token
 
 
-async def send(interaction: Interaction, *, ephemeral: bool = False, **message: Any) -> int | None:
+async def send(interaction: Interaction, *, ephemeral: bool = False, **message: object) -> int | None:
     """Answer with a new message, whatever state the interaction is in. Returns its id when Discord says it.
 
     Raises ``discord.HTTPException`` when Discord refuses (an expired token: ``discord.NotFound``)."""
@@ -186,27 +184,27 @@ async def send(interaction: Interaction, *, ephemeral: bool = False, **message: 
     return getattr(posted, "id", None)
 
 
-async def update(interaction: Interaction, **message: Any) -> None:
+async def update(interaction: Interaction, **message: object) -> None:
     """Change the message whose button was clicked, whatever state the interaction is in (a click only)."""
-    message = fit(message)
+    fitted = fit(message)
     await _settled(interaction)
     response = interaction.response
     if not response.is_done():
-        await response.edit_message(**message)
+        await response.edit_message(**fitted)
         return
     if response.type in (
         discord.InteractionResponseType.deferred_message_update,
         discord.InteractionResponseType.message_update,
     ):
-        await interaction.edit_original_response(**message)
+        await interaction.edit_original_response(**fitted)
         return
     clicked = clicked_message(interaction)
     if clicked is None or clicked.flags.ephemeral:
         raise discord.InteractionResponded(interaction)
     # Answered otherwise already: the clicked message is edited through the channel (one rate-limited request).
     channel = interaction.client.get_partial_messageable(clicked.channel.id)
-    message.pop("allowed_mentions", None)
-    await channel.get_partial_message(clicked.id).edit(**message)
+    fitted.pop("allowed_mentions", None)
+    await channel.get_partial_message(clicked.id).edit(**fitted)
 
 
 @asynccontextmanager

@@ -23,7 +23,7 @@ import discord
 from engine.game import decode_moves
 from i18n import Localized, Text, _, joined, lines, render
 from storage import GameRecord
-from table.answer import NO_PINGS, Interaction, Message, clicked_message, detached, send, update
+from table.answer import NO_PINGS, Interaction, clicked_message, detached, send, update
 from table.end_screen import final_view, team_record
 from table.fit import CONTENT, cut, fit
 from table.games import Games, setup_of, title
@@ -31,8 +31,9 @@ from table.language import Languages
 from table.live import Live
 from table.people import is_ai, mention
 from table.picture import Picture
-from table.transition import SomePresenter, Transition
-from table.wire import edit_by_token, edit_in_channel
+from table.presenter import SomePresenter
+from table.transition import Transition
+from table.wire import Message, edit_by_token, edit_in_channel
 
 log = logging.getLogger(__name__)
 
@@ -279,45 +280,6 @@ class Boards:
         if lock is None:
             lock = self._turns[game_id] = asyncio.Lock()
         return lock
-
-    async def answer(
-        self, interaction: Interaction, played: Transition, private: Callable[[bool], Message]
-    ) -> int | None:
-        """Show a move made by an interaction: the clicked board updated, or the panel updated (``private(ack)``
-        composes it) and the board edited in place, or a new board posted when the table moved on. Returns the id of
-        the private panel it sent as a new message, if it sent one (Discord says it in the answer: no request)."""
-        live, presenter = played.live, played.presenter
-        record = live.record
-        board, fresh, shrunk = self.after(played, record_line=await self.record_line(played))
-        on_board = self.is_board_click(interaction, record)
-        on_panel = clicked_message(interaction) is not None and not on_board
-        panel_id: int | None = None
-        if not fresh:
-            if on_board:
-                await update(interaction, **board)  # the clicked board itself: the click's own answer
-                return None
-            if on_panel:
-                await update(interaction, **private(True))
-            else:
-                panel_id = await send(interaction, ephemeral=True, **private(True))
-            await self.show_in_place(played, board)
-            return panel_id
-        async with self.turn(record.id):
-            old = live.record.message_id
-            if on_board:
-                # The clicked board shrinks to its line of the log; the new board goes below.
-                await update(interaction, **(shrunk or {"view": None}))
-                old = None
-            elif on_panel:
-                await update(interaction, **private(True))
-            posted = await send(interaction, allowed_mentions=pings(played, self.at_the_keyboard), **board)
-            handle = BoardHandle.of(interaction, posted or 0)
-            alone = not (on_board or on_panel) and not played.ended
-            if alone and presenter.show_after(played.before, played.after, played.by, played.action):
-                panel_id = await send(interaction, ephemeral=True, **private(False))
-            await self.moved(live, handle.message_id, old, handle, shrunk)
-        await self.show_picture(played, board, handle.message_id)
-        return panel_id
 
     async def publish(self, played: Transition, framing: Framing | None = None) -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in

@@ -33,7 +33,8 @@ from table.games import Games
 from table.language import Languages
 from table.live import Live
 from table.people import is_ai, mention
-from table.transition import SomePresenter, Transition
+from table.presenter import SomePresenter
+from table.transition import Transition
 
 log = logging.getLogger(__name__)
 
@@ -205,7 +206,7 @@ class TurnClock:
         if player not in autopilot(live.record) and not misses(live.record).get(player):
             return
 
-        def back(record: GameRecord) -> dict[str, Any] | None:
+        def back(record: GameRecord) -> dict[str, object] | None:
             counts = misses(record)
             if player not in autopilot(record) and not counts.get(player):
                 return None
@@ -217,7 +218,7 @@ class TurnClock:
     async def missed(self, channel_id: int, game_id: int, player: int) -> GameRecord | None:
         """Count a missed turn; enough in a row put the seat on autopilot."""
 
-        def count(record: GameRecord) -> dict[str, Any] | None:
+        def count(record: GameRecord) -> dict[str, object] | None:
             if record.status != "running":
                 return None
             counts = misses(record)

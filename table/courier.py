@@ -22,7 +22,7 @@ import discord
 
 import metrics
 from i18n import Localized, _, joined, render
-from storage import Storage
+from storage import GameRecord, Storage
 from table.answer import USERS_ONLY, Interaction
 from table.fit import fit
 from table.games import Games
@@ -140,54 +140,64 @@ class Courier:
         if known.stored is None or known.seen != moves:
             # Read once per game and process, then kept as this process writes it.
             known.stored, known.seen = await self.storage.private_messages(record.id), moves
-        sent = known.stored
-        closed = []
-        for player, private in list(live.dm_text.items()):
-            if known.texts.get(player) == private:
-                continue
-            text = render(private, await self.languages.reader(player))
-            message_id, shown = sent.get(player, (None, ""))
-            if shown == text:
-                known.texts[player] = private
-                continue
-            try:
-                delivered = await self.show(player, text, message_id, game=record.id)
-            except DMsClosed:
-                closed.append(player)
-                continue
-            if delivered is None and self._undeliverable.get(player) == record.id:
-                continue  # refused (not a server error): trying again later would only be refused again
-            if delivered is None:
-                # Discord kept failing: nothing is recorded as shown, so a later delivery (or a restart) tries again.
-                retry = asyncio.get_running_loop().call_later(RETRY_DM_SECONDS, self.deliver_later, live)
-                self._retries.add(retry)
-                continue
-            await self.storage.set_private_message(record.id, player, delivered, text)
-            sent[player] = (delivered, text)
-            known.texts[player] = private
+        closed = [
+            p for p, private in list(live.dm_text.items()) if not await self._deliver_one(live, known, p, private)
+        ]
         untold = [p for p in closed if (record.id, p) not in self._told_closed]
+        if untold and record.status == "running":
+            await self._tell_closed(record, untold, interaction)
+
+    async def _deliver_one(self, live: Live, known: Sent, player: int, private: Localized) -> bool:
+        """Make ``player``'s DM show ``private``; False when their DMs are closed to the bot."""
+        record, sent = live.record, known.stored if known.stored is not None else {}
+        if known.texts.get(player) == private:
+            return True
+        text = render(private, await self.languages.reader(player))
+        message_id, shown = sent.get(player, (None, ""))
+        if shown == text:
+            known.texts[player] = private
+            return True
+        try:
+            delivered = await self.show(player, text, message_id, game=record.id)
+        except DMsClosed:
+            return False
+        if delivered is None and self._undeliverable.get(player) == record.id:
+            return True  # refused (not a server error): trying again later would only be refused again
+        if delivered is None:
+            # Discord kept failing: nothing is recorded as shown, so a later delivery (or a restart) tries again.
+            retry = asyncio.get_running_loop().call_later(RETRY_DM_SECONDS, self.deliver_later, live)
+            self._retries.add(retry)
+            return True
+        await self.storage.set_private_message(record.id, player, delivered, text)
+        sent[player] = (delivered, text)
+        known.texts[player] = private
+        return True
+
+    async def _tell_closed(self, record: GameRecord, untold: list[int], interaction: Interaction | None) -> None:
+        """Tell the table, once per game, who does not accept DMs from the bot, and how to open them."""
         presenter = self.games.presenters.get(record.kind)
-        if untold and presenter is not None and record.status == "running":
-            self._told_closed.update((record.id, p) for p in untold)
-            notice = render(
-                _(
-                    "{players}: I can't send you direct messages. {hint}",
-                    players=joined([mention(p) for p in untold], ", "),
-                    hint=presenter.closed_dms_hint,
-                ),
-                self.languages.of_record(record),
-            )
-            # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
-            # The person whose own action this answers hears it privately.
-            privately = interaction is not None and untold == [interaction.user.id]
-            with suppress(discord.HTTPException):
-                if interaction is not None:
-                    await interaction.followup.send(
-                        **fit({"content": notice}), allowed_mentions=USERS_ONLY, ephemeral=privately
-                    )
-                else:
-                    channel = self.client.get_partial_messageable(record.channel_id)
-                    await channel.send(**fit({"content": notice}), allowed_mentions=USERS_ONLY)
+        if presenter is None:
+            return
+        self._told_closed.update((record.id, p) for p in untold)
+        notice = render(
+            _(
+                "{players}: I can't send you direct messages. {hint}",
+                players=joined([mention(p) for p in untold], ", "),
+                hint=presenter.closed_dms_hint,
+            ),
+            self.languages.of_record(record),
+        )
+        # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
+        # The person whose own action this answers hears it privately.
+        privately = interaction is not None and untold == [interaction.user.id]
+        with suppress(discord.HTTPException):
+            if interaction is not None:
+                await interaction.followup.send(
+                    **fit({"content": notice}), allowed_mentions=USERS_ONLY, ephemeral=privately
+                )
+            else:
+                channel = self.client.get_partial_messageable(record.channel_id)
+                await channel.send(**fit({"content": notice}), allowed_mentions=USERS_ONLY)
 
     async def show(self, user_id: int, text: str, message_id: int | None = None, *, game: int = 0) -> int | None:
         """Show ``text`` in a DM to ``user_id``: edit ``message_id`` if given, else send a new message. Returns the

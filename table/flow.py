@@ -1,8 +1,9 @@
 """The table as the cogs see it: one facade over the parts, and the one path of an action from a click to the
 database and back to the board.
 
-``act``: the channel's lock, ``Games.play`` (commit by compare-and-swap; the ``Transition`` event lets the clock, the
-seats and the courier follow), then ``Boards.answer`` shows it, then the courier brings the DMs up to date. After
+``act``: the channel's lock, ``Games.play`` (commit by compare-and-swap; its ``Transition`` lets the clock, the seats,
+the panels and the courier follow), then ``Replies.answer`` carries out the reply plan, then the courier brings the
+DMs up to date. After
 the commit nothing can turn into a refusal: a Discord error while showing the move is logged once, and the player is
 told the move was made.
 """
@@ -21,7 +22,6 @@ from i18n import Localized, Text, _, lines, render
 from storage import GameRecord, Storage
 from table.answer import (
     Interaction,
-    Message,
     UserError,
     before_change,
     clicked_message,
@@ -41,9 +41,12 @@ from table.language import Languages
 from table.live import Live
 from table.nudges import Nudges
 from table.panels import Panels, panel_game
+from table.presenter import SomePresenter
+from table.reply import Asked, Replies
 from table.seats import Seats
-from table.transition import SomePresenter, Transition
+from table.transition import Transition
 from table.votes import Votes, vote_buttons
+from table.wire import Message
 
 log = logging.getLogger(__name__)
 
@@ -54,14 +57,6 @@ MOVE_MADE = _("Your move was made")
 PanelLink = Callable[[GameRecord, int, str], "discord.ui.Button[discord.ui.View] | None"]
 # And one under the channel's board, for spectators: (game, locale) -> the button, or None.
 BoardLink = Callable[[GameRecord, str], "discord.ui.Button[discord.ui.View] | None"]
-
-
-async def original_id(interaction: Interaction) -> int | None:
-    """The id of the message that answered ``interaction`` (one request on its token, outside the global rate limit)."""
-    try:
-        return (await interaction.original_response()).id
-    except discord.HTTPException:
-        return None
 
 
 def compose_panel(
@@ -103,6 +98,7 @@ class Table:
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
         self.panels = Panels(client, self.games, self.panel)
+        self.replies = Replies(self.boards, self.panels)
         self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
         self.panel_link: PanelLink | None = None
         self.board_link: BoardLink | None = None
@@ -196,14 +192,12 @@ class Table:
         game id a private panel's button was made for, ``page`` the panel page to show after."""
         channel_id = interaction.channel_id
         assert channel_id is not None
-        locale = self.languages.for_reader(interaction)
-        clicked = clicked_message(interaction)
-        on_panel = clicked is not None and clicked.flags.ephemeral
+        asked = Asked(interaction, page, self.languages.for_reader(interaction))
         async with AsyncExitStack() as holding:
             async with in_time(interaction):
                 # The mover's panel is answered here: its background update waits, then finds it current.
                 await holding.enter_async_context(self.panels.lock(channel_id, interaction.user.id))
-                played = await self.games.play(
+                moved = await self.games.play(
                     channel_id,
                     interaction.user.id,
                     action,
@@ -212,30 +206,11 @@ class Table:
                     game=game,
                     ready=lambda: before_change(interaction),
                 )
-            live, presenter, player = played.live, played.presenter, played.by
-            shown: list[tuple[str | None, int]] = []  # the panel the answer carries: its page and position
-
-            def private(ack: bool) -> Message:
-                shown_page = page if ack else None
-                message = self.panel(live, presenter, player, shown_page, locale, ack=ack)
-                if on_panel or not interaction.response.is_done():
-                    shown.append((shown_page, presenter.game.move_count(live.state)))
-                else:
-                    # A followup whose id the answer does not keep could never be kept current: no buttons on it.
-                    message.pop("view", None)
-                return message
-
             async with committed(interaction, MOVE_MADE):
-                sent = await self.boards.answer(interaction, played, private)
-                if shown:
-                    shown_page, position = shown[-1]
-                    message_id = clicked.id if on_panel and clicked is not None else sent
-                    if message_id is None:
-                        message_id = await original_id(interaction)
-                    await self.panels.opened(interaction, live, player, message_id, shown_page, locale, position)
+                await self.replies.answer(asked, moved)
         if interaction.type is discord.InteractionType.component:
             metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)
-        self.courier.deliver_later(live, interaction)
+        self.courier.deliver_later(moved.live, interaction)
 
     async def act_for(self, channel_id: int, player: int, action: object, *, game: int | None = None) -> Transition:
         """``act`` without a Discord interaction (the web table): the same commit, then the board, the panels, the
@@ -278,7 +253,6 @@ class Table:
         player: int,
         page: str | None,
         locale: str,
-        *,
         ack: bool = False,
     ) -> Message:
         """The private panel (``compose_panel``), with the web table's link where the web table is on."""

@@ -15,6 +15,7 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
@@ -27,8 +28,8 @@ from table.answer import UserError
 from table.events import Events
 from table.live import Live
 from table.people import is_ai
-from table.presenter import Step
-from table.transition import Actor, SomePresenter, Transition, transition
+from table.presenter import SomePresenter, Step
+from table.transition import Actor, Transition, transition
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +87,21 @@ def advance(
     live.remember(Step(presenter.game.move_count(after), player, action, before, after), moved_on)
     live.state = after
     return moved_on, revealed
+
+
+def advance_by(live: Live, presenter: SomePresenter, moves: list[Move[object]]) -> None:
+    """Apply logged moves, keeping the turn log and what each DM should show (raises CorruptState for a bad
+    log)."""
+    game = presenter.game
+    for number, move in enumerate(moves, start=game.move_count(live.state) + 1):
+        try:
+            after = game.apply(live.state, move.player, move.action)
+        except Exception as error:
+            reason = error.text if isinstance(error, GameError) else str(error)
+            raise CorruptState(
+                _("Move {number} of the saved game breaks the rules: {error}", number=number, error=reason)
+            ) from error
+        advance(live, presenter, after, move.player, move.action)
 
 
 def decide(
@@ -203,7 +219,7 @@ class Games:
             live = Live(record, replay(game, setup_of(record), ()))
             for player in dm_readers(presenter, record.players):
                 live.dm_text[player] = presenter.private_text(live.state, player)
-            self._advance(live, presenter, moves)
+            advance_by(live, presenter, moves)
         except CorruptState as error:
             raise self.unavailable(record, error.text) from error
         return live
@@ -211,24 +227,10 @@ class Games:
     async def _catch_up(self, live: Live, presenter: SomePresenter, known: int) -> None:
         logged = await self.storage.moves(live.record.id, after=known)
         try:
-            self._advance(live, presenter, decode_moves(presenter.game, [(m.player, m.action) for m in logged]))
+            advance_by(live, presenter, decode_moves(presenter.game, [(m.player, m.action) for m in logged]))
         except CorruptState as error:
             self.forget(live.record)
             raise self.unavailable(live.record, error.text) from error
-
-    def _advance(self, live: Live, presenter: SomePresenter, moves: list[Move[object]]) -> None:
-        """Apply logged moves, keeping the turn log and what each DM should show (raises CorruptState for a bad
-        log)."""
-        game = presenter.game
-        for number, move in enumerate(moves, start=game.move_count(live.state) + 1):
-            try:
-                after = game.apply(live.state, move.player, move.action)
-            except Exception as error:
-                reason = error.text if isinstance(error, GameError) else str(error)
-                raise CorruptState(
-                    _("Move {number} of the saved game breaks the rules: {error}", number=number, error=reason)
-                ) from error
-            advance(live, presenter, after, move.player, move.action)
 
     async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live, SomePresenter]:
         """The channel's running game (of ``kind``, if given), or a friendly refusal."""
@@ -284,16 +286,8 @@ class Games:
             if ready is not None:
                 await ready()
             for attempt in range(3):
-                # Optimistic first: the game as this process last left it, without asking the database; the append
-                # below checks it is still the newest position. A refusal is only ever decided on the stored game.
-                cached = self._running_here(channel_id, kind) if attempt == 0 else None
-                live, presenter = cached or await self.running(channel_id, kind)
-                try:
-                    after = decide(live, presenter, player, action, board, game)
-                except (GameError, UserError):
-                    if cached is None:
-                        raise
-                    continue  # decided on the remembered position: decide again on the stored one
+                where = (kind, board, game)
+                live, presenter, after = await self._position(channel_id, player, action, where, attempt == 0)
                 done = await self._append(live, presenter, player, action, after, actor)
                 if done is not None:
                     await self.events.moved(done)
@@ -303,6 +297,25 @@ class Games:
                 )
                 await asyncio.sleep(0.01 * (attempt + 1))
         raise UserError(_("Several moves arrived at once; yours was not made. Please try again."))
+
+    async def _position(
+        self,
+        channel_id: int,
+        player: int,
+        action: object,
+        where: tuple[str | None, tuple[int, int] | None, int | None],
+        optimistic: bool,
+    ) -> tuple[Live, SomePresenter, object]:
+        """The game, and the position ``action`` leads to there (``where``: kind, board, game as for ``play``).
+        Optimistic first: the game as this process last left it, without asking the database; the append checks it
+        is still the newest position. A refusal is only ever decided on the stored game."""
+        kind, board, game = where
+        cached = self._running_here(channel_id, kind) if optimistic else None
+        if cached is not None:
+            with suppress(GameError, UserError):
+                return cached[0], cached[1], decide(cached[0], cached[1], player, action, board, game)
+        live, presenter = await self.running(channel_id, kind)
+        return live, presenter, decide(live, presenter, player, action, board, game)
 
     async def _append(
         self, live: Live, presenter: SomePresenter, player: int, action: object, after: object, actor: Actor

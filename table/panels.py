@@ -34,12 +34,14 @@ import discord
 from engine.ai import PLAYERS as AI_PLAYERS
 from i18n import _, render
 from storage import GameRecord
-from table.answer import Interaction, Message, UserError
+from table.answer import Interaction, UserError
 from table.boards import INTERACTION_TOKEN_SECONDS, BoardHandle
 from table.games import STALE_PANEL, Games
 from table.live import Live
 from table.people import is_ai
-from table.transition import SomePresenter, Transition
+from table.presenter import SomePresenter
+from table.transition import Transition
+from table.wire import Message
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +54,9 @@ HINTS_ON_YOUR_TURN = _("Hints are for your turn: press Hint again when it comes.
 NO_HINTS_HERE = _("Hints are offered only at tables with a computer player or a single person.")
 NO_HINT_NOW = _("There is no hint to give now.")
 
-# How a panel is composed: (live game, presenter, player, page, locale) -> the message (content and buttons).
-Compose = Callable[[Live, SomePresenter, int, str | None, str], Message]
+# How a panel is composed: (live game, presenter, player, page, locale, as the answer to the player's own move) -> the
+# message (content and buttons).
+Compose = Callable[[Live, SomePresenter, int, str | None, str, bool], Message]
 
 
 @dataclass(slots=True)
@@ -185,7 +188,7 @@ class Panels:
                 if not handle.token.fresh():
                     self._live.pop(key, None)  # its token is dead: the panel can no longer be edited
                     return
-                message = self.compose(live, presenter, player, handle.page, handle.locale)
+                message = self.compose(live, presenter, player, handle.page, handle.locale, False)
                 try:
                     await handle.token.edit(self.client, **message)
                 except discord.HTTPException:

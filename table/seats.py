@@ -23,7 +23,9 @@ from table.boards import Boards, Framing
 from table.clock import TurnClock, autopilot
 from table.events import TurnRanOut
 from table.games import Games
+from table.live import Live
 from table.people import is_ai, mention
+from table.presenter import SomePresenter
 from table.transition import Transition
 
 log = logging.getLogger(__name__)
@@ -100,12 +102,7 @@ class Seats:
             return False
         game = presenter.game
         ai = PLAYERS.get(live.record.kind)
-        last: Transition | None = None
-        for seat in [p for p in live.record.players if is_ai(p) and game.legal_actions(live.state, p)]:
-            signals = ai.signals(game.observation(live.state, seat)) if ai is not None else ()
-            for signal in signals:
-                with suppress(UserError, GameError):
-                    last = await self.games.play(channel_id, seat, signal)
+        last = await self._signal(channel_id, live, presenter)
         if last is not None:
             live = last.live
             if game.is_over(live.state):
@@ -131,6 +128,17 @@ class Seats:
             played = await self.games.play(channel_id, mover, ai.fallback(game.legal_actions(live.state, mover), None))
         await self.show(played)
         return True
+
+    async def _signal(self, channel_id: int, live: Live, presenter: SomePresenter) -> Transition | None:
+        """The computer players' signals (The Game: "don't play on this pile"); the last one made, if any."""
+        game, ai = presenter.game, PLAYERS.get(live.record.kind)
+        last: Transition | None = None
+        for seat in [p for p in live.record.players if is_ai(p) and game.legal_actions(live.state, p)]:
+            signals = ai.signals(game.observation(live.state, seat)) if ai is not None else ()
+            for signal in signals:
+                with suppress(UserError, GameError):
+                    last = await self.games.play(channel_id, seat, signal)
+        return last
 
     async def on_turn_ran_out(self, event: TurnRanOut) -> None:
         """The clock ran out on a person's turn: the autopilot plays it, and it counts as missed."""

@@ -10,14 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, TypeAlias
 
 from storage import GameRecord
 from table.live import Live
-from table.presenter import Presenter, Step
-
-# The table handles every game alike: a game's state and action types are its own, opaque to the core.
-SomePresenter: TypeAlias = Presenter[Any, Any]
+from table.presenter import SomePresenter, Step
 
 
 class Actor(Enum):

@@ -6,19 +6,17 @@ row as it is, so two people voting at the same moment both count.
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
-from i18n import _, _p, render
+from i18n import Text, _, _p, render
 from storage import GameRecord
 from table.answer import Interaction, UserError, send
 from table.clock import TurnClock, autopilot, misses, options_with
 from table.games import Games
 from table.language import Languages
 from table.people import is_ai, mention
+from table.presenter import SomePresenter
 from table.seats import Seats
-from table.transition import SomePresenter
 
 VOTE_KINDS = ("autopilot", "remove")
 
@@ -68,11 +66,11 @@ class Votes:
         needed = len(people) // 2 + 1
         tally: list[int] = []
 
-        def count(record: GameRecord) -> dict[str, Any]:
+        def count(record: GameRecord) -> dict[str, object]:
             votes = {k: set(v) for k, v in dict(record.options.get("votes", {})).items()}
             votes.setdefault(key, set()).add(voter)
             tally[:] = [len(votes[key])]
-            changes: dict[str, Any] = {}
+            changes: dict[str, object] = {}
             if len(votes[key]) >= needed:
                 votes.pop(key)
                 if kind == "autopilot":
@@ -82,31 +80,15 @@ class Votes:
         record = await self.games.modify(game_id, count)
         if record is None:
             raise UserError(_("That vote is from an earlier game."))
-        locale = self.languages.for_reader(interaction)
         player = mention(target)
-        if tally[0] < needed:
-            if kind == "autopilot":
-                counted = _(
-                    "Your vote for autopilot for {player} is in ({votes} of {needed} needed).",
-                    player=player,
-                    votes=tally[0],
-                    needed=needed,
-                )
-            else:
-                counted = _(
-                    "Your vote for removing {player} is in ({votes} of {needed} needed).",
-                    player=player,
-                    votes=tally[0],
-                    needed=needed,
-                )
-            await send(interaction, content=render(counted, locale), ephemeral=True)
-            return
-        decided = (
-            _("The table voted for autopilot for {player}.", player=player)
-            if kind == "autopilot"
-            else _("The table voted for removing {player}.", player=player)
-        )
-        await send(interaction, content=render(decided, locale), ephemeral=True)
+        said = vote_text(kind, player, tally[0], needed)
+        await send(interaction, content=render(said, self.languages.for_reader(interaction)), ephemeral=True)
+        if tally[0] >= needed:
+            await self.carry_out(record, presenter, kind, target)
+
+    async def carry_out(self, record: GameRecord, presenter: SomePresenter, kind: str, target: int) -> None:
+        """The table decided: the seat goes on autopilot, or its player leaves the game."""
+        player = mention(target)
         if kind == "autopilot":
             await self.clock.announce(
                 record, _("The table put {player} on autopilot until they act again.", player=player)
@@ -117,5 +99,23 @@ class Votes:
             await self.clock.restart(live, presenter, moved_on=True)
             self.seats.wake(record.kind, record.channel_id, record)
             return
-        played = await self.games.play(record.channel_id, target, game.leave, auto=True)
+        played = await self.games.play(record.channel_id, target, presenter.game.leave, auto=True)
         await self.seats.show(played, lambda move: _("The table voted {player} out: {move}", player=player, move=move))
+
+
+def vote_text(kind: str, player: str | Text, votes: int, needed: int) -> Text:
+    """What the voter hears: their vote counted so far, or what the table decided."""
+    if votes >= needed:
+        if kind == "autopilot":
+            return _("The table voted for autopilot for {player}.", player=player)
+        return _("The table voted for removing {player}.", player=player)
+    if kind == "autopilot":
+        return _(
+            "Your vote for autopilot for {player} is in ({votes} of {needed} needed).",
+            player=player,
+            votes=votes,
+            needed=needed,
+        )
+    return _(
+        "Your vote for removing {player} is in ({votes} of {needed} needed).", player=player, votes=votes, needed=needed
+    )

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from cogs import no_thanks as no_thanks_cog
+from cogs import the_game_presenter as the_game_cog
 from storage import GameRecord, NewGame
 from storage.sqlite import SQLiteStorage
 from table.events import Events
@@ -33,7 +34,7 @@ def core(storage: SQLiteStorage) -> tuple[Games, Heard]:
     events = Events()
     events.subscribe("test", heard)
     games = Games(storage, events)
-    games.presenters["no_thanks"] = no_thanks_cog.PRESENTER
+    games.presenters.update({"no_thanks": no_thanks_cog.PRESENTER, "the_game": the_game_cog.PRESENTER})
     return games, heard
 
 

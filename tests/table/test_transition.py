@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cogs import no_thanks as no_thanks_cog
 from engine import no_thanks
 from storage import NewGame
 from storage.sqlite import SQLiteStorage
@@ -31,7 +32,7 @@ async def test_a_move_yields_one_transition_with_the_positions_and_facts_around_
     )
     assert not moved.moved_on  # a chip paid edits the board; only a card taken moves the table on
     assert moved.revealed == {mover}  # the chip left the mover's DM
-    assert moved.upcoming == no_thanks.current_player(moved.after) != mover
+    assert moved.upcoming == no_thanks.current_player(live.state) != mover
     assert moved.turn_began
     assert moved.record.id == record.id
     assert moved.record_before.id == record.id
@@ -99,3 +100,32 @@ async def test_the_deal_is_a_transition_too(storage: SQLiteStorage) -> None:
     assert dealt.revealed == set(PLAYERS)
     assert dealt.moved_on
     assert dealt.turn_began
+
+
+class Counting:
+    """The No Thanks! presenter, counting how often it is asked whether a move moved the table on."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(no_thanks_cog.PRESENTER, name)
+
+    def new_board(self, *move: object) -> bool:
+        self.asked += 1
+        return bool(no_thanks_cog.PRESENTER.new_board(*move))  # type: ignore[arg-type]
+
+
+async def test_the_presenter_is_asked_once_per_move_whether_the_table_moved_on(storage: SQLiteStorage) -> None:
+    games, heard = core(storage)
+    counting = Counting()
+    games.presenters["no_thanks"] = counting  # type: ignore[assignment]
+    await running(games)
+    live, _presenter = await games.running(CHANNEL)
+    for _move in range(6):
+        mover = no_thanks.current_player(live.state)
+        assert mover is not None
+        chips = no_thanks.chips(live.state, mover)
+        await games.play(CHANNEL, mover, no_thanks.NoThanks() if chips else no_thanks.Take())
+    assert len(heard.moves) == 6
+    assert counting.asked == 6
