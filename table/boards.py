@@ -207,6 +207,11 @@ class Boards:
                 self._shown.popitem(last=False)
         return shown
 
+    async def on_moved(self, moved: Transition) -> None:
+        """A game dealt here: its first board goes up with the deal (the log of a superseded board starts there)."""
+        if moved.dealt:
+            self._shown[moved.record.id] = Shown(0)
+
     def on_load(self, live: Live) -> None:
         presenter = self.games.presenters.get(live.record.kind)
         if presenter is not None:

@@ -107,6 +107,7 @@ class Table:
         self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
         self.events.subscribe("turn clock", self.clock.on_moved)
+        self.events.subscribe("boards", self.boards.on_moved)
         self.events.subscribe("hand panels", self.panels.on_moved)
         self.events.subscribe("seat driver", self.seats.on_moved)
         self.events.subscribe("courier", self.courier.on_moved)

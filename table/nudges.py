@@ -45,13 +45,11 @@ class Nudges:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def on_moved(self, event: Transition) -> None:
-        record, game = event.live.record, event.presenter.game
-        upcoming = None if game.is_over(event.after) else game.current_player(event.after)
+        record, upcoming = event.live.record, event.upcoming
         self._settle(record.id, upcoming, event.player)
-        began = event.dealt or (event.before is not None and upcoming != game.current_player(event.before))
         if (
             upcoming is None
-            or not began
+            or not event.turn_began
             or upcoming == event.player
             or (event.moved_on and not event.dealt)  # the new board pings them
             or is_ai(upcoming)
