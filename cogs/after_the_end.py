@@ -19,7 +19,7 @@ from cogs.lobby_message import LobbyMessage
 from storage import GameRecord
 from table.answer import detached
 from table.end_screen import REMATCH_ID, replay_view
-from table.events import Moved
+from table.transition import Transition
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -87,7 +87,7 @@ class AfterTheEnd(commands.Cog):
 
     # ---- older end screens lose their Rematch -----------------------------------------------------------------
 
-    async def on_moved(self, event: Moved) -> None:
+    async def on_moved(self, event: Transition) -> None:
         """A game ended: the channel's previous end screen loses its Rematch (its Replay stays), in the background
         (the move's answer does not wait for it)."""
         if event.presenter.game.is_over(event.after):

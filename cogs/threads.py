@@ -22,9 +22,9 @@ from cogs._results import people, result_text
 from i18n import Text, _, listing, render
 from storage import GameRecord
 from table.answer import NO_PINGS, UserError, send, shorten
-from table.events import Moved
 from table.games import stats_result, title
 from table.options import options_of
+from table.transition import Transition
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -162,7 +162,7 @@ class Threads(commands.Cog):
 
     # ---- the end ----------------------------------------------------------------------------------------------
 
-    async def on_moved(self, event: Moved) -> None:
+    async def on_moved(self, event: Transition) -> None:
         record: GameRecord = event.live.record
         parent = parent_of(record)
         if parent is None or not event.presenter.game.is_over(event.after):

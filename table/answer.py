@@ -16,7 +16,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from typing import Any, TypeVar
+from typing import TypeAlias, TypeVar
 
 import discord
 
@@ -28,6 +28,8 @@ from table.wire import answer_with_message
 log = logging.getLogger(__name__)
 
 ViewT = TypeVar("ViewT", bound=discord.ui.View)
+# Whatever bot client an interaction came to (the bot's own class in the cogs, a plain client in tests).
+Interaction: TypeAlias = discord.Interaction[discord.Client]
 
 # Discord drops an interaction not acknowledged within 3 s of its arrival; past this, defer first and answer with a
 # followup. Half the budget: on a saturated bot the answer itself waits in the event loop before it goes out.
@@ -64,7 +66,7 @@ def shorten(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def clicked_message(interaction: discord.Interaction[Any]) -> discord.Message | None:
+def clicked_message(interaction: Interaction) -> discord.Message | None:
     """The message whose button was clicked (None for a slash command)."""
     return interaction.message if interaction.type is discord.InteractionType.component else None
 
@@ -81,7 +83,7 @@ def token_dead(error: BaseException) -> bool:
     return False
 
 
-def age(interaction: discord.Interaction[Any]) -> float:
+def age(interaction: Interaction) -> float:
     """Seconds since Discord created the interaction (its id is a timestamp). 0 when this machine's clock is behind
     Discord's, or so far off that the figure means nothing (past a token's 15 minutes)."""
     created = discord.utils.snowflake_time(interaction.id)
@@ -89,7 +91,7 @@ def age(interaction: discord.Interaction[Any]) -> float:
     return seconds if 0 < seconds < TOKEN_SECONDS else 0.0
 
 
-async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
+async def defer(interaction: Interaction, *, ephemeral: bool = False) -> None:
     """Acknowledge now, answer later. A click defers as an update of its own message (the answer may still be a new
     message); a command defers with a "thinking" (private if ``ephemeral``), which the first answer fills in."""
     if interaction.response.is_done():
@@ -102,13 +104,13 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
 
 
 @asynccontextmanager
-async def in_time(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> AsyncIterator[None]:
+async def in_time(interaction: Interaction, *, ephemeral: bool = False) -> AsyncIterator[None]:
     """Defer the interaction if the work inside takes long (a busy database), so Discord never drops it: at
     ``DEFER_AFTER_SECONDS`` after its arrival, or at once, before the work, when it waited that long in the queue
     already (then a token that died meanwhile raises its ``discord.NotFound`` before anything is changed).
     ``ephemeral``: the answer will be private (a command's "thinking" is then private too). Nested uses share one
     deferral."""
-    deferral: list[asyncio.Future[Any]] = []
+    deferral: list[asyncio.Future[None]] = []
 
     def later() -> None:
         if interaction.response.is_done() or interaction.extras.get(_ANSWERING):
@@ -133,7 +135,7 @@ async def in_time(interaction: discord.Interaction[Any], *, ephemeral: bool = Fa
                 await task
 
 
-async def before_change(interaction: discord.Interaction[Any]) -> None:
+async def before_change(interaction: Interaction) -> None:
     """Call right before committing what the interaction asked for: one that waited past ``DEFER_AFTER_SECONDS``
     (for a lock, in a queue) is deferred now, first, so that a token that died meanwhile raises its
     ``discord.NotFound`` before anything changes, and a live one can be answered for 15 minutes. A saved move is then
@@ -148,7 +150,7 @@ async def before_change(interaction: discord.Interaction[Any]) -> None:
     await pending
 
 
-async def _settled(interaction: discord.Interaction[Any]) -> None:
+async def _settled(interaction: Interaction) -> None:
     """Before answering: no deferral may start from now on, and one under way has finished (else the two calls race
     for the interaction's one response)."""
     interaction.extras[_ANSWERING] = True
@@ -161,7 +163,7 @@ async def _settled(interaction: discord.Interaction[Any]) -> None:
                 raise  # the deferral came too late: so would the answer, through the same dead token
 
 
-async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False, **message: Any) -> int | None:
+async def send(interaction: Interaction, *, ephemeral: bool = False, **message: object) -> int | None:
     """Answer with a new message, whatever state the interaction is in. Returns its id when Discord says it.
 
     Raises ``discord.HTTPException`` when Discord refuses (an expired token: ``discord.NotFound``)."""
@@ -182,31 +184,31 @@ async def send(interaction: discord.Interaction[Any], *, ephemeral: bool = False
     return getattr(posted, "id", None)
 
 
-async def update(interaction: discord.Interaction[Any], **message: Any) -> None:
+async def update(interaction: Interaction, **message: object) -> None:
     """Change the message whose button was clicked, whatever state the interaction is in (a click only)."""
-    message = fit(message)
+    fitted = fit(message)
     await _settled(interaction)
     response = interaction.response
     if not response.is_done():
-        await response.edit_message(**message)
+        await response.edit_message(**fitted)
         return
     if response.type in (
         discord.InteractionResponseType.deferred_message_update,
         discord.InteractionResponseType.message_update,
     ):
-        await interaction.edit_original_response(**message)
+        await interaction.edit_original_response(**fitted)
         return
     clicked = clicked_message(interaction)
     if clicked is None or clicked.flags.ephemeral:
         raise discord.InteractionResponded(interaction)
     # Answered otherwise already: the clicked message is edited through the channel (one rate-limited request).
     channel = interaction.client.get_partial_messageable(clicked.channel.id)
-    message.pop("allowed_mentions", None)
-    await channel.get_partial_message(clicked.id).edit(**message)
+    fitted.pop("allowed_mentions", None)
+    await channel.get_partial_message(clicked.id).edit(**fitted)
 
 
 @asynccontextmanager
-async def committed(interaction: discord.Interaction[Any], done: Text) -> AsyncIterator[None]:
+async def committed(interaction: Interaction, done: Text) -> AsyncIterator[None]:
     """The answer to an action already committed: whatever Discord (or anything else) refuses inside, the person
     hears what was done (``done``: "You joined", "Your move was made"), never a refusal; the log says once what
     failed. A refused permission is named, with the channel where to grant it."""

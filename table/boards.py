@@ -14,27 +14,29 @@ import io
 import logging
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
 
 import discord
 
 from engine.game import decode_moves
 from i18n import Localized, Text, _, joined, lines, render
-from storage import GameRecord, StatsStore, StorageError
-from table.answer import NO_PINGS, clicked_message, detached, send, update
+from storage import GameRecord, StatsStore
+from table.answer import NO_PINGS, Interaction, clicked_message, detached, send, update
 from table.end_screen import final_view, team_record
 from table.fit import CONTENT, cut, fit
-from table.games import Games, Live, Played, setup_of, title
+from table.games import Games, setup_of, title
 from table.language import Languages
+from table.live import Live
 from table.options import options_of
 from table.people import is_ai, mention
 from table.picture import Picture
 from table.preferences import wants_pings
-from table.presenter import Presenter
+from table.presenter import SomePresenter
 from table.registry import registration
-from table.wire import edit_by_token, edit_in_channel
+from table.transition import Transition
+from table.wire import Message, edit_by_token, edit_in_channel
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +48,15 @@ REPOST_AFTER_MESSAGES = 8
 # turn is shown without a ping.
 AT_THE_KEYBOARD_SECONDS = 10.0
 
+# Games whose board's texts are kept (as many as games are kept in memory).
+SHOWN_KEPT = 5000
+
 # What a superseded board says when nothing happened while it was on show (a repost by /board).
 MOVED_BELOW = _("The board moved below.")
 
 # What the clock adds to a board: the deadline line, and the vote buttons once the mover has missed a turn.
 DeadlineLine = Callable[[GameRecord, int | None], Localized | None]
-TurnButtons = Callable[[GameRecord, Any, Presenter[Any, Any], str], list[discord.ui.Button[Any]]]
+TurnButtons = Callable[[GameRecord, object, SomePresenter, str], list[discord.ui.Button[discord.ui.View]]]
 # A frame around the announcement of a move nobody clicked for ("⏰ On autopilot: @ana laid ...").
 Framing = Callable[[Localized], Localized]
 
@@ -70,7 +75,7 @@ class BoardHandle:
     clicked: bool = False
 
     @classmethod
-    def of(cls, interaction: discord.Interaction[Any], message_id: int) -> BoardHandle:
+    def of(cls, interaction: Interaction, message_id: int) -> BoardHandle:
         clicked = clicked_message(interaction)
         on_it = clicked is not None and clicked.id == message_id
         return cls(message_id, interaction.application_id, interaction.token, clicked=on_it)
@@ -78,12 +83,12 @@ class BoardHandle:
     def fresh(self) -> bool:
         return time.monotonic() - self.since < INTERACTION_TOKEN_SECONDS
 
-    async def edit(self, client: discord.Client, **message: Any) -> None:
-        target: Any = "@original" if self.clicked else self.message_id
+    async def edit(self, client: discord.Client, **message: object) -> None:
+        target: int | str = "@original" if self.clicked else self.message_id
         await edit_by_token(client, self.application_id, self.token, target, **message)
 
 
-def with_picture(board: dict[str, Any], picture: Picture) -> dict[str, Any]:
+def with_picture(board: Message, picture: Picture) -> Message:
     """The edit that gives the posted ``board`` ``picture`` as its embed's image: the embed again, and the upload."""
     embed = board["embed"].copy()
     embed.set_image(url=f"attachment://{picture.name}")
@@ -111,19 +116,53 @@ def pings_on(record: GameRecord, player: int | None = None) -> bool:
 
 
 def pings(
-    played: Played, at_the_keyboard: Callable[[int, int], bool] = lambda game, player: False
+    moved: Transition, at_the_keyboard: Callable[[int, int], bool] = lambda game, player: False
 ) -> discord.AllowedMentions:
     """A new board pings the person whose turn begins, never the actor and never for a mere repost; nor a person who
     is at the keyboard (``at_the_keyboard``: they acted a moment ago and only computer partners moved since)."""
-    live, presenter, before, after, player, action = played
-    upcoming = presenter.game.current_player(after)
-    if upcoming is None or upcoming == player or is_ai(upcoming) or not pings_on(live.record, upcoming):
+    game, record = moved.presenter.game, moved.record
+    upcoming = game.current_player(moved.after)
+    if upcoming is None or upcoming == moved.player or is_ai(upcoming) or not pings_on(record, upcoming):
         return NO_PINGS
-    if at_the_keyboard(live.record.id, upcoming):
+    if at_the_keyboard(record.id, upcoming):
         return NO_PINGS
-    began = presenter.new_board(before, after, player, action) and upcoming != presenter.game.current_player(before)
+    began = moved.moved_on and upcoming != game.current_player(moved.before)
     ping = discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(upcoming)])
     return ping if began else NO_PINGS
+
+
+@dataclass(slots=True)
+class Shown:
+    """What a game's board shows, kept by the boards: the move count when it went up (a superseded board shrinks to
+    the moves since), the text it opened with (for a repost), and the last move's announcement (the panels say it)."""
+
+    since: int
+    text: Localized | None = None
+    last: Localized | None = None
+
+
+def shown_at_load(live: Live, presenter: SomePresenter) -> Shown:
+    """A game just loaded: its board on show went up when the turn under way began (unless chat or /board moved it
+    since)."""
+    return Shown(live.turn[0].number - 1 if live.turn else presenter.game.move_count(live.state))
+
+
+def board_text(
+    moved: Transition, announcement: Localized, framing: Framing | None, record_line: Localized | None
+) -> Localized:
+    """What the board a move leaves opens with. A board that moved on opens with what the turn did
+    (``Presenter.summary``); one edited in place with what the turn before did, then the move; the end screen with
+    the move that ended the game, then the whole result and ``record_line``."""
+    live, presenter = moved.live, moved.presenter
+    if moved.ended:
+        # The end keeps the move that ended it on top; the superseded board holds the turn's line.
+        return lines(announcement, "", presenter.game_over_text(moved.after), record_line)
+    if moved.moved_on:
+        summary = presenter.summary(live.turn_of(moved.number))
+        # A turn nobody clicked for says so ("⏰ On autopilot: @ana laid ...").
+        recap = announcement if summary is None else summary if framing is None else framing(summary)
+        return lines(recap, your_turn(presenter.game.current_player(moved.after)))
+    return lines(presenter.summary(live.previous) if live.previous else None, announcement)
 
 
 class Boards:
@@ -140,10 +179,9 @@ class Boards:
         self._chat_since: dict[int, int] = {}
         self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board by token
         self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._shown: OrderedDict[int, Shown] = OrderedDict()  # game id -> what its board shows
 
-    def public(
-        self, record: GameRecord, presenter: Presenter[Any, Any], state: Any, text: Localized | None
-    ) -> dict[str, Any]:
+    def public(self, record: GameRecord, presenter: SomePresenter, state: object, text: Localized | None) -> Message:
         """A public message in the table's language: ``text``, the headline, the board and its buttons (none once
         the game is over)."""
         locale = self.languages.of_record(record)
@@ -154,7 +192,7 @@ class Boards:
             # On the last line rather than one of its own: the board stays short.
             # Translators: a line of the board, then the turn's deadline ("⏰ @ana's turn ends in 3 minutes.").
             parts = [*parts[:-1], _("{line} {deadline}", line=parts[-1], deadline=deadline)] if parts else [deadline]
-        message: dict[str, Any] = {"embed": presenter.board(state, locale)}
+        message: Message = {"embed": presenter.board(state, locale)}
         if parts:
             message["content"] = render(lines(*parts), locale)
         view = final_view(record, locale) if over else presenter.board_view(record, state, locale)
@@ -166,55 +204,67 @@ class Boards:
             message["view"] = detached(view)
         return message
 
+    def shown(self, live: Live, presenter: SomePresenter) -> Shown:
+        shown = self._shown.get(live.record.id)
+        if shown is None:
+            shown = self._shown[live.record.id] = shown_at_load(live, presenter)
+            while len(self._shown) > SHOWN_KEPT:
+                self._shown.popitem(last=False)
+        return shown
+
+    async def on_moved(self, moved: Transition) -> None:
+        """A game dealt here: its first board goes up with the deal (the log of a superseded board starts there)."""
+        if moved.dealt:
+            self._shown[moved.record.id] = Shown(0)
+
+    def on_load(self, live: Live) -> None:
+        hosted = registration(live.record.kind)
+        if hosted is not None:
+            self._shown[live.record.id] = shown_at_load(live, hosted.presenter)
+
+    def last(self, game_id: int) -> Localized | None:
+        """The announcement of the game's last move shown, for the panels ("Last: ...")."""
+        shown = self._shown.get(game_id)
+        return shown.last if shown is not None else None
+
+    def repost_text(self, game_id: int) -> Localized | None:
+        shown = self._shown.get(game_id)
+        return (shown.text or shown.last) if shown is not None else None
+
     def after(
-        self, played: Played, framing: Framing | None = None, record_line: Localized | None = None
-    ) -> tuple[dict[str, Any], bool, dict[str, Any] | None]:
-        """The board a move leaves, and whether it goes up as a new message: when the table moved on, the game
-        ended, there is no board yet, or chat has pushed it out of sight. A board that moved on opens with what the
-        turn did (``Presenter.summary``); one edited in place opens with what the turn before did, then the move;
-        the end screen opens with the move that ended the game, then the whole result and ``record_line``.
-        For a new message, also what the board it supersedes shrinks to (``shrunk``)."""
-        live, presenter, before, after, player, action = played
-        record, game = live.record, presenter.game
-        announcement = presenter.announce(before, after, player, action)
-        if framing is not None:
-            announcement = framing(announcement)
-        live.last = announcement
-        over = game.is_over(after)
-        moved_on = presenter.new_board(before, after, player, action)
-        text: Localized
-        if over:
-            # The end keeps the move that ended it on top; the superseded board holds the turn's line.
-            text = lines(announcement, "", presenter.game_over_text(after), record_line)
-        elif moved_on:
-            summary = presenter.summary(live.turn_of(game.move_count(after)))
-            # A turn nobody clicked for says so ("⏰ On autopilot: @ana laid ...").
-            recap = announcement if summary is None else summary if framing is None else framing(summary)
-            text = lines(recap, your_turn(game.current_player(after)))
-        else:
-            text = lines(presenter.summary(live.previous) if live.previous else None, announcement)
+        self, moved: Transition, framing: Framing | None = None, record_line: Localized | None = None
+    ) -> tuple[Message, bool, Message | None]:
+        """The board a move leaves (``board_text``, then ``record_line`` under an end screen), and whether it goes up
+        as a new message: when the table moved on, the game ended, there is no board yet, or chat has pushed it out
+        of sight. For a new message, also what the board it supersedes shrinks to (``shrunk``)."""
+        live, presenter = moved.live, moved.presenter
+        record = live.record  # as it is now: a board posted since the move is the one to edit
+        shown = self.shown(live, presenter)
+        announcement = presenter.announce(moved.before, moved.after, moved.by, moved.action)
+        shown.last = announcement if framing is None else framing(announcement)
+        text = board_text(moved, shown.last, framing, record_line)
         fresh = (
-            over
+            moved.ended
             or record.message_id is None
-            or moved_on
+            or moved.moved_on
             or self._chat_since.get(record.channel_id, 0) >= REPOST_AFTER_MESSAGES
         )
-        live.board_text = text
-        shrunk = self.supersede(live, presenter, game.move_count(after)) if fresh else None
-        return self.public(record, presenter, after, text), fresh, shrunk
+        shown.text = text
+        shrunk = self.supersede(live, presenter, moved.number) if fresh else None
+        return self.public(record, presenter, moved.after, text), fresh, shrunk
 
-    async def record_line(self, played: Played) -> Localized | None:
+    async def record_line(self, moved: Transition) -> Localized | None:
         """Under an end screen: these players' record at this game, read after the move that ended it committed."""
-        over = played.presenter.game.is_over(played.after)
-        return await team_record(self.stats, played.live.record) if over else None
+        return await team_record(self.stats, moved.live.record) if moved.ended else None
 
-    def supersede(self, live: Live[Any], presenter: Presenter[Any, Any], upto: int) -> dict[str, Any]:
+    def supersede(self, live: Live, presenter: SomePresenter, upto: int) -> Message:
         """The board on show gives way to a new one at move ``upto``: the edit that shrinks it to a line or two of
         the log, saying what happened while it was on show (no embed, no buttons, no deadline, nobody to move)."""
-        steps = live.since(live.board_from, upto)
+        shown = self.shown(live, presenter)
+        steps = live.since(shown.since, upto)
         summary = presenter.summary(steps) if steps else None
-        text = lines(began(live.record) if live.board_from == 0 else None, summary or MOVED_BELOW)
-        live.board_from = upto
+        text = lines(began(live.record) if shown.since == 0 else None, summary or MOVED_BELOW)
+        shown.since = upto
         # A log that would outgrow a message keeps its newest lines (Discord refuses the whole edit otherwise).
         content = cut(render(text, self.languages.of_record(live.record)), CONTENT, keep_last=True)
         return {"content": content, "embed": None, "view": None}
@@ -227,7 +277,7 @@ class Boards:
         if channel_id in self.games.running_kinds:
             self._chat_since[channel_id] = self._chat_since.get(channel_id, 0) + 1
 
-    def is_board_click(self, interaction: discord.Interaction[Any], record: GameRecord) -> bool:
+    def is_board_click(self, interaction: Interaction, record: GameRecord) -> bool:
         message = clicked_message(interaction)
         return message is not None and not message.flags.ephemeral and message.id == record.message_id
 
@@ -241,46 +291,7 @@ class Boards:
             lock = self._turns[game_id] = asyncio.Lock()
         return lock
 
-    async def answer(
-        self, interaction: discord.Interaction[Any], played: Played, private: Callable[[bool], dict[str, Any]]
-    ) -> int | None:
-        """Show a move made by an interaction: the clicked board updated, or the panel updated (``private(ack)``
-        composes it) and the board edited in place, or a new board posted when the table moved on. Returns the id of
-        the private panel it sent as a new message, if it sent one (Discord says it in the answer: no request)."""
-        live, presenter, before, after, player, action = played
-        record = live.record
-        board, fresh, shrunk = self.after(played, record_line=await self.record_line(played))
-        on_board = self.is_board_click(interaction, record)
-        on_panel = clicked_message(interaction) is not None and not on_board
-        panel_id: int | None = None
-        if not fresh:
-            if on_board:
-                await update(interaction, **board)  # the clicked board itself: the click's own answer
-                return None
-            if on_panel:
-                await update(interaction, **private(True))
-            else:
-                panel_id = await send(interaction, ephemeral=True, **private(True))
-            await self.show_in_place(played, board)
-            return panel_id
-        async with self.turn(record.id):
-            old = live.record.message_id
-            if on_board:
-                # The clicked board shrinks to its line of the log; the new board goes below.
-                await update(interaction, **(shrunk or {"view": None}))
-                old = None
-            elif on_panel:
-                await update(interaction, **private(True))
-            posted = await send(interaction, allowed_mentions=pings(played, self.at_the_keyboard), **board)
-            handle = BoardHandle.of(interaction, posted or 0)
-            alone = not (on_board or on_panel) and not presenter.game.is_over(after)
-            if alone and presenter.show_after(before, after, player, action):
-                panel_id = await send(interaction, ephemeral=True, **private(False))
-            await self.moved(live, handle.message_id, old, handle, shrunk)
-        await self.show_picture(played, board, handle.message_id)
-        return panel_id
-
-    async def publish(self, played: Played, framing: Framing | None = None) -> None:
+    async def publish(self, played: Transition, framing: Framing | None = None) -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
         place, or posted anew when the table moved on (one rate-limited request either way)."""
         live = played.live
@@ -294,7 +305,7 @@ class Boards:
             await self.moved(live, message.id, live.record.message_id, None, shrunk)
         await self.show_picture(played, board, message.id)
 
-    async def show_picture(self, played: Played, board: dict[str, Any], message_id: int | None) -> None:
+    async def show_picture(self, played: Transition, board: Message, message_id: int | None) -> None:
         """Give the end screen just posted its picture, if the game draws one: one edit carrying one upload, once per
         game. After the end is up, so drawing never holds it back; through the token of the interaction that posted
         it where there is one (outside the global rate limit)."""
@@ -310,7 +321,7 @@ class Boards:
             # stays without its picture, and the move it shows was made all the same.
             log.info("The picture of game %s could not be attached", played.live.record.id, exc_info=True)
 
-    async def end_picture(self, played: Played) -> Picture | None:
+    async def end_picture(self, played: Transition) -> Picture | None:
         """The picture a game's end screen carries, drawn once from the whole log (``Registration.end_picture``).
         None while the game runs, for a game that draws none, or when drawing fails: the end screen then goes up
         without it."""
@@ -340,10 +351,10 @@ class Boards:
 
     async def post(
         self,
-        interaction: discord.Interaction[Any],
-        live: Live[Any],
-        message: dict[str, Any],
-        presenter: Presenter[Any, Any] | None = None,
+        interaction: Interaction,
+        live: Live,
+        message: Message,
+        presenter: SomePresenter | None = None,
     ) -> None:
         """Post the board as the interaction's answer (a deal, /board). The old message loses its buttons: the
         lobby keeps the rest, an old board of the game (``presenter`` given) shrinks to its line of the log. Start
@@ -365,25 +376,19 @@ class Boards:
 
     async def moved(
         self,
-        live: Live[Any],
+        live: Live,
         new_id: int | None,
         old_id: int | None,
         handle: BoardHandle | None = None,
-        shrunk: dict[str, Any] | None = None,
+        shrunk: Message | None = None,
     ) -> None:
         """The board now lives in message ``new_id``: remember it, and shrink the old one (``shrunk``), or at least
         take its buttons off."""
         record = live.record
         if not new_id:
             return
-        live.record = replace(record, message_id=new_id)
         self._chat_since[record.channel_id] = 0
-        try:
-            await self.games.storage.set_message(record.id, new_id)
-        except StorageError as error:
-            # Presentation only, and the board is up: this process remembers it; after a restart the older board is
-            # edited until the next new one (a busy database must not turn a shown board into an apology).
-            log.warning("Could not remember board %s of game %s: %s", new_id, record.id, error)
+        await self.games.board_at(live, new_id)
         if old_id is not None and old_id != new_id:
             await self.edit(record, shrunk or {"view": None}, old_id)
         if handle is not None:
@@ -391,7 +396,7 @@ class Boards:
         else:
             self._handles.pop(record.id, None)
 
-    async def show_in_place(self, played: Played, board: dict[str, Any]) -> None:
+    async def show_in_place(self, played: Transition, board: Message) -> None:
         """Edit the current board to show ``played``, unless a later move already shows itself."""
         presenter = played.presenter
         async with self.turn(played.live.record.id):
@@ -400,7 +405,7 @@ class Boards:
                 return
             await self.edit(current.record, board)
 
-    async def edit(self, record: GameRecord, message: dict[str, Any], message_id: int | None = None) -> None:
+    async def edit(self, record: GameRecord, message: Message, message_id: int | None = None) -> None:
         """Edit the board in place. Through the interaction that posted it while its token lasts (outside the global
         rate limit, like every interaction response), else as a channel message (one request against the global
         limit); a board that is gone is posted again at the next change."""
@@ -422,7 +427,7 @@ class Boards:
             log.info("The board of game %s was deleted; the next change posts a new one", record.id)
             live = self.games.cached(record.id)
             if live is not None and message_id is None:
-                live.record = replace(live.record, message_id=None)
+                await self.games.board_at(live, None)
 
     def forget(self, game_id: int) -> None:
         self._handles.pop(game_id, None)

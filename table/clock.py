@@ -6,10 +6,10 @@ so a deadline that passed while the bot was down fires at once); no task per gam
 the database (by the move number it was set at) before it acts, so it fires once however many processes watch it,
 and never for a turn already played.
 
-The clock follows the table through ``Moved`` events: a person who acts is back; a new turn starts the mover's
-clock. When time runs out the seat driver's autopilot plays that turn ("played for"); after
-``MISSES_FOR_AUTOPILOT`` missed turns in a row the seat stays on autopilot until its player acts again. A game whose
-people are all away ends as abandoned.
+The clock follows the table through ``Transition`` events: a person who acts is back; a new turn starts the mover's
+clock. When time runs out it says so (a ``TurnRanOut`` event), and the seat driver's autopilot plays that turn
+("played for"); after ``MISSES_FOR_AUTOPILOT`` missed turns in a row the seat stays on autopilot until its player
+acts again. A game whose people are all away ends as abandoned.
 """
 
 from __future__ import annotations
@@ -18,9 +18,7 @@ import asyncio
 import heapq
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from typing import Any
 
 import discord
 
@@ -28,20 +26,19 @@ from i18n import Text, _, _n, render
 from storage import GameRecord, TableStore, Timer
 from table.answer import NO_PINGS, USERS_ONLY
 from table.boards import pings_on
-from table.events import Moved
-from table.games import Games, Live
+from table.events import TurnRanOut
+from table.games import Games
 from table.language import Languages
+from table.live import Live
 from table.options import options_of, turn_time
 from table.people import is_ai, mention
-from table.presenter import Presenter
+from table.presenter import SomePresenter
+from table.transition import Transition
 
 log = logging.getLogger(__name__)
 
 MISSES_FOR_AUTOPILOT = 3
 MIN_REMINDER_SECONDS = 10
-
-# The seat driver's autopilot: (channel id, game id, player, whether the turn counts as missed).
-PlayFor = Callable[[int, int, int, bool], Awaitable[None]]
 
 
 class TurnClock:
@@ -50,7 +47,6 @@ class TurnClock:
         self.storage = storage
         self.games = games
         self.languages = languages
-        self.play_for: PlayFor | None = None  # set by the table: the seat driver's autopilot
         self.scale = 1.0  # tests run the clock faster; deadlines shown are the real ones
         self.deadlines: dict[int, tuple[int, float]] = {}  # game id -> (player to move, deadline)
         self._heap: list[tuple[float, int, int, bool]] = []  # (when, game id, seq, is the reminder)
@@ -75,14 +71,14 @@ class TurnClock:
         heapq.heappush(self._heap, (timer.due_at, timer.game_id, timer.seq, False))
         self._changed.set()
 
-    async def on_moved(self, event: Moved) -> None:
+    async def on_moved(self, event: Transition) -> None:
         """A person who acted is back, whatever the clock said; then the new turn's clock starts (before the board
         that shows its deadline is drawn)."""
         if event.player is not None and not event.auto and not is_ai(event.player):
             await self.acted(event.live, event.player)
         await self.restart(event.live, event.presenter, event.moved_on)
 
-    async def restart(self, live: Live[Any], presenter: Presenter[Any, Any], moved_on: bool) -> None:
+    async def restart(self, live: Live, presenter: SomePresenter, moved_on: bool) -> None:
         """Start the mover's clock when the table moved on to a new turn; stop it when nobody needs one."""
         record, game = live.record, presenter.game
         mover = game.current_player(live.state)
@@ -167,17 +163,16 @@ class TurnClock:
             )
             return
         self.deadlines.pop(game_id, None)
-        if self.play_for is not None:
-            await self.play_for(record.channel_id, game_id, player, True)
+        await self.games.events.turn_ran_out(TurnRanOut(record.channel_id, game_id, player))
 
     # ---- who is away ------------------------------------------------------------------------------------------
 
-    async def acted(self, live: Live[Any], player: int) -> None:
+    async def acted(self, live: Live, player: int) -> None:
         """A person acted: they are back, whatever the clock said."""
         if player not in options_of(live.record).autopilot and not options_of(live.record).misses.get(player):
             return
 
-        def back(record: GameRecord) -> dict[str, Any] | None:
+        def back(record: GameRecord) -> dict[str, object] | None:
             options = options_of(record)
             if player not in options.autopilot and not options.misses.get(player):
                 return None
@@ -189,7 +184,7 @@ class TurnClock:
     async def missed(self, channel_id: int, game_id: int, player: int) -> GameRecord | None:
         """Count a missed turn; enough in a row put the seat on autopilot."""
 
-        def count(record: GameRecord) -> dict[str, Any] | None:
+        def count(record: GameRecord) -> dict[str, object] | None:
             if record.status != "running":
                 return None
             options = options_of(record)

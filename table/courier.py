@@ -14,21 +14,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from contextlib import suppress
-from typing import Any
+from dataclasses import dataclass, field
 
 import discord
 
 import metrics
-from i18n import _, joined, render
-from storage import TableStore
-from table.answer import USERS_ONLY
-from table.events import Moved
+from i18n import Localized, _, joined, render
+from storage import GameRecord, TableStore
+from table.answer import USERS_ONLY, Interaction
 from table.fit import fit
-from table.games import Games, Live
+from table.games import Games
 from table.language import Languages
+from table.live import Live
 from table.people import mention
 from table.registry import registration
+from table.transition import Transition
 from table.wire import edit_in_channel, send_in_channel
 
 log = logging.getLogger(__name__)
@@ -37,6 +39,8 @@ log = logging.getLogger(__name__)
 RETRY_DM_SECONDS = 30.0
 # DM channels kept in memory (the rest are read from the database when next needed).
 DM_CHANNELS_KEPT = 20_000
+# Games whose delivered DMs are remembered (as many as games are kept in memory).
+SENT_KEPT = 5000
 DM_RETRIES = 3  # tries of one DM against Discord's server errors (5xx) before it waits for a later delivery
 
 
@@ -44,9 +48,20 @@ class DMsClosed(Exception):
     """The user does not accept direct messages from the bot (Discord's error 50007)."""
 
 
-def up_to_date(live: Live[Any]) -> bool:
-    """Every DM of the game shows what it should (``dm_sent`` holds the very objects of ``dm_text`` once sent)."""
-    return all(live.dm_sent.get(player) == private for player, private in live.dm_text.items())
+@dataclass(slots=True)
+class Sent:
+    """What the courier knows a game's DMs show: ``texts`` holds the very objects of ``Live.dm_text`` once delivered
+    (a move that changes no DM asks the database nothing); ``stored`` the stored DMs (player -> message id, text),
+    read once per game and process, and again when another writer moved the game on (it may have delivered DMs
+    itself): ``seen`` is the move count this process followed the game to."""
+
+    seen: int
+    texts: dict[int, Localized] = field(default_factory=dict)
+    stored: dict[int, tuple[int | None, str]] | None = None
+
+    def up_to_date(self, live: Live) -> bool:
+        """Every DM of the game shows what it should."""
+        return all(self.texts.get(player) == private for player, private in live.dm_text.items())
 
 
 class Courier:
@@ -62,22 +77,44 @@ class Courier:
         self._undeliverable: dict[int, int] = {}
         # user id -> their DM channel, as stored: one read per user and process, not one per DM.
         self._dm_channels: dict[int, int] = {}
+        self._sent: OrderedDict[int, Sent] = OrderedDict()  # game id -> what its DMs show
         self.closing = False
+
+    def sent(self, live: Live) -> Sent:
+        sent = self._sent.get(live.record.id)
+        if sent is None:
+            sent = self._sent[live.record.id] = Sent(self._moves(live))
+            while len(self._sent) > SENT_KEPT:
+                self._sent.popitem(last=False)
+        return sent
+
+    def _moves(self, live: Live) -> int:
+        hosted = registration(live.record.kind)
+        return hosted.game.move_count(live.state) if hosted is not None else 0
+
+    def on_load(self, live: Live) -> None:
+        """A game (re)loaded from its log: what its DMs show is read again, then the rest delivered."""
+        self._sent.pop(live.record.id, None)
+        self.deliver_later(live)
 
     def forget(self, user_id: int) -> None:
         """Drop a forgotten person's DM channel from memory (the database's copy goes with their data)."""
         self._dm_channels.pop(user_id, None)
 
-    async def on_moved(self, event: Moved) -> None:
-        """Moves nobody clicked for (computer players, the autopilot) have no interaction to wait for."""
+    async def on_moved(self, event: Transition) -> None:
+        """Follow the game move by move; moves nobody clicked for (computer players, the autopilot) have no
+        interaction to wait for: their DMs go out now."""
+        sent = self.sent(event.live)
+        if sent.seen == event.number - 1:
+            sent.seen = event.number  # else moves from another writer came between: ``deliver`` reads again
         if event.auto:
             self.deliver_later(event.live)
 
-    def deliver_later(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
+    def deliver_later(self, live: Live, interaction: Interaction | None = None) -> None:
         """Bring the game's DMs up to date in the background."""
         if self.closing:
             return  # a restart delivers what is left (what each DM shows is stored)
-        if up_to_date(live):
+        if self.sent(live).up_to_date(live):
             return  # most moves change no DM: no task to start
         task = self._delivery.get(live.record.id)
         if task is not None and not task.done():
@@ -85,7 +122,7 @@ class Courier:
             return
         self._delivery[live.record.id] = asyncio.ensure_future(self._deliver(live, interaction))
 
-    async def _deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None) -> None:
+    async def _deliver(self, live: Live, interaction: Interaction | None) -> None:
         try:
             await self.deliver(live, interaction)
         except Exception:
@@ -93,64 +130,75 @@ class Courier:
         finally:
             self._delivery.pop(live.record.id, None)
 
-    async def deliver(self, live: Live[Any], interaction: discord.Interaction[Any] | None = None) -> None:
+    async def deliver(self, live: Live, interaction: Interaction | None = None) -> None:
         """Make every player's DM show the private text it should, in the language last seen from that player; tell
         the table once about closed DMs (as a followup to the action, which keeps the board the newest message and
         costs no rate-limited request)."""
-        record = live.record
-        if up_to_date(live):
+        record, known = live.record, self.sent(live)
+        if known.up_to_date(live):
             return  # nothing to deliver: no need to ask the database
-        if live.dm_stored is None:
+        moves = self._moves(live)
+        if known.stored is None or known.seen != moves:
             # Read once per game and process, then kept as this process writes it.
-            live.dm_stored = await self.storage.private_messages(record.id)
-        sent = live.dm_stored
-        closed = []
-        for player, private in list(live.dm_text.items()):
-            if live.dm_sent.get(player) == private:
-                continue
-            text = render(private, await self.languages.reader(player))
-            message_id, shown = sent.get(player, (None, ""))
-            if shown == text:
-                live.dm_sent[player] = private
-                continue
-            try:
-                delivered = await self.show(player, text, message_id, game=record.id)
-            except DMsClosed:
-                closed.append(player)
-                continue
-            if delivered is None and self._undeliverable.get(player) == record.id:
-                continue  # refused (not a server error): trying again later would only be refused again
-            if delivered is None:
-                # Discord kept failing: nothing is recorded as shown, so a later delivery (or a restart) tries again.
-                retry = asyncio.get_running_loop().call_later(RETRY_DM_SECONDS, self.deliver_later, live)
-                self._retries.add(retry)
-                continue
-            await self.storage.set_private_message(record.id, player, delivered, text)
-            sent[player] = (delivered, text)
-            live.dm_sent[player] = private
+            known.stored, known.seen = await self.storage.private_messages(record.id), moves
+        closed = [
+            p for p, private in list(live.dm_text.items()) if not await self._deliver_one(live, known, p, private)
+        ]
         untold = [p for p in closed if (record.id, p) not in self._told_closed]
+        if untold and record.status == "running":
+            await self._tell_closed(record, untold, interaction)
+
+    async def _deliver_one(self, live: Live, known: Sent, player: int, private: Localized) -> bool:
+        """Make ``player``'s DM show ``private``; False when their DMs are closed to the bot."""
+        record, sent = live.record, known.stored if known.stored is not None else {}
+        if known.texts.get(player) == private:
+            return True
+        text = render(private, await self.languages.reader(player))
+        message_id, shown = sent.get(player, (None, ""))
+        if shown == text:
+            known.texts[player] = private
+            return True
+        try:
+            delivered = await self.show(player, text, message_id, game=record.id)
+        except DMsClosed:
+            return False
+        if delivered is None and self._undeliverable.get(player) == record.id:
+            return True  # refused (not a server error): trying again later would only be refused again
+        if delivered is None:
+            # Discord kept failing: nothing is recorded as shown, so a later delivery (or a restart) tries again.
+            retry = asyncio.get_running_loop().call_later(RETRY_DM_SECONDS, self.deliver_later, live)
+            self._retries.add(retry)
+            return True
+        await self.storage.set_private_message(record.id, player, delivered, text)
+        sent[player] = (delivered, text)
+        known.texts[player] = private
+        return True
+
+    async def _tell_closed(self, record: GameRecord, untold: list[int], interaction: Interaction | None) -> None:
+        """Tell the table, once per game, who does not accept DMs from the bot, and how to open them."""
         hosted = registration(record.kind)
-        if untold and hosted is not None and record.status == "running":
-            self._told_closed.update((record.id, p) for p in untold)
-            notice = render(
-                _(
-                    "{players}: I can't send you direct messages. {hint}",
-                    players=joined([mention(p) for p in untold], ", "),
-                    hint=hosted.presenter.closed_dms_hint,
-                ),
-                self.languages.of_record(record),
-            )
-            # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
-            # The person whose own action this answers hears it privately.
-            privately = interaction is not None and untold == [interaction.user.id]
-            with suppress(discord.HTTPException):
-                if interaction is not None:
-                    await interaction.followup.send(
-                        **fit({"content": notice}), allowed_mentions=USERS_ONLY, ephemeral=privately
-                    )
-                else:
-                    channel = self.client.get_partial_messageable(record.channel_id)
-                    await channel.send(**fit({"content": notice}), allowed_mentions=USERS_ONLY)
+        if hosted is None:
+            return
+        self._told_closed.update((record.id, p) for p in untold)
+        notice = render(
+            _(
+                "{players}: I can't send you direct messages. {hint}",
+                players=joined([mention(p) for p in untold], ", "),
+                hint=hosted.presenter.closed_dms_hint,
+            ),
+            self.languages.of_record(record),
+        )
+        # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
+        # The person whose own action this answers hears it privately.
+        privately = interaction is not None and untold == [interaction.user.id]
+        with suppress(discord.HTTPException):
+            if interaction is not None:
+                await interaction.followup.send(
+                    **fit({"content": notice}), allowed_mentions=USERS_ONLY, ephemeral=privately
+                )
+            else:
+                channel = self.client.get_partial_messageable(record.channel_id)
+                await channel.send(**fit({"content": notice}), allowed_mentions=USERS_ONLY)
 
     async def show(self, user_id: int, text: str, message_id: int | None = None, *, game: int = 0) -> int | None:
         """Show ``text`` in a DM to ``user_id``: edit ``message_id`` if given, else send a new message. Returns the

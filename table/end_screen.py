@@ -8,8 +8,6 @@ clicks, with ``/history``'s one check that keeps a daily deal's replay closed un
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from i18n import Localized, Text, _, _n, _p, joined, number, render
@@ -86,7 +84,7 @@ async def team_record(storage: StatsStore, record: GameRecord) -> Localized | No
     )
 
 
-def replay_button(record: GameRecord, locale: str) -> discord.ui.Button[Any]:
+def replay_button(record: GameRecord, locale: str) -> discord.ui.Button[discord.ui.View]:
     """The way from the end screen to the game's replay (``/history`` has it too), opened privately for the clicker."""
     return discord.ui.Button(
         label=render(_p("button", "Replay"), locale),

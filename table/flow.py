@@ -1,8 +1,9 @@
 """The table as the cogs see it: one facade over the parts, and the one path of an action from a click to the
 database and back to the board.
 
-``act``: the channel's lock, ``Games.play`` (commit by compare-and-swap; the ``Moved`` event lets the clock, the
-seats and the courier follow), then ``Boards.answer`` shows it, then the courier brings the DMs up to date. After
+``act``: the channel's lock, ``Games.play`` (commit by compare-and-swap; its ``Transition`` lets the clock, the seats,
+the panels and the courier follow), then ``Replies.answer`` carries out the reply plan, then the courier brings the
+DMs up to date. After
 the commit nothing can turn into a refusal: a Discord error while showing the move is logged once, and the player is
 told the move was made.
 """
@@ -13,27 +14,40 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from contextlib import AsyncExitStack
-from typing import Any
 
 import discord
 
 import metrics
 from i18n import Localized, Text, _, lines, render
 from storage import GameRecord, Storage
-from table.answer import UserError, before_change, clicked_message, committed, detached, in_time, send, update
+from table.answer import (
+    Interaction,
+    UserError,
+    before_change,
+    clicked_message,
+    committed,
+    detached,
+    in_time,
+    send,
+    update,
+)
 from table.boards import Boards
 from table.clock import TurnClock
 from table.courier import Courier
 from table.end_screen import final_view, team_record
 from table.events import Events
-from table.games import Games, Live, Played, title
+from table.games import Games, title
 from table.language import Languages
+from table.live import Live
 from table.lobby import Lobby
 from table.nudges import Nudges
 from table.panels import Panels, panel_game
-from table.presenter import Presenter
+from table.presenter import SomePresenter
+from table.reply import Asked, Replies
 from table.seats import Seats
+from table.transition import Transition
 from table.votes import Votes, vote_buttons
+from table.wire import Message
 
 log = logging.getLogger(__name__)
 
@@ -41,35 +55,29 @@ MOVE_MADE = _("Your move was made")
 
 # A link under every private panel, for a second front end (the web table): (game, player, locale) -> the button, or
 # None. Set by whoever serves that front end; the core does not know it.
-PanelLink = Callable[[GameRecord, int, str], "discord.ui.Button[Any] | None"]
+PanelLink = Callable[[GameRecord, int, str], "discord.ui.Button[discord.ui.View] | None"]
 # And one under the channel's board, for spectators: (game, locale) -> the button, or None.
-BoardLink = Callable[[GameRecord, str], "discord.ui.Button[Any] | None"]
-
-
-async def original_id(interaction: discord.Interaction[Any]) -> int | None:
-    """The id of the message that answered ``interaction`` (one request on its token, outside the global rate limit)."""
-    try:
-        return (await interaction.original_response()).id
-    except discord.HTTPException:
-        return None
+BoardLink = Callable[[GameRecord, str], "discord.ui.Button[discord.ui.View] | None"]
 
 
 def compose_panel(
-    live: Live[Any],
-    presenter: Presenter[Any, Any],
+    live: Live,
+    presenter: SomePresenter,
     player: int,
     page: str | None,
     locale: str,
-    link: discord.ui.Item[Any] | None,
+    link: discord.ui.Item[discord.ui.View] | None,
+    last: Localized | None,
     *,
     ack: bool = False,
-) -> dict[str, Any]:
+) -> Message:
     """The private panel in the player's ``locale``; as the answer to an action (``ack``) it opens with what that
-    action did. ``link`` (the web table's button, or None) goes under the panel's own buttons."""
+    action did (``last``: the last move's announcement). ``link`` (the web table's button, or None) goes under the
+    panel's own buttons."""
     message = presenter.panel(live.record, live.state, player, page, locale)
-    if live.last is not None:
+    if last is not None:
         content = message["content"]
-        shown = lines(live.last, content) if ack else lines(content, _("Last: {move}", move=live.last))
+        shown = lines(last, content) if ack else lines(content, _("Last: {move}", move=last))
         message["content"] = render(shown, locale)
     if link is not None:
         view = message.get("view") or discord.ui.View(timeout=None)
@@ -91,9 +99,9 @@ class Table:
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
         self.panels = Panels(client, self.games, self.panel)
+        self.replies = Replies(self.boards, self.panels)
         self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
         self.lobby = Lobby(self.games, storage, self.clock, self.seats)  # the table's life around its game
-        self.clock.play_for = self.seats.play_for
         self.panel_link: PanelLink | None = None
         self.board_link: BoardLink | None = None
         # Told of a game ended early (no move announces it); set by the web table, whose pages must show it.
@@ -101,19 +109,22 @@ class Table:
         self._resuming: asyncio.Task[None] | None = None
         # In this order: the deadline is set before the board that shows it is drawn.
         self.events.subscribe("turn clock", self.clock.on_moved)
+        self.events.subscribe("boards", self.boards.on_moved)
         self.events.subscribe("hand panels", self.panels.on_moved)
         self.events.subscribe("seat driver", self.seats.on_moved)
         self.events.subscribe("courier", self.courier.on_moved)
         self.events.subscribe("nudges", self.nudges.on_moved)
-        self.events.on_load("courier", self.courier.deliver_later)
+        self.events.on_turn_ran_out("seat driver", self.seats.on_turn_ran_out)
+        self.events.on_load("boards", self.boards.on_load)
+        self.events.on_load("courier", self.courier.on_load)
         self.events.on_load("preferences", self.languages.take_up)
         self.events.on_load(
             "seat driver", lambda live: self.seats.wake(live.record.kind, live.record.channel_id, live.record)
         )
 
     def board_buttons(
-        self, record: GameRecord, state: Any, presenter: Presenter[Any, Any], locale: str
-    ) -> list[discord.ui.Button[Any]]:
+        self, record: GameRecord, state: object, presenter: SomePresenter, locale: str
+    ) -> list[discord.ui.Button[discord.ui.View]]:
         """What a running game's board carries besides the game's own buttons: the votes on an away player, and the
         spectators' link where a second front end offers one."""
         buttons = vote_buttons(record, state, presenter, locale)
@@ -141,7 +152,7 @@ class Table:
     def title(self, kind: str) -> str | Text:
         return title(kind)
 
-    def lock(self, channel_id: int) -> Any:
+    def lock(self, channel_id: int) -> asyncio.Lock:
         return self.games.lock(channel_id)
 
     def forbids_numbers(self, channel_id: int) -> bool:
@@ -150,7 +161,7 @@ class Table:
     def note_chat(self, channel_id: int) -> None:
         self.boards.note_chat(channel_id)
 
-    def presenter(self, record: GameRecord) -> Presenter[Any, Any]:
+    def presenter(self, record: GameRecord) -> SomePresenter:
         return self.games.presenter(record)
 
     def unavailable(self, record: GameRecord, why: Text | str) -> Exception:
@@ -159,21 +170,18 @@ class Table:
     async def open_record(self, channel_id: int) -> GameRecord:
         return await self.games.open_record(channel_id)
 
-    async def live(self, record: GameRecord) -> Live[Any]:
+    async def live(self, record: GameRecord) -> Live:
         return await self.games.live(record)
 
-    async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live[Any], Presenter[Any, Any]]:
+    async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live, SomePresenter]:
         return await self.games.running(channel_id, kind)
-
-    async def play(self, channel_id: int, player: int, action: Any, **where: Any) -> Played:
-        return await self.games.play(channel_id, player, action, **where)
 
     # ---- acting -----------------------------------------------------------------------------------------------
 
     async def act(
         self,
-        interaction: discord.Interaction[Any],
-        action: Any,
+        interaction: Interaction,
+        action: object,
         *,
         kind: str | None = None,
         board: tuple[int, int] | None = None,
@@ -184,14 +192,12 @@ class Table:
         game id a private panel's button was made for, ``page`` the panel page to show after."""
         channel_id = interaction.channel_id
         assert channel_id is not None
-        locale = self.languages.for_reader(interaction)
-        clicked = clicked_message(interaction)
-        on_panel = clicked is not None and clicked.flags.ephemeral
+        asked = Asked(interaction, page, self.languages.for_reader(interaction))
         async with AsyncExitStack() as holding:
             async with in_time(interaction):
                 # The mover's panel is answered here: its background update waits, then finds it current.
                 await holding.enter_async_context(self.panels.lock(channel_id, interaction.user.id))
-                played = await self.games.play(
+                moved = await self.games.play(
                     channel_id,
                     interaction.user.id,
                     action,
@@ -200,32 +206,13 @@ class Table:
                     game=game,
                     ready=lambda: before_change(interaction),
                 )
-            live, presenter, player = played.live, played.presenter, played.player
-            shown: list[tuple[str | None, int]] = []  # the panel the answer carries: its page and position
-
-            def private(ack: bool) -> dict[str, Any]:
-                shown_page = page if ack else None
-                message = self.panel(live, presenter, player, shown_page, locale, ack=ack)
-                if on_panel or not interaction.response.is_done():
-                    shown.append((shown_page, presenter.game.move_count(live.state)))
-                else:
-                    # A followup whose id the answer does not keep could never be kept current: no buttons on it.
-                    message.pop("view", None)
-                return message
-
             async with committed(interaction, MOVE_MADE):
-                sent = await self.boards.answer(interaction, played, private)
-                if shown:
-                    shown_page, position = shown[-1]
-                    message_id = clicked.id if on_panel and clicked is not None else sent
-                    if message_id is None:
-                        message_id = await original_id(interaction)
-                    await self.panels.opened(interaction, live, player, message_id, shown_page, locale, position)
+                await self.replies.answer(asked, moved)
         if interaction.type is discord.InteractionType.component:
             metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)
-        self.courier.deliver_later(live, interaction)
+        self.courier.deliver_later(moved.live, interaction)
 
-    async def act_for(self, channel_id: int, player: int, action: Any, *, game: int | None = None) -> Played:
+    async def act_for(self, channel_id: int, player: int, action: object, *, game: int | None = None) -> Transition:
         """``act`` without a Discord interaction (the web table): the same commit, then the board, the panels, the
         DMs, the clock and the seats follow as after a click. Raises GameError or UserError, changing nothing, when
         the action is refused; once it is committed, a failure to show it is logged, never raised."""
@@ -236,7 +223,7 @@ class Table:
 
     async def show_panel(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         kind: str | None = None,
         *,
         game: int | None = None,
@@ -261,27 +248,26 @@ class Table:
 
     def panel(
         self,
-        live: Live[Any],
-        presenter: Presenter[Any, Any],
+        live: Live,
+        presenter: SomePresenter,
         player: int,
         page: str | None,
         locale: str,
-        *,
         ack: bool = False,
-    ) -> dict[str, Any]:
+    ) -> Message:
         """The private panel (``compose_panel``), with the web table's link where the web table is on."""
         link = self.panel_link(live.record, player, locale) if self.panel_link is not None else None
-        return compose_panel(live, presenter, player, page, locale, link, ack=ack)
+        return compose_panel(live, presenter, player, page, locale, link, self.boards.last(live.record.id), ack=ack)
 
-    async def show_board(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+    async def show_board(self, interaction: Interaction, record: GameRecord) -> None:
         """Post the board again at the bottom; the old one loses its buttons."""
         live = await self.games.live(record)
         presenter = self.games.presenter(record)
         self.languages.seen(interaction)
-        message = self.boards.public(live.record, presenter, live.state, live.board_text or live.last)
+        message = self.boards.public(live.record, presenter, live.state, self.boards.repost_text(live.record.id))
         await self.boards.post(interaction, live, message, presenter)
 
-    async def show_result(self, interaction: discord.Interaction[Any], record: GameRecord) -> None:
+    async def show_result(self, interaction: Interaction, record: GameRecord) -> None:
         """The final board of the channel's last game, for a while after it ended, with these players' record."""
         presenter = self.games.presenter(record)
         state = await self.games.final_state(record)
@@ -297,9 +283,7 @@ class Table:
 
     # ---- starting and ending ------------------------------------------------------------------------------------
 
-    async def start(
-        self, interaction: discord.Interaction[Any], record: GameRecord, extra: Localized | None = None
-    ) -> None:
+    async def start(self, interaction: Interaction, record: GameRecord, extra: Localized | None = None) -> None:
         """Deal the game in the lobby ``record`` (the caller holds the channel's lock); ``extra`` is a paragraph for
         the table under the start text."""
         self.languages.seen(interaction)
@@ -331,7 +315,7 @@ class Table:
                 log.exception("The web table could not show that game %s ended", record.id)
         return ended
 
-    async def vote(self, interaction: discord.Interaction[Any], game_id: int, kind: str, target: int) -> None:
+    async def vote(self, interaction: Interaction, game_id: int, kind: str, target: int) -> None:
         self.languages.seen(interaction)
         await self.votes.vote(interaction, game_id, kind, target)
 

@@ -3,8 +3,8 @@
 A running game's state is derived from its log by replay once per process (at first use), then kept in memory and
 advanced move by move. Correctness never rests on that cache or on the per-channel lock: appending move ``n + 1``
 fails if anybody (another click, another process) appended it first, and then the game is re-read and the action
-decided again against the newer position. Every committed move is announced once as a ``Moved`` event; this part
-does not know who listens.
+decided again against the newer position. Every committed move is announced once, as one ``Transition``
+(``table.transition``), made here after the commit; this part does not know who listens.
 """
 
 from __future__ import annotations
@@ -15,32 +15,31 @@ import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field, replace
-from typing import Any, Generic, NamedTuple, TypeVar
+from contextlib import suppress
+from dataclasses import replace
+from typing import Any
 
 from engine.errors import CorruptState, GameError
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Move, Outcome, Setup, decode_moves, replay
-from i18n import Localized, Text, _, render
-from storage import Ending, GameRecord, GameStore, Result, now
+from i18n import Text, _, render
+from storage import Ending, GameRecord, GameStore, Result, StorageError, now
 from table.answer import UserError
-from table.events import Events, Moved
+from table.events import Events
+from table.live import Live
 from table.people import is_ai
-from table.presenter import Presenter, Step
+from table.presenter import SomePresenter, Step
 from table.registry import GAMES, registration
+from table.transition import Actor, Transition, transition
 
 log = logging.getLogger(__name__)
-
-StateT = TypeVar("StateT")
 
 NO_GAME = _("There's no game in this channel: open one with /newgame.")
 STALE_PANEL = _("This panel belongs to an earlier game: open a fresh one with /hand.")
 # Running games kept in memory; a game past this many is replayed again from its log when next used.
 LIVE_GAMES = 5000
-# A turn's moves kept in memory at most (The Game: a few cards, the end and signals; No Thanks!: a card's round).
-TURN_STEPS = 200
 
 
-def dm_readers(presenter: Presenter[Any, Any], players: Iterable[int]) -> list[int]:
+def dm_readers(presenter: SomePresenter, players: Iterable[int]) -> list[int]:
     """Who of ``players`` gets a DM of their own: the people at a game with secrets; nobody at a game without."""
     if not presenter.game.info.has_secrets:
         return []
@@ -49,60 +48,6 @@ def dm_readers(presenter: Presenter[Any, Any], players: Iterable[int]) -> list[i
 
 class GameUnavailable(UserError):
     """The channel's game cannot be loaded; only /endgame helps."""
-
-
-@dataclass
-class Live(Generic[StateT]):
-    """A running game in memory: its row, its state, and the private text each player's DM must show."""
-
-    record: GameRecord
-    state: StateT
-    dm_text: dict[int, Localized] = field(default_factory=dict)  # rendered in each player's own language
-    # What each player's DM is known to show (the same objects as ``dm_text`` once delivered): a move that changes
-    # no DM asks the database nothing.
-    dm_sent: dict[int, Localized] = field(default_factory=dict)
-    # The stored DMs of the game (player -> message id, text), once read: None until the courier first needs them,
-    # and again whenever another writer moved the game on (it may have delivered DMs itself).
-    dm_stored: dict[int, tuple[int | None, str]] | None = None
-    last: Localized | None = None  # what happened last, for the private panels
-    # What the table did lately, for the channel's log (``Presenter.summary``): the moves of the turn under way and
-    # of the turn before (a turn ends when the presenter's ``new_board`` says the table moved on). After a restart
-    # they are rebuilt from the move log.
-    turn: list[Step] = field(default_factory=list)
-    previous: list[Step] = field(default_factory=list)
-    # The move count when the board on show went up: a superseded board shrinks to the moves since (after a
-    # restart, the start of the turn under way). ``board_text`` is what it opened with, for a repost.
-    board_from: int = 0
-    board_text: Localized | None = None
-
-    def remember(self, step: Step, moved_on: bool) -> None:
-        """Keep ``step`` with the turn under way; a move that moved the table on closes the turn."""
-        self.turn.append(step)
-        del self.turn[:-TURN_STEPS]
-        if moved_on:
-            self.previous, self.turn = self.turn, []
-
-    def turn_of(self, number: int) -> list[Step]:
-        """The remembered moves of the turn that move ``number`` belongs to, up to it."""
-        for turn in (self.turn, self.previous):
-            if any(step.number == number for step in turn):
-                return [step for step in turn if step.number <= number]
-        return []
-
-    def since(self, start: int, end: int) -> list[Step]:
-        """The remembered moves after move ``start`` up to move ``end``."""
-        return [step for step in (*self.previous, *self.turn) if start < step.number <= end]
-
-
-class Played(NamedTuple):
-    """An action that was appended to the log, with the positions around it."""
-
-    live: Live[Any]
-    presenter: Presenter[Any, Any]
-    before: Any
-    after: Any
-    player: int
-    action: Any
 
 
 def setup_of(record: GameRecord) -> Setup:
@@ -129,12 +74,54 @@ def title(kind: str) -> str | Text:
     return game.info.title if game else _("this game")
 
 
+def advance(
+    live: Live, presenter: SomePresenter, after: object, player: int, action: object
+) -> tuple[bool, frozenset[int]]:
+    """Move ``live`` on to ``after``: the turn log, the DMs' texts. Returns whether the table moved on to a new
+    turn and whose private view changed (the presenter is asked once per move)."""
+    before = live.state
+    moved_on = presenter.new_board(before, after, player, action)
+    revealed = frozenset(dm_readers(presenter, presenter.dm_due(before, after, player, action)))
+    for reader in revealed:
+        live.dm_text[reader] = presenter.private_text(after, reader)
+    live.remember(Step(presenter.game.move_count(after), player, action, before, after), moved_on)
+    live.state = after
+    return moved_on, revealed
+
+
+def advance_by(live: Live, presenter: SomePresenter, moves: list[Move[object]]) -> None:
+    """Apply logged moves, keeping the turn log and what each DM should show (raises CorruptState for a bad
+    log)."""
+    game = presenter.game
+    for number, move in enumerate(moves, start=game.move_count(live.state) + 1):
+        try:
+            after = game.apply(live.state, move.player, move.action)
+        except Exception as error:
+            reason = error.text if isinstance(error, GameError) else str(error)
+            raise CorruptState(
+                _("Move {number} of the saved game breaks the rules: {error}", number=number, error=reason)
+            ) from error
+        advance(live, presenter, after, move.player, move.action)
+
+
+def decide(
+    live: Live, presenter: SomePresenter, player: int, action: object, board: tuple[int, int] | None, game: int | None
+) -> object:
+    """The position ``action`` leads to, or the refusal (GameError, UserError)."""
+    rules = presenter.game
+    if board is not None and board != (live.record.id, rules.move_count(live.state)):
+        raise UserError(_("That board is out of date: use the buttons on the newest board below."))
+    if game is not None and game != live.record.id:
+        raise UserError(STALE_PANEL)
+    return rules.apply(live.state, player, action)
+
+
 class Games:
     def __init__(self, storage: GameStore, events: Events, owns: Callable[[GameRecord], bool] = lambda _: True) -> None:
         self.storage = storage
         self.events = events
         self.owns = owns  # whether this process runs the game's shard
-        self._live: OrderedDict[int, Live[Any]] = OrderedDict()
+        self._live: OrderedDict[int, Live] = OrderedDict()
         # The fast path that keeps one channel's actions in order within this process; the log's unique key, not
         # this lock, is what keeps two writers from both acting at one position.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -169,13 +156,13 @@ class Games:
             )
         )
 
-    def presenter(self, record: GameRecord) -> Presenter[Any, Any]:
+    def presenter(self, record: GameRecord) -> SomePresenter:
         hosted = registration(record.kind)
         if hosted is None:
             raise self.unavailable(record, _("this bot doesn't know the game {kind}", kind=repr(record.kind[:40])))
         return hosted.presenter
 
-    def cached(self, game_id: int) -> Live[Any] | None:
+    def cached(self, game_id: int) -> Live | None:
         return self._live.get(game_id)
 
     # ---- loading ----------------------------------------------------------------------------------------------
@@ -186,7 +173,7 @@ class Games:
             raise UserError(NO_GAME)
         return record
 
-    async def live(self, record: GameRecord) -> Live[Any]:
+    async def live(self, record: GameRecord) -> Live:
         """The running game of ``record`` in memory, brought up to the log's length."""
         if record.damaged:
             raise self.unavailable(record, record.damaged)
@@ -207,7 +194,7 @@ class Games:
         self._keep(live)
         return live
 
-    def _running_here(self, channel_id: int, kind: str | None) -> tuple[Live[Any], Presenter[Any, Any]] | None:
+    def _running_here(self, channel_id: int, kind: str | None) -> tuple[Live, SomePresenter] | None:
         """The channel's running game as this process last left it, if it has it in memory."""
         live = self._live.get(self._channel_games.get(channel_id, 0))
         if live is None or live.record.status != "running" or (kind is not None and live.record.kind != kind):
@@ -215,7 +202,7 @@ class Games:
         hosted = registration(live.record.kind)
         return (live, hosted.presenter) if hosted is not None else None
 
-    def _keep(self, live: Live[Any]) -> None:
+    def _keep(self, live: Live) -> None:
         self._channel_games[live.record.channel_id] = live.record.id
         self._live[live.record.id] = live
         self._live.move_to_end(live.record.id)
@@ -223,56 +210,28 @@ class Games:
         while len(self._live) > LIVE_GAMES:
             self._live.popitem(last=False)
 
-    async def _replay(self, record: GameRecord, presenter: Presenter[Any, Any]) -> Live[Any]:
+    async def _replay(self, record: GameRecord, presenter: SomePresenter) -> Live:
         game = presenter.game
         logged = await self.storage.moves(record.id)
         try:
             moves = decode_moves(game, [(m.player, m.action) for m in logged])
-            live: Live[Any] = Live(record, replay(game, setup_of(record), ()))
+            live = Live(record, replay(game, setup_of(record), ()))
             for player in dm_readers(presenter, record.players):
                 live.dm_text[player] = presenter.private_text(live.state, player)
-            self._advance(live, presenter, moves)
+            advance_by(live, presenter, moves)
         except CorruptState as error:
             raise self.unavailable(record, error.text) from error
-        # The board on show went up when the turn under way began (unless chat or /board moved it since).
-        live.board_from = live.turn[0].number - 1 if live.turn else game.move_count(live.state)
         return live
 
-    async def _catch_up(self, live: Live[Any], presenter: Presenter[Any, Any], known: int) -> None:
+    async def _catch_up(self, live: Live, presenter: SomePresenter, known: int) -> None:
         logged = await self.storage.moves(live.record.id, after=known)
-        live.dm_stored = None
         try:
-            self._advance(live, presenter, decode_moves(presenter.game, [(m.player, m.action) for m in logged]))
+            advance_by(live, presenter, decode_moves(presenter.game, [(m.player, m.action) for m in logged]))
         except CorruptState as error:
             self.forget(live.record)
             raise self.unavailable(live.record, error.text) from error
 
-    def _advance(self, live: Live[Any], presenter: Presenter[Any, Any], moves: list[Move[Any]]) -> None:
-        """Apply logged moves, keeping track of what each DM should show (raises CorruptState for a bad log)."""
-        game = presenter.game
-        for number, move in enumerate(moves, start=game.move_count(live.state) + 1):
-            try:
-                after = game.apply(live.state, move.player, move.action)
-            except Exception as error:
-                reason = error.text if isinstance(error, GameError) else str(error)
-                raise CorruptState(
-                    _("Move {number} of the saved game breaks the rules: {error}", number=number, error=reason)
-                ) from error
-            self._note_dms(live, presenter, after, move.player, move.action)
-            self._remember(live, presenter, after, move.player, move.action)
-            live.state = after
-
-    @staticmethod
-    def _remember(live: Live[Any], presenter: Presenter[Any, Any], after: Any, player: int, action: Any) -> None:
-        step = Step(presenter.game.move_count(after), player, action, live.state, after)
-        live.remember(step, presenter.new_board(live.state, after, player, action))
-
-    @staticmethod
-    def _note_dms(live: Live[Any], presenter: Presenter[Any, Any], after: Any, player: int, action: Any) -> None:
-        for upcoming in dm_readers(presenter, presenter.dm_due(live.state, after, player, action)):
-            live.dm_text[upcoming] = presenter.private_text(after, upcoming)
-
-    async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live[Any], Presenter[Any, Any]]:
+    async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live, SomePresenter]:
         """The channel's running game (of ``kind``, if given), or a friendly refusal."""
         record = await self.open_record(channel_id)
         if record.status == "lobby":
@@ -304,14 +263,14 @@ class Games:
         self,
         channel_id: int,
         player: int,
-        action: Any,
+        action: object,
         *,
         kind: str | None = None,
         board: tuple[int, int] | None = None,
         game: int | None = None,
         auto: bool = False,
         ready: Callable[[], Awaitable[None]] | None = None,
-    ) -> Played:
+    ) -> Transition:
         """Apply ``action`` by ``player`` to the channel's running game, append it to the log, announce it.
 
         ``board`` is (game id, move count) of the board whose button was pressed: the action is refused unless that
@@ -321,41 +280,46 @@ class Games:
         ``ready`` is awaited once the channel's turn has come, before anything is decided or written (it may raise to
         change nothing: the interaction's token died while it waited).
         """
+        actor = Actor.AUTOPILOT if auto else Actor.COMPUTER if is_ai(player) else Actor.PERSON
         async with self.lock(channel_id):
             if ready is not None:
                 await ready()
             for attempt in range(3):
-                # Optimistic first: the game as this process last left it, without asking the database; the append
-                # below checks it is still the newest position. A refusal is only ever decided on the stored game.
-                cached = self._running_here(channel_id, kind) if attempt == 0 else None
-                live, presenter = cached or await self.running(channel_id, kind)
-                rules = presenter.game
-                before = live.state
-                try:
-                    if board is not None and board != (live.record.id, rules.move_count(before)):
-                        raise UserError(_("That board is out of date: use the buttons on the newest board below."))
-                    if game is not None and game != live.record.id:
-                        raise UserError(STALE_PANEL)
-                    after = rules.apply(before, player, action)
-                except (GameError, UserError):
-                    if cached is None:
-                        raise
-                    continue  # decided on the remembered position: decide again on the stored one
-                if await self._append(live, presenter, player, action, after, auto):
-                    if not auto and not is_ai(player):
-                        self._last_person[live.record.id] = (player, time.monotonic())
-                    moved_on = presenter.new_board(before, after, player, action)
-                    await self.events.moved(
-                        Moved(live, presenter, before, after, player, action, moved_on, auto=auto or is_ai(player))
-                    )
-                    return Played(live, presenter, before, after, player, action)
-                log.info("Move %d of game %s was taken; deciding again", rules.move_count(after), live.record.id)
+                where = (kind, board, game)
+                live, presenter, after = await self._position(channel_id, player, action, where, attempt == 0)
+                done = await self._append(live, presenter, player, action, after, actor)
+                if done is not None:
+                    await self.events.moved(done)
+                    return done
+                log.info(
+                    "Move %d of game %s was taken; deciding again", presenter.game.move_count(after), live.record.id
+                )
                 await asyncio.sleep(0.01 * (attempt + 1))
         raise UserError(_("Several moves arrived at once; yours was not made. Please try again."))
 
+    async def _position(
+        self,
+        channel_id: int,
+        player: int,
+        action: object,
+        where: tuple[str | None, tuple[int, int] | None, int | None],
+        optimistic: bool,
+    ) -> tuple[Live, SomePresenter, object]:
+        """The game, and the position ``action`` leads to there (``where``: kind, board, game as for ``play``).
+        Optimistic first: the game as this process last left it, without asking the database; the append checks it
+        is still the newest position. A refusal is only ever decided on the stored game."""
+        kind, board, game = where
+        cached = self._running_here(channel_id, kind) if optimistic else None
+        if cached is not None:
+            with suppress(GameError, UserError):
+                return cached[0], cached[1], decide(cached[0], cached[1], player, action, board, game)
+        live, presenter = await self.running(channel_id, kind)
+        return live, presenter, decide(live, presenter, player, action, board, game)
+
     async def _append(
-        self, live: Live[Any], presenter: Presenter[Any, Any], player: int, action: Any, after: Any, auto: bool
-    ) -> bool:
+        self, live: Live, presenter: SomePresenter, player: int, action: object, after: object, actor: Actor
+    ) -> Transition | None:
+        """Append the move to the log and move the cache on; None when another writer appended first."""
         game = presenter.game
         outcome = game.outcome(after)
         ending = None
@@ -363,34 +327,41 @@ class Games:
             status = "abandoned" if outcome.abandoned else "finished"
             ending = Ending(status, None if outcome.abandoned else stats_result(game.info, outcome))
         seq = game.move_count(after)
+        auto = actor is Actor.AUTOPILOT
         if not await self.storage.append_move(
             live.record.id, seq, player, game.encode_action(action), ending, auto=auto
         ):
             self._live.pop(live.record.id, None)  # re-read from the log on the next round
-            return False
-        self._note_dms(live, presenter, after, player, action)
-        self._remember(live, presenter, after, player, action)
-        live.state = after
+            return None
+        if actor is Actor.PERSON:
+            self._last_person[live.record.id] = (player, time.monotonic())
+        record_before, before = live.record, live.state
+        moved_on, revealed = advance(live, presenter, after, player, action)
         if ending is not None:
             log.info("%s in channel %s ended: %s", live.record.kind, live.record.channel_id, ending.status)
             live.record = replace(live.record, status=ending.status, ended_at=now())
             self.forget(live.record)
-        return True
+        return transition(
+            live, presenter, record_before, before, player, action, actor, moved_on=moved_on, revealed=revealed
+        )
 
-    async def start(self, record: GameRecord) -> Live[Any]:
+    async def start(self, record: GameRecord) -> Live:
         """Deal the game in the lobby ``record`` (the caller holds the channel's lock) and announce the deal."""
         presenter = self.presenter(record)
         try:
             state = replay(presenter.game, setup_of(record), ())
         except CorruptState as error:
             raise self.unavailable(record, error.text) from error
-        record = await self.storage.update_game(record, status="running", started_at=now())
-        live: Live[Any] = Live(
-            record, state, {p: presenter.private_text(state, p) for p in dm_readers(presenter, record.players)}
-        )
+        started = await self.storage.update_game(record, status="running", started_at=now())
+        live = Live(started, state)
+        readers = dm_readers(presenter, started.players)
+        live.dm_text.update({p: presenter.private_text(state, p) for p in readers})
         self._keep(live)
         log.info("%s started in channel %s with %d players", record.kind, record.channel_id, len(record.players))
-        await self.events.moved(Moved(live, presenter, None, state, None, None, True, dealt=True))
+        dealt = transition(
+            live, presenter, record, None, None, None, Actor.DEAL, moved_on=True, revealed=frozenset(readers)
+        )
+        await self.events.moved(dealt)
         return live
 
     async def abandon(self, record: GameRecord) -> GameRecord:
@@ -406,6 +377,18 @@ class Games:
         if live is not None and updated is not None:
             live.record = replace(updated, message_id=live.record.message_id or updated.message_id)
         return updated
+
+    async def board_at(self, live: Live, message_id: int | None) -> None:
+        """The game's board now lives in message ``message_id`` (None: it was deleted; the next change posts one)."""
+        live.record = replace(live.record, message_id=message_id)
+        if message_id is None:
+            return
+        try:
+            await self.storage.set_message(live.record.id, message_id)
+        except StorageError as error:
+            # Presentation only, and the board is up: this process remembers it; after a restart the older board is
+            # edited until the next new one (a busy database must not turn a shown board into an apology).
+            log.warning("Could not remember board %s of game %s: %s", message_id, live.record.id, error)
 
     def last_to_act(self, game_id: int, player: int, seconds: float) -> bool:
         """Whether ``player`` is the last person who acted in this game (only computer players or the autopilot

@@ -15,16 +15,16 @@ import asyncio
 import logging
 from collections.abc import Callable
 from contextlib import suppress
-from typing import Any
 
 import discord
 
 from i18n import _, render
+from storage import GameRecord
 from table.boards import pings_on
-from table.events import Moved
 from table.language import Languages
 from table.options import options_of
 from table.people import is_ai, mention
+from table.transition import Transition
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +44,12 @@ class Nudges:
         self._posted: dict[int, tuple[int, int, int]] = {}  # game id -> (player, channel id, message id)
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def on_moved(self, event: Moved) -> None:
-        record, game = event.live.record, event.presenter.game
-        upcoming = None if game.is_over(event.after) else game.current_player(event.after)
+    async def on_moved(self, event: Transition) -> None:
+        record, upcoming = event.live.record, event.upcoming
         self._settle(record.id, upcoming, event.player)
-        began = event.dealt or (event.before is not None and upcoming != game.current_player(event.before))
         if (
             upcoming is None
-            or not began
+            or not event.turn_began
             or upcoming == event.player
             or (event.moved_on and not event.dealt)  # the new board pings them
             or is_ai(upcoming)
@@ -80,7 +78,7 @@ class Nudges:
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _nudge(self, record: Any, player: int, token: object) -> None:
+    async def _nudge(self, record: GameRecord, player: int, token: object) -> None:
         await asyncio.sleep(self.seconds)
         if self._waiting.get(record.id) != (player, token):
             return

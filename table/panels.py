@@ -5,7 +5,7 @@ interaction's token, for 15 minutes and outside the bot's global rate limit. So 
 panel is kept (``PanelHandle``), and:
 
 - when a player opens a new panel (``/hand``, "My hand"), the older one shrinks to one line without buttons;
-- when the table moves (a ``Moved`` event), every live panel of the game is brought up to date in the background,
+- when the table moves (a ``Transition`` event), every live panel of the game is brought up to date in the background,
   each panel's edits in order and always from the newest position, so the player whose turn begins sees "Your turn"
   on the panel they have open;
 - the mover's own panel is answered by their click: a per-player lock makes the background update wait for that
@@ -33,13 +33,15 @@ import discord
 
 from i18n import _, render
 from storage import GameRecord
-from table.answer import UserError
+from table.answer import Interaction, UserError
 from table.boards import INTERACTION_TOKEN_SECONDS, BoardHandle
-from table.events import Moved
-from table.games import STALE_PANEL, Games, Live
+from table.games import STALE_PANEL, Games
+from table.live import Live
 from table.people import is_ai
-from table.presenter import Presenter
+from table.presenter import SomePresenter
 from table.registry import computer_player
+from table.transition import Transition
+from table.wire import Message
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +54,9 @@ HINTS_ON_YOUR_TURN = _("Hints are for your turn: press Hint again when it comes.
 NO_HINTS_HERE = _("Hints are offered only at tables with a computer player or a single person.")
 NO_HINT_NOW = _("There is no hint to give now.")
 
-# How a panel is composed: (live game, presenter, player, page, locale) -> the message (content and buttons).
-Compose = Callable[[Live[Any], Presenter[Any, Any], int, str | None, str], dict[str, Any]]
+# How a panel is composed: (live game, presenter, player, page, locale, as the answer to the player's own move) -> the
+# message (content and buttons).
+Compose = Callable[[Live, SomePresenter, int, str | None, str, bool], Message]
 
 
 @dataclass(slots=True)
@@ -81,7 +84,7 @@ class Panels:
         # A panel nobody clicked for this long sleeps (its token, the only way to edit it, lasts 15 minutes).
         self.awake_seconds: float = INTERACTION_TOKEN_SECONDS
 
-    async def hint(self, channel_id: int, player: int, kind: str, game: int) -> tuple[Live[Any], Any]:
+    async def hint(self, channel_id: int, player: int, kind: str, game: int) -> tuple[Live, Any]:
         """The computer player's choice for ``player``'s seat in the channel's game (the id a panel was made for),
         with the game left as it is and marked as hinted in the database before it is returned. Refused out of turn,
         at a table without hints, and for a panel of an earlier game."""
@@ -111,8 +114,8 @@ class Panels:
 
     async def opened(
         self,
-        interaction: discord.Interaction[Any],
-        live: Live[Any],
+        interaction: Interaction,
+        live: Live,
         player: int,
         message_id: int | None,
         page: str | None,
@@ -157,7 +160,7 @@ class Panels:
 
     # ---- following the table ----------------------------------------------------------------------------------
 
-    async def on_moved(self, event: Moved) -> None:
+    async def on_moved(self, event: Transition) -> None:
         """Bring every live panel of the game up to date, in the background (the mover's waits for their answer)."""
         game_id = event.live.record.id
         # Only the game's players can have its panels: no walk over every live panel of every game.
@@ -167,7 +170,7 @@ class Panels:
                 task = self._catching_up[key] = asyncio.ensure_future(self._catch_up(key, event.live))
                 task.add_done_callback(functools.partial(self._caught_up, key))
 
-    async def _catch_up(self, key: tuple[int, int], moved: Live[Any]) -> None:
+    async def _catch_up(self, key: tuple[int, int], moved: Live) -> None:
         """Edit one panel until it shows the newest position: each edit is composed from the position of its time,
         so moves made meanwhile are caught by the next round, and a panel is never left behind the table. A game
         that just ended has left the cache: its last position is the one the event brought (``moved``)."""
@@ -187,7 +190,7 @@ class Panels:
                 if not handle.token.fresh():
                     self._live.pop(key, None)  # its token is dead: the panel can no longer be edited
                     return
-                message = self.compose(live, presenter, player, handle.page, handle.locale)
+                message = self.compose(live, presenter, player, handle.page, handle.locale, False)
                 try:
                     await handle.token.edit(self.client, **message)
                 except discord.HTTPException:
@@ -220,7 +223,7 @@ class Panels:
 
 async def panel_game(
     games: Games, channel_id: int, kind: str | None, player: int, game: int | None
-) -> tuple[Live[Any], Presenter[Any, Any]]:
+) -> tuple[Live, SomePresenter]:
     """The channel's running game, for ``player``'s panel of game ``game`` (None: a panel asked for anew). Refused to
     somebody not at the table, and for a panel of an earlier game."""
     live, presenter = await games.running(channel_id, kind)

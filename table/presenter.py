@@ -18,13 +18,14 @@ another language those lines are translated too, since people read them: a Germa
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeAlias, TypeVar
 
 import discord
 
 from engine.game import Game
 from i18n import Localized
 from storage import GameRecord
+from table.wire import Message
 
 StateT = TypeVar("StateT")
 ActionT = TypeVar("ActionT")
@@ -82,7 +83,11 @@ class Presenter(Protocol[StateT, ActionT]):
         player. Otherwise the board is edited in place and pings nobody."""
         ...
 
-    def panel(self, record: GameRecord, state: StateT, player: int, page: str | None, locale: str) -> dict[str, Any]:
+    def panel(self, record: GameRecord, state: StateT, player: int, page: str | None, locale: str) -> Message:
         """The private panel of ``player`` (content and buttons) in ``locale``, shown ephemerally; ``page`` is the
         game's own name for a page of it (None: the main page)."""
         ...
+
+
+# The table handles every game alike: a game's state and action types are its own, opaque to the core.
+SomePresenter: TypeAlias = Presenter[Any, Any]

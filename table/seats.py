@@ -16,15 +16,18 @@ from typing import Any
 from engine.errors import GameError
 from engine.game import Game
 from i18n import _
-from storage import Conflict
+from storage import Conflict, GameRecord
 from table.answer import UserError
 from table.boards import Boards, Framing
 from table.clock import TurnClock
-from table.events import Moved
-from table.games import Games, Played
+from table.events import TurnRanOut
+from table.games import Games
+from table.live import Live
 from table.options import options_of
 from table.people import is_ai
+from table.presenter import SomePresenter
 from table.registry import computer_player
+from table.transition import Transition
 
 log = logging.getLogger(__name__)
 
@@ -63,10 +66,10 @@ class Seats:
         self._again: set[int] = set()
         self.closing = False
 
-    async def on_moved(self, event: Moved) -> None:
+    async def on_moved(self, event: Transition) -> None:
         self.wake(event.live.record.kind, event.live.record.channel_id, event.live.record)
 
-    def wake(self, kind: str, channel_id: int, record: Any) -> None:
+    def wake(self, kind: str, channel_id: int, record: GameRecord) -> None:
         """Let the game's computer players signal and, on their turn, move, and the autopilot play for an away
         person (in the background, after a pause)."""
         if self.closing:
@@ -101,12 +104,7 @@ class Seats:
             return False
         game = presenter.game
         ai = computer_player(live.record.kind)
-        last: Played | None = None
-        for seat in [p for p in live.record.players if is_ai(p) and game.legal_actions(live.state, p)]:
-            signals = ai.signals(game.observation(live.state, seat)) if ai is not None else ()
-            for signal in signals:
-                with suppress(UserError, GameError):
-                    last = await self.games.play(channel_id, seat, signal)
+        last = await self._signal(channel_id, live, presenter)
         if last is not None:
             live = last.live
             if game.is_over(live.state):
@@ -133,6 +131,21 @@ class Seats:
         await self.show(played)
         return True
 
+    async def _signal(self, channel_id: int, live: Live, presenter: SomePresenter) -> Transition | None:
+        """The computer players' signals (The Game: "don't play on this pile"); the last one made, if any."""
+        game, ai = presenter.game, computer_player(live.record.kind)
+        last: Transition | None = None
+        for seat in [p for p in live.record.players if is_ai(p) and game.legal_actions(live.state, p)]:
+            signals = ai.signals(game.observation(live.state, seat)) if ai is not None else ()
+            for signal in signals:
+                with suppress(UserError, GameError):
+                    last = await self.games.play(channel_id, seat, signal)
+        return last
+
+    async def on_turn_ran_out(self, event: TurnRanOut) -> None:
+        """The clock ran out on a person's turn: the autopilot plays it, and it counts as missed."""
+        await self.play_for(event.channel_id, event.game_id, event.player, True)
+
     async def play_for(self, channel_id: int, game_id: int, player: int, missed: bool) -> None:
         """Play ``player``'s whole turn for them, each move announced as played for them; a turn the clock ran out
         on counts as missed (a turn the table voted onto the autopilot does not)."""
@@ -147,7 +160,7 @@ class Seats:
                 log.exception("The autopilot's move was refused in game %s", game_id)
                 break
             await self.show(played, lambda move: _("⏰ On autopilot: {move}", move=move))
-            if presenter.new_board(played.before, played.after, player, action) or presenter.game.is_over(played.after):
+            if played.moved_on or played.ended:
                 break
         if missed:
             await self.clock.missed(channel_id, game_id, player)
@@ -178,7 +191,7 @@ class Seats:
             record, _("Everybody at the table is away, so the game ends as abandoned (no score).")
         )
 
-    async def show(self, played: Played, framing: Framing | None = None) -> None:
+    async def show(self, played: Transition, framing: Framing | None = None) -> None:
         """Show a move nobody clicked for; a failure to show it is logged (the move is made)."""
         try:
             await self.boards.publish(played, framing)

@@ -7,19 +7,18 @@ row as it is, so two people voting at the same moment both count.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 
 from i18n import Text, _, _p, render
 from storage import GameRecord
-from table.answer import UserError, send
+from table.answer import Interaction, UserError, send
 from table.clock import TurnClock
 from table.games import Games
 from table.language import Languages
 from table.options import options_of
 from table.people import is_ai, mention
-from table.presenter import Presenter
+from table.presenter import SomePresenter
 from table.seats import Seats
 
 VOTE_KINDS = ("autopilot", "remove")
@@ -29,7 +28,7 @@ VOTE_LABELS = {
 }
 
 
-def vote_target(record: GameRecord, state: Any, presenter: Presenter[Any, Any]) -> int | None:
+def vote_target(record: GameRecord, state: object, presenter: SomePresenter) -> int | None:
     """The player the table may vote on: the player to move, once they have missed a turn (not on autopilot)."""
     mover = presenter.game.current_player(state)
     options = options_of(record)
@@ -39,8 +38,8 @@ def vote_target(record: GameRecord, state: Any, presenter: Presenter[Any, Any]) 
 
 
 def vote_buttons(
-    record: GameRecord, state: Any, presenter: Presenter[Any, Any], locale: str
-) -> list[discord.ui.Button[Any]]:
+    record: GameRecord, state: object, presenter: SomePresenter, locale: str
+) -> list[discord.ui.Button[discord.ui.View]]:
     """Under the board, once the player to move has missed a turn: the table's two votes."""
     mover = vote_target(record, state, presenter)
     if mover is None:
@@ -68,7 +67,7 @@ class Votes:
         self.clock = clock
         self.seats = seats
 
-    async def vote(self, interaction: discord.Interaction[Any], game_id: int, kind: str, target: int) -> None:
+    async def vote(self, interaction: Interaction, game_id: int, kind: str, target: int) -> None:
         told, then = await self.cast(interaction.channel_id or 0, interaction.user.id, game_id, kind, target)
         await send(interaction, content=render(told, self.languages.for_reader(interaction)), ephemeral=True)
         if then is not None:
@@ -92,12 +91,12 @@ class Votes:
         needed = len(people) // 2 + 1
         tally: list[int] = []
 
-        def count(record: GameRecord) -> dict[str, Any]:
+        def count(record: GameRecord) -> dict[str, object]:
             options = options_of(record)
             votes = {k: set(v) for k, v in options.votes.items()}
             votes.setdefault(key, set()).add(voter)
             tally[:] = [len(votes[key])]
-            changes: dict[str, Any] = {}
+            changes: dict[str, object] = {}
             if len(votes[key]) >= needed:
                 votes.pop(key)
                 if kind == "autopilot":
@@ -108,28 +107,13 @@ class Votes:
         if record is None:
             raise UserError(_("That vote is from an earlier game."))
         player = mention(target)
+        said = vote_text(kind, player, tally[0], needed)
         if tally[0] < needed:
-            if kind == "autopilot":
-                return _(
-                    "Your vote is in: the autopilot plays for {player} once {needed} of you agree ({votes} so far).",
-                    player=player,
-                    votes=tally[0],
-                    needed=needed,
-                ), None
-            return _(
-                "Your vote is in: {player} leaves the game once {needed} of you agree ({votes} so far).",
-                player=player,
-                votes=tally[0],
-                needed=needed,
-            ), None
-        decided = (
-            _("The table agreed: the autopilot plays for {player}.", player=player)
-            if kind == "autopilot"
-            else _("The table agreed: {player} leaves the game.", player=player)
-        )
-        return decided, lambda: self._carry_out(record, presenter, kind, target)
+            return said, None
+        return said, lambda: self._carry_out(record, presenter, kind, target)
 
-    async def _carry_out(self, record: GameRecord, presenter: Presenter[Any, Any], kind: str, target: int) -> None:
+    async def _carry_out(self, record: GameRecord, presenter: SomePresenter, kind: str, target: int) -> None:
+        """The table decided: the seat goes on autopilot, or its player leaves the game."""
         player = mention(target)
         if kind == "autopilot":
             await self.clock.announce(
@@ -143,3 +127,24 @@ class Votes:
             return
         played = await self.games.play(record.channel_id, target, presenter.game.leave, auto=True)
         await self.seats.show(played, lambda move: _("🗳️ Voted out by the table: {move}", move=move))
+
+
+def vote_text(kind: str, player: str | Text, votes: int, needed: int) -> Text:
+    """What the voter hears: their vote counted so far, or what the table decided."""
+    if votes >= needed:
+        if kind == "autopilot":
+            return _("The table agreed: the autopilot plays for {player}.", player=player)
+        return _("The table agreed: {player} leaves the game.", player=player)
+    if kind == "autopilot":
+        return _(
+            "Your vote is in: the autopilot plays for {player} once {needed} of you agree ({votes} so far).",
+            player=player,
+            votes=votes,
+            needed=needed,
+        )
+    return _(
+        "Your vote is in: {player} leaves the game once {needed} of you agree ({votes} so far).",
+        player=player,
+        votes=votes,
+        needed=needed,
+    )

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeAlias
 
 import aiohttp
 import discord
@@ -25,14 +25,17 @@ from discord.utils import MISSING
 import discord_internals as internals
 from table.fit import fit
 
+# A message to send or an edit to make: the keyword arguments of discord.py's send and edit calls.
+Message: TypeAlias = dict[str, Any]
+
 log = logging.getLogger(__name__)
 
 
-def _parameters(client: discord.Client, message: dict[str, Any]) -> internals.Parameters:
+def _parameters(client: discord.Client, message: Message) -> internals.Parameters:
     return internals.message_parameters(client, fit(message))
 
 
-async def _once_more_if_lost(edit: Callable[[], Awaitable[None]], message: dict[str, Any]) -> None:
+async def _once_more_if_lost(edit: Callable[[], Awaitable[None]], message: Message) -> None:
     """Make an edit, and once more if the connection was lost under it.
 
     Discord (or a proxy) closes kept-alive connections now and then; a request that goes out on one just then gets no
@@ -49,7 +52,7 @@ async def _once_more_if_lost(edit: Callable[[], Awaitable[None]], message: dict[
 
 
 async def edit_by_token(
-    client: discord.Client, application_id: int, token: str, message_id: int | str, **message: Any
+    client: discord.Client, application_id: int, token: str, message_id: int | str, **message: object
 ) -> None:
     """Edit a message an interaction posted, through that interaction's token (15 minutes); ``"@original"`` for its
     original response, the only way a click's token reaches the message clicked."""
@@ -63,7 +66,7 @@ async def edit_by_token(
     await _once_more_if_lost(edit, message)
 
 
-async def edit_in_channel(client: discord.Client, channel_id: int, message_id: int, **message: Any) -> None:
+async def edit_in_channel(client: discord.Client, channel_id: int, message_id: int, **message: object) -> None:
     """Edit one of the bot's messages in a channel or DM (one rate-limited request)."""
 
     async def edit() -> None:
@@ -73,7 +76,7 @@ async def edit_in_channel(client: discord.Client, channel_id: int, message_id: i
     await _once_more_if_lost(edit, message)
 
 
-async def send_in_channel(client: discord.Client, channel_id: int, **message: Any) -> int:
+async def send_in_channel(client: discord.Client, channel_id: int, **message: object) -> int:
     """Post a message in a channel or DM; returns its id."""
     with _parameters(client, message) as params:
         return await internals.send_in_channel(client, channel_id, params)
@@ -83,19 +86,21 @@ async def send_in_channel(client: discord.Client, channel_id: int, **message: An
 _ANSWER_KEYS = frozenset({"content", "embed", "embeds", "file", "files", "view", "allowed_mentions"})
 
 
-async def answer_with_message(interaction: discord.Interaction[Any], *, ephemeral: bool, **message: Any) -> int | None:
+async def answer_with_message(
+    interaction: discord.Interaction[discord.Client], *, ephemeral: bool, **message: object
+) -> int | None:
     """``interaction.response.send_message(...)``: the same request, but without the ``InteractionCallbackResponse``
     and the ``Message`` discord.py would build from Discord's reply (2.7% of the bot's CPU under ``load.py``, a
     fifth of what an answer costs); the new message's id. A view still listening (not ``detached``) takes
     discord.py's own call, which keeps it."""
-    message = fit(message)
-    view = message.get("view")
-    if not message.keys() <= _ANSWER_KEYS or (view is not None and view is not MISSING and not view.is_finished()):
-        sent = await interaction.response.send_message(ephemeral=ephemeral, **message)
+    fitted = fit(message)
+    view = fitted.get("view")
+    if not fitted.keys() <= _ANSWER_KEYS or (view is not None and view is not MISSING and not view.is_finished()):
+        sent = await interaction.response.send_message(ephemeral=ephemeral, **fitted)
         return sent.message_id
     response = interaction.response
     if response.is_done():
         raise discord.InteractionResponded(interaction)
-    data = await internals.respond_with_message(interaction, ephemeral=ephemeral, **message)
+    data = await internals.respond_with_message(interaction, ephemeral=ephemeral, **fitted)
     message_id = data.get("interaction", {}).get("response_message_id")
     return int(message_id) if message_id is not None else None

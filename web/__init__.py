@@ -7,7 +7,7 @@
   another hand, the draw order or No Thanks! chips), in the player's language.
 - ``server``: aiohttp's own ``web`` and WebSocket: the page, its hand-written assets, the moves a page sends; every
   move goes through ``Table.act_for``, the same commit as a panel click; rate limits and a strict CSP.
-- ``live``: the open pages, following every committed move (the core's ``Moved`` event), wherever it was made.
+- ``live``: the open pages, following every committed move (the core's ``Transition``), wherever it was made.
 - ``replay``: a game that ended, turn by turn; ``names``: display names for the page.
 
 The page itself (``static/``) is a thin client: it draws what the server sends and sends back what was tapped.

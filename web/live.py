@@ -1,4 +1,4 @@
-"""The open pages of the web table, following the committed games: every move announced by the core (``Moved``),
+"""The open pages of the web table, following the committed games: every move announced by the core (``Transition``),
 wherever it was made, reaches every open page of its game, each composed for its own reader.
 
 Several processes on one PostgreSQL database (``SHARD_COUNT``): a move committed by another process is announced
@@ -22,10 +22,10 @@ from aiohttp import web
 
 from i18n import render
 from storage import GameRecord
-from table.events import Moved
 from table.flow import Table
 from table.panels import offers_hint
-from table.presenter import Presenter
+from table.presenter import SomePresenter
+from table.transition import Transition
 from table.votes import VOTE_KINDS, VOTE_LABELS, vote_target
 from web.names import Names
 from web.page import LOG_MOVES, page_state, turn_log
@@ -47,7 +47,7 @@ class Page:
     locale: str
 
 
-def votes_for(record: GameRecord, state: Any, presenter: Presenter[Any, Any], page: Page) -> list[dict[str, Any]]:
+def votes_for(record: GameRecord, state: Any, presenter: SomePresenter, page: Page) -> list[dict[str, Any]]:
     """The votes ``page``'s player may cast, as under the channel's board: on the player to move once they missed a
     turn, by the others still at the table."""
     target = vote_target(record, state, presenter)
@@ -159,7 +159,7 @@ class LivePages:
                 del lines[key]
         return [lines[step.number, locale] for step in shown]
 
-    async def on_moved(self, event: Moved) -> None:
+    async def on_moved(self, event: Transition) -> None:
         """A move was committed (anywhere): every open page of its game is brought up to date, in the background,
         always from the newest position, so a burst of moves ends on the last one."""
         game_id = event.live.record.id

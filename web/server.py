@@ -6,7 +6,7 @@
 
 Every move goes through ``Table.act_for``: the same compare-and-swap commit as a panel click, after which the board,
 the panels, the DMs, the clock and the computer seats follow. Every page follows the committed moves through the
-core's ``Moved`` event, wherever the move was made. A token that does not check out, or names a game that is no
+core's ``Transition``, wherever the move was made. A token that does not check out, or names a game that is no
 longer open, gets the same bare 403, whatever was wrong with it.
 """
 

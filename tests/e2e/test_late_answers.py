@@ -15,7 +15,7 @@ import time
 import pytest
 
 from engine import the_game
-from table.events import Moved
+from table.transition import Transition
 from tests.e2e.conftest import World
 from tests.e2e.test_hardening import deal, mover, other_writer, row
 from tests.fake_discord import INTERACTION_CALLBACK, UNKNOWN_INTERACTION, InteractionRecord
@@ -110,7 +110,7 @@ async def test_a_saved_move_whose_answer_came_too_late_is_never_called_failed(
         caplog.clear()
         with caplog.at_level(logging.INFO):
             # The bot is saturated right after the move is saved, before it is answered.
-            async def saturated(event: Moved) -> None:
+            async def saturated(event: Transition) -> None:
                 queued(3.1)
                 await asyncio.sleep(0)  # the loop runs the blocking work now, before the answer goes out
 
@@ -145,7 +145,7 @@ async def test_a_move_whose_token_died_while_it_waited_for_the_channel_is_not_ma
         second = best_play(the_game.apply(state, member.id, first), member.id)
         slow = True
 
-        async def busy_table(event: Moved) -> None:
+        async def busy_table(event: Transition) -> None:
             nonlocal slow
             if slow:
                 slow = False

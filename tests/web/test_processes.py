@@ -12,7 +12,7 @@ import aiohttp
 from bot import Bot
 from config import Settings
 from engine import no_thanks
-from table.events import Moved
+from table.transition import Transition
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import open_game
 from tests.postgres import PostgresServer
@@ -26,9 +26,9 @@ async def test_a_page_follows_the_moves_another_process_commits(world: World, po
     serving = Bot(Settings(token="fake-token", database_url=url, web_port=0), seed=1, guild_ready_timeout=0.05)
     playing = Bot(Settings(token="fake-token", database_url=url), seed=1, guild_ready_timeout=0.05)
     world.bots += [serving, playing]
-    heard: list[Moved] = []
+    heard: list[Transition] = []
 
-    async def hear(event: Moved) -> None:
+    async def hear(event: Transition) -> None:
         heard.append(event)
 
     async with world.fake.run_bot(serving), world.fake.run_bot(playing):

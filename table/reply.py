@@ -1,0 +1,164 @@
+"""The answer to the person who acted: planned by one pure function of the move, sent by one part.
+
+``reply_plan`` decides, from the Transition, where the action came from (the board's button, a private panel's, a
+command) and whether the board goes up anew, what the answer does: update the clicked message (to the new board, to
+the shrunk old board, or to the mover's panel), post the new board, edit the board on show in place, send the mover
+a private panel. ``Replies.answer`` carries it out, in the one order that keeps boards in sequence, and keeps the
+panel it showed current from then on (``Panels.opened``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Literal
+
+import discord
+
+from table.answer import Interaction, clicked_message, send, update
+from table.boards import BoardHandle, Boards, pings
+from table.panels import Panels
+from table.transition import Transition
+from table.wire import Message
+
+
+class Source(Enum):
+    """What the person acted from."""
+
+    BOARD = "board"
+    PANEL = "panel"
+    COMMAND = "command"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyPlan:
+    """What the answer to an action does. ``clicked``: what the clicked message becomes (the board itself, the old
+    board shrunk to its line of the log, or the mover's panel). ``post_board``: the new board goes up as the answer;
+    ``edit_board``: the board on show is edited in place. ``panel``: a private panel sent as a new message, the
+    answer's own ("ack": it opens with the move) or a followup under a new board ("after": what is left in hand)."""
+
+    clicked: Literal["board", "shrunk", "panel"] | None
+    post_board: bool
+    edit_board: bool
+    panel: Literal["ack", "after"] | None
+
+
+def reply_plan(moved: Transition, source: Source, fresh: bool) -> ReplyPlan:
+    """The answer to ``moved``, made from ``source``, when the board it leaves goes up anew (``fresh``) or not."""
+    if not fresh:
+        if source is Source.BOARD:
+            return ReplyPlan("board", post_board=False, edit_board=False, panel=None)
+        if source is Source.PANEL:
+            return ReplyPlan("panel", post_board=False, edit_board=True, panel=None)
+        return ReplyPlan(None, post_board=False, edit_board=True, panel="ack")
+    clicked: Literal["shrunk", "panel"] | None = (
+        "shrunk" if source is Source.BOARD else "panel" if source is Source.PANEL else None
+    )
+    after = source is Source.COMMAND and not moved.ended
+    after = after and moved.presenter.show_after(moved.before, moved.after, moved.by, moved.action)
+    return ReplyPlan(clicked, post_board=True, edit_board=False, panel="after" if after else None)
+
+
+async def original_id(interaction: Interaction) -> int | None:
+    """The id of the message that answered ``interaction`` (one request on its token, outside the global rate limit)."""
+    try:
+        return (await interaction.original_response()).id
+    except discord.HTTPException:
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """Who asked, and how their panel looks: the page a panel's button asked for, and the reader's language."""
+
+    interaction: Interaction
+    page: str | None
+    locale: str
+
+
+# The panel an answer carries: its message id (None: unknown), its page, and the move count it shows.
+Shown = tuple[int | None, str | None, int]
+
+
+class Replies:
+    def __init__(self, boards: Boards, panels: Panels) -> None:
+        self.boards = boards
+        self.panels = panels
+
+    def source(self, interaction: Interaction, moved: Transition) -> Source:
+        clicked = clicked_message(interaction)
+        if clicked is None:
+            return Source.COMMAND
+        return Source.BOARD if self.boards.is_board_click(interaction, moved.live.record) else Source.PANEL
+
+    async def answer(self, asked: Asked, moved: Transition) -> None:
+        """Answer the action that made ``moved`` (committed already): the plan, carried out; then the panel the answer
+        carries becomes the mover's live panel."""
+        boards = self.boards
+        board, fresh, shrunk = boards.after(moved, record_line=await boards.record_line(moved))
+        plan = reply_plan(moved, self.source(asked.interaction, moved), fresh)
+        if plan.post_board:
+            shown = await self._new_board(asked, moved, plan, board, shrunk)
+        else:
+            shown = await self._in_place(asked, moved, plan, board)
+        if shown is not None:
+            message_id, page, position = shown
+            await self.panels.opened(asked.interaction, moved.live, moved.by, message_id, page, asked.locale, position)
+
+    async def _in_place(self, asked: Asked, moved: Transition, plan: ReplyPlan, board: Message) -> Shown | None:
+        shown = None
+        if plan.clicked == "board":
+            await update(asked.interaction, **board)  # the clicked board itself: the click's own answer
+        elif plan.clicked == "panel":
+            shown = await self._update_panel(asked, moved)
+        if plan.panel == "ack":
+            shown = await self._send_panel(asked, moved, ack=True)
+        if plan.edit_board:
+            await self.boards.show_in_place(moved, board)
+        return shown
+
+    async def _new_board(
+        self, asked: Asked, moved: Transition, plan: ReplyPlan, board: Message, shrunk: Message | None
+    ) -> Shown | None:
+        boards, interaction, live = self.boards, asked.interaction, moved.live
+        shown = None
+        async with boards.turn(live.record.id):
+            old = live.record.message_id
+            if plan.clicked == "shrunk":
+                # The clicked board shrinks to its line of the log; the new board goes below.
+                await update(interaction, **(shrunk or {"view": None}))
+                old = None
+            elif plan.clicked == "panel":
+                shown = await self._update_panel(asked, moved)
+            posted = await send(interaction, allowed_mentions=pings(moved, boards.at_the_keyboard), **board)
+            handle = BoardHandle.of(interaction, posted or 0)
+            if plan.panel == "after":
+                await self._send_panel(asked, moved, ack=False)
+            await boards.moved(live, handle.message_id, old, handle, shrunk)
+        await boards.show_picture(moved, board, handle.message_id)
+        return shown
+
+    async def _update_panel(self, asked: Asked, moved: Transition) -> Shown:
+        """The clicked panel shows the move, then the page its button asked for; it stays the mover's live panel."""
+        live, page = moved.live, asked.page
+        position = moved.presenter.game.move_count(live.state)
+        await update(
+            asked.interaction, **self.panels.compose(live, moved.presenter, moved.by, page, asked.locale, True)
+        )
+        clicked = clicked_message(asked.interaction)
+        return (clicked.id if clicked is not None else None), page, position
+
+    async def _send_panel(self, asked: Asked, moved: Transition, *, ack: bool) -> Shown | None:
+        """The mover's panel as a new private message. Kept current only as the interaction's own answer: a followup
+        whose id the answer does not keep could never be, so it goes without buttons."""
+        interaction, live = asked.interaction, moved.live
+        kept = not interaction.response.is_done()
+        page = asked.page if ack else None
+        position = moved.presenter.game.move_count(live.state)
+        message = self.panels.compose(live, moved.presenter, moved.by, page, asked.locale, ack)
+        if not kept:
+            message.pop("view", None)
+        sent = await send(interaction, ephemeral=True, **message)
+        if not kept:
+            return None
+        return (sent if sent is not None else await original_id(interaction)), page, position

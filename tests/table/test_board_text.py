@@ -1,0 +1,59 @@
+"""What the board shows after a move is computed from the Transition and what the board showed (no Discord): a
+board edited in place, a board that moved on, and the board it supersedes, which shrinks to the log since it went up."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import discord
+
+from engine import no_thanks
+from i18n import render
+from storage import NewGame
+from storage.sqlite import SQLiteStorage
+from table.boards import Boards
+from table.games import Games
+from table.language import Languages
+from tests.table.conftest import CHANNEL, PLAYERS, core
+
+
+class Offline:
+    """A client that knows no server (the table's language is then English) and sends nothing."""
+
+    def get_guild(self, guild_id: int) -> None:
+        return None
+
+
+def boards_of(games: Games, storage: SQLiteStorage) -> Boards:
+    nobody = cast(discord.Client, Offline())
+    boards = Boards(nobody, games, Languages(nobody, storage), lambda record, mover: None, lambda *board: [], storage)
+    games.events.subscribe("boards", boards.on_moved)
+    return boards
+
+
+async def test_the_board_after_a_move_and_the_one_it_supersedes(storage: SQLiteStorage) -> None:
+    games, _heard = core(storage)
+    boards = boards_of(games, storage)
+    record = await storage.create_game(NewGame(CHANNEL, 1, "no_thanks", PLAYERS[0], PLAYERS, (), 5, 1))
+    live = await games.start(record)
+    await games.board_at(live, 1000)  # the deal's board is up
+    taker = no_thanks.current_player(live.state)
+    assert taker is not None
+    taken = await games.play(CHANNEL, taker, no_thanks.Take())
+    board, fresh, shrunk = boards.after(taken)
+    assert fresh  # a card taken moves the table on: a new board
+    assert shrunk is not None
+    # The deal's board shrinks to the log since it went up: the game began, then the card taken.
+    said = shrunk["content"]
+    assert "began with" in said
+    assert f"<@{taker}>" in said
+    assert shrunk["view"] is None
+    assert render(boards.repost_text(record.id) or "", "en") in board["content"]
+    mover = taken.upcoming
+    assert mover is not None
+    paid = await games.play(CHANNEL, mover, no_thanks.NoThanks())
+    board, fresh, shrunk = boards.after(paid)
+    assert not fresh  # a chip paid edits the board in place
+    assert shrunk is None
+    assert f"<@{mover}>" in board["content"]
+    assert boards.last(record.id) is not None  # the panels say it: "Last: ..."
