@@ -165,7 +165,7 @@ class Bot(commands.Bot):
         # the DMs a stop interrupted.
         await self.tables.resume()
 
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+    async def on_interaction(self, interaction: discord.Interaction[Bot]) -> None:
         """Answer a click on a button no handler knows (from an older version of the bot) instead of ignoring it."""
         metrics.received(interaction)
         if interaction.type is not discord.InteractionType.component:
@@ -229,7 +229,7 @@ class Bot(commands.Bot):
         log.info("Synced %d slash commands %s", len(payload), f"to server {dev_guild}" if dev_guild else "globally")
         return True
 
-    async def on_app_command_completion(self, interaction: discord.Interaction[Any], command: Any) -> None:
+    async def on_app_command_completion(self, interaction: discord.Interaction[Bot], command: Any) -> None:
         metrics.answered(interaction)
 
     async def on_ready(self) -> None:

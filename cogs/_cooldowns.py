@@ -9,10 +9,11 @@ Per member and channel: one person's repeats are slowed, nobody else's; the same
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
-import discord
 from discord import app_commands
+
+from cogs._types import Interaction
 
 T = TypeVar("T")
 
@@ -23,7 +24,7 @@ REPOST_SECONDS = 10.0
 NEW_GAMES, NEW_GAME_SECONDS = 3, 60.0
 
 
-def member_here(interaction: discord.Interaction[Any]) -> tuple[int | None, int]:
+def member_here(interaction: Interaction) -> tuple[int | None, int]:
     return interaction.channel_id, interaction.user.id
 
 
@@ -32,11 +33,11 @@ def posts_here(rate: int = 1, per: float = REPOST_SECONDS) -> Callable[[T], T]:
     return app_commands.checks.cooldown(rate, per, key=member_here)
 
 
-def shown_publicly(interaction: discord.Interaction[Any]) -> bool:
+def shown_publicly(interaction: Interaction) -> bool:
     return bool(getattr(interaction.namespace, "public", False))
 
 
-def public_cooldown(interaction: discord.Interaction[Any]) -> app_commands.Cooldown | None:
+def public_cooldown(interaction: Interaction) -> app_commands.Cooldown | None:
     return app_commands.Cooldown(1, REPOST_SECONDS) if shown_publicly(interaction) else None
 
 

@@ -10,6 +10,7 @@ import discord
 from discord import app_commands
 
 from cogs._cooldowns import NEW_GAME_SECONDS, NEW_GAMES, posts_here
+from cogs._types import Interaction
 from cogs.daily import DEALS
 from cogs.threads import THREAD_OPTION
 from engine.game import GameInfo, Variant
@@ -20,7 +21,7 @@ from table.options import TURN_TIMES, turn_time_words
 from table.registry import GAMES
 
 if TYPE_CHECKING:
-    from bot import Bot
+    pass
 
 DEFAULT_GAME = next(iter(GAMES))  # the first game registered (``games.py``)
 
@@ -113,7 +114,7 @@ def newgame_command() -> app_commands.Command[Any, Any, None]:
 
     async def _newgame(
         self: Any,  # the Lobby cog (discord.py binds the command to it)
-        interaction: discord.Interaction[Bot],
+        interaction: Interaction,
         game: str = DEFAULT_GAME,
         bots: int = 0,
         turn_time: str | None = None,

@@ -10,6 +10,7 @@ from typing import Any, TypeVar, cast
 import discord
 
 from cogs._results import variants_text
+from cogs._types import Interaction
 from cogs._ui import reply_error
 from i18n import Localized, Text, _
 from storage import GameRecord
@@ -58,13 +59,13 @@ def company(kind: str, mixed: bool) -> Text:
     return _("{game} (people only)", game=title(kind))
 
 
-def audience(interaction: discord.Interaction[Any], public: bool) -> str:
+def audience(interaction: Interaction, public: bool) -> str:
     """Whose language a page is in: the channel's when everybody sees it, else the reader's."""
     languages: Languages = interaction.client.tables.languages
     return languages.for_table(interaction) if public else languages.for_reader(interaction)
 
 
-def page_locale(interaction: discord.Interaction[Any]) -> str:
+def page_locale(interaction: Interaction) -> str:
     """A page turned in place keeps its audience: the reader's language for a private page, else the channel's."""
     message = interaction.message
     return audience(interaction, public=message is None or not message.flags.ephemeral)
@@ -78,9 +79,7 @@ def bound(item: ItemT, template: str, cog: Any) -> ItemT:
     return cast(ItemT, copy)
 
 
-async def turn_page(
-    interaction: discord.Interaction[Any], cog: Any, page: Callable[[Any], Awaitable[dict[str, Any]]]
-) -> None:
+async def turn_page(interaction: Interaction, cog: Any, page: Callable[[Any], Awaitable[dict[str, Any]]]) -> None:
     """A page button: the message it is under shows the next page of ``cog`` (the cog its item is bound to), in
     place; a refusal goes privately."""
     try:

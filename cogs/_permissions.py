@@ -7,10 +7,9 @@ the bot's permissions in the channel with every interaction (``app_permissions``
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
+from cogs._types import Interaction
 from i18n import Localized, Text, _, joined, lines, render
 from table.answer import send
 
@@ -52,7 +51,7 @@ def missing_text(missing: list[tuple[Text, Text]], channel_id: int, *, private_t
 
 
 async def explain_missing_permissions(
-    interaction: discord.Interaction[Any], thread_id: int | None = None, also: Localized | None = None
+    interaction: Interaction, thread_id: int | None = None, also: Localized | None = None
 ) -> None:
     """Tell the person who opened a game, privately, which permissions to grant in this channel (if any), or in the
     thread ``thread_id`` the game was opened in (a thread has its channel's permissions); ``also`` is another private

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from cogs._types import Interaction
 from engine.errors import GameError
 from table.answer import UserError, clicked_message
 
@@ -22,7 +23,7 @@ MAX_REMEMBERED = 10_000  # people who clicked lately; older notes are dropped pa
 _made: dict[tuple[int, int], tuple[int, Any, float]] = {}
 
 
-def _note(interaction: discord.Interaction[Any], action: Any) -> None:
+def _note(interaction: Interaction, action: Any) -> None:
     clicked = clicked_message(interaction)
     if clicked is None or interaction.channel_id is None:
         return
@@ -33,7 +34,7 @@ def _note(interaction: discord.Interaction[Any], action: Any) -> None:
     _made[(interaction.channel_id, interaction.user.id)] = (clicked.id, action, now)
 
 
-async def just_made(interaction: discord.Interaction[Any], action: Any, kind: str) -> int | None:
+async def just_made(interaction: Interaction, action: Any, kind: str) -> int | None:
     """The id of the game where the interaction's user made ``action`` as their latest move a moment ago, with a
     click on the same message, no other person acting since (a double click's second click); None otherwise."""
     clicked = clicked_message(interaction)
@@ -54,7 +55,7 @@ async def just_made(interaction: discord.Interaction[Any], action: Any, kind: st
     return live.record.id if mine and mine[-1].action == action else None
 
 
-async def act_once(interaction: discord.Interaction[Any], action: Any, kind: str, **where: Any) -> None:
+async def act_once(interaction: Interaction, action: Any, kind: str, **where: Any) -> None:
     """``Table.act``, except that a click repeating the move it just made is answered as the first was."""
     tables = interaction.client.tables
     try:

@@ -12,7 +12,7 @@ from discord import app_commands
 from engine.errors import GameError
 from i18n import Text, _, _n, render
 from storage import StorageBusy, StorageUnavailable
-from table.answer import MESSAGE_LIMIT, UserError, send, shorten, token_dead
+from table.answer import MESSAGE_LIMIT, Interaction, UserError, send, shorten, token_dead
 from table.preferences import preferences_of
 
 log = logging.getLogger(__name__)
@@ -78,7 +78,7 @@ def error_message(error: BaseException, locale: str | None = None) -> str | None
     return None if text is None else render(text, locale)
 
 
-async def reply_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+async def reply_error(interaction: Interaction, error: BaseException) -> None:
     """Answer ``interaction`` ephemerally, in the user's language, with what went wrong; log bugs with their
     traceback once."""
     where = interaction.command.qualified_name if interaction.command else interaction.data
@@ -111,7 +111,7 @@ class BadOption(Refused):
     """An option value the command does not accept (a modified client or an out-of-date command list sent it)."""
 
 
-def given_options(interaction: discord.Interaction[Any]) -> dict[str, Any]:
+def given_options(interaction: Interaction) -> dict[str, Any]:
     """The options the interaction carries for the command it runs (inside its subcommand, if any)."""
     data: dict[str, Any] = dict(interaction.data or {})
     options: list[dict[str, Any]] = list(data.get("options") or [])
@@ -120,7 +120,7 @@ def given_options(interaction: discord.Interaction[Any]) -> dict[str, Any]:
     return {str(o["name"]): o.get("value") for o in options}
 
 
-def check_options(interaction: discord.Interaction[Any]) -> bool:
+def check_options(interaction: Interaction) -> bool:
     """Refuse values outside what the command declares: the wrong type (a string for a true/false option), a number
     out of range, a value not among the choices. Discord's own client never sends them; anybody else may."""
     command = interaction.command
@@ -184,7 +184,7 @@ TEXT_CHANNELS = (
 )
 
 
-def in_text_channel(interaction: discord.Interaction[Any]) -> bool:
+def in_text_channel(interaction: Interaction) -> bool:
     """The check every game command shares: a server's text channel or thread, never DMs."""
     if interaction.guild_id is None:
         raise app_commands.NoPrivateMessage()

@@ -14,6 +14,7 @@ import discord
 from discord.ext import commands
 
 from cogs._pages import bound
+from cogs._types import Interaction
 from cogs._ui import in_text_channel, reply_error
 from cogs.lobby_message import LobbyMessage
 from storage import GameRecord
@@ -77,7 +78,7 @@ class AfterTheEnd(commands.Cog):
 
     # ---- the Rematch ----------------------------------------------------------------------------------------
 
-    async def rematch(self, interaction: discord.Interaction[Bot], game_id: int) -> None:
+    async def rematch(self, interaction: Interaction, game_id: int) -> None:
         in_text_channel(interaction)
         channel_id = interaction.channel_id
         seed = self.bot.seeds.getrandbits(52)

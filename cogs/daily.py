@@ -15,6 +15,7 @@ from discord.ext import commands
 from cogs._cooldowns import posts_here_when_public
 from cogs._pages import COLOUR, audience, rank_key, title
 from cogs._results import hint_marked, people, result_text
+from cogs._types import Interaction
 from cogs._ui import in_text_channel
 from i18n import _, _n, lines, render
 from i18n import day as i18n_day
@@ -69,7 +70,7 @@ class Daily(commands.Cog):
     @app_commands.guild_only()
     @posts_here_when_public()
     @app_commands.describe(public="Show it to the channel")
-    async def daily(self, interaction: discord.Interaction[Bot], public: bool = False) -> None:
+    async def daily(self, interaction: Interaction, public: bool = False) -> None:
         day = self.today()
         locale = audience(interaction, public)
         games = await self.bot.storage.daily_games(interaction.guild_id or 0, day)

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Where
 from discord.ext import commands
 
+from cogs._types import Interaction
 from i18n import Localized, _, lines, render
 from i18n.slash import localize_command_string
 from table.answer import send, shorten
@@ -50,7 +51,7 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description="Every command of this bot, one line each, privately.")
     @app_commands.guild_only()
-    async def help(self, interaction: discord.Interaction[Bot]) -> None:
+    async def help(self, interaction: Interaction) -> None:
         locale = interaction.locale.value
         embed = discord.Embed(
             title=render(_("The commands"), locale),

@@ -18,6 +18,7 @@ from discord.ext import commands
 from cogs._cooldowns import posts_here_when_public
 from cogs._pages import COLOUR, PAGE, audience, bound, page_locale, title, turn_page, variant_words, when
 from cogs._results import hint_marked, people, result_text
+from cogs._types import Interaction
 from cogs._ui import in_text_channel, reply_error
 from cogs.daily import TODAYS_DEAL_CLOSED, hidden_today, today_of
 from engine.errors import CorruptState, GameError
@@ -139,7 +140,7 @@ class EndReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=E
         await open_replay(self.cog, interaction, self.game)
 
 
-async def open_replay(cog: History | None, interaction: discord.Interaction[Any], game: int) -> None:
+async def open_replay(cog: History | None, interaction: Interaction, game: int) -> None:
     """A game's replay from its first move, privately, in the reader's language; a refusal goes privately too."""
     try:
         assert cog is not None, "clicks reach the copy of the item the cog registered"
@@ -247,15 +248,11 @@ class History(commands.Cog):
             app_commands.Choice(name="this server", value="server"),
         ]
     )
-    async def history(
-        self, interaction: discord.Interaction[Bot], where: str = "channel", public: bool = False
-    ) -> None:
+    async def history(self, interaction: Interaction, where: str = "channel", public: bool = False) -> None:
         page = await self.history_page(interaction, "g" if where == "server" else "c", 0, audience(interaction, public))
         await send(interaction, ephemeral=not public, **page)
 
-    async def history_page(
-        self, interaction: discord.Interaction[Any], scope: str, offset: int, locale: str
-    ) -> dict[str, Any]:
+    async def history_page(self, interaction: Interaction, scope: str, offset: int, locale: str) -> dict[str, Any]:
         channel = None if scope == "g" else interaction.channel_id
         games = await self.bot.storage.ended_games(interaction.guild_id or 0, channel, PAGE + 1, offset)
         more, games = len(games) > PAGE, games[:PAGE]
@@ -298,9 +295,7 @@ class History(commands.Cog):
         view.add_item(HistoryButton(scope, offset + PAGE, "o", label=older, disabled=not more, row=1))
         return {"embed": embed, "view": detached(view)}
 
-    async def replay_page(
-        self, interaction: discord.Interaction[Any], game_id: int, step: int, locale: str
-    ) -> dict[str, Any]:
+    async def replay_page(self, interaction: Interaction, game_id: int, step: int, locale: str) -> dict[str, Any]:
         """The game ``game_id`` after ``step`` moves, every hand shown: it is over."""
         record = await self.bot.storage.game(game_id)
         if record is None or record.guild_id != interaction.guild_id:

@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from cogs._newgame import DEFAULT_GAME, VARIANTS, checked_choices, newgame_command
 from cogs._permissions import explain_missing_permissions
+from cogs._types import Interaction
 from cogs._ui import in_text_channel
 from cogs.lobby_message import LobbyMessage, LobbyView, lobby_embed, lobby_view
 from cogs.lobby_seating import Seating
@@ -60,7 +61,7 @@ class Lobby(commands.Cog):
 
     async def newgame(
         self,
-        interaction: discord.Interaction[Bot],
+        interaction: Interaction,
         kind: str,
         chosen: dict[str, Any],
         bots: int = 0,
@@ -123,34 +124,34 @@ class Lobby(commands.Cog):
 
     @app_commands.command(name="join", description="Join the game waiting in this channel's lobby.")
     @app_commands.guild_only()
-    async def join_command(self, interaction: discord.Interaction[Bot]) -> None:
+    async def join_command(self, interaction: Interaction) -> None:
         await self.join(interaction)
 
     @app_commands.command(name="leave", description="Leave this channel's game (lobby or running).")
     @app_commands.guild_only()
-    async def leave_command(self, interaction: discord.Interaction[Bot]) -> None:
+    async def leave_command(self, interaction: Interaction) -> None:
         await self.leave(interaction)
 
     @app_commands.command(name="start", description="Start the game in this channel (the host starts it).")
     @app_commands.guild_only()
-    async def start_command(self, interaction: discord.Interaction[Bot]) -> None:
+    async def start_command(self, interaction: Interaction) -> None:
         await self.start(interaction)
 
-    async def join(self, interaction: discord.Interaction[Bot]) -> None:
+    async def join(self, interaction: Interaction) -> None:
         await self.seating.join(interaction)
 
-    async def leave(self, interaction: discord.Interaction[Bot]) -> None:
+    async def leave(self, interaction: Interaction) -> None:
         await self.seating.leave(interaction)
 
-    async def change_bots(self, interaction: discord.Interaction[Bot], change: int) -> None:
+    async def change_bots(self, interaction: Interaction, change: int) -> None:
         await self.seating.change_bots(interaction, change)
 
-    async def next_turn_time(self, interaction: discord.Interaction[Bot]) -> None:
+    async def next_turn_time(self, interaction: Interaction) -> None:
         await self.seating.next_turn_time(interaction)
 
     # ---- the deal ------------------------------------------------------------------------------------------------
 
-    async def start(self, interaction: discord.Interaction[Bot]) -> None:
+    async def start(self, interaction: Interaction) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import discord
 
 from cogs._results import variants_text
+from cogs._types import Interaction
 from cogs._ui import ErrorHandlingView
 from cogs.daily import DAILY_DEAL
 from i18n import Localized, Text, _, _p, lines, render
@@ -69,11 +70,11 @@ def lobby_embed(record: GameRecord, locale: str) -> discord.Embed:
 class LobbyActions(Protocol):
     """What the lobby's buttons do (the lobby's cog)."""
 
-    async def join(self, interaction: discord.Interaction[Bot]) -> None: ...
-    async def leave(self, interaction: discord.Interaction[Bot]) -> None: ...
-    async def start(self, interaction: discord.Interaction[Bot]) -> None: ...
-    async def change_bots(self, interaction: discord.Interaction[Bot], change: int) -> None: ...
-    async def next_turn_time(self, interaction: discord.Interaction[Bot]) -> None: ...
+    async def join(self, interaction: Interaction) -> None: ...
+    async def leave(self, interaction: Interaction) -> None: ...
+    async def start(self, interaction: Interaction) -> None: ...
+    async def change_bots(self, interaction: Interaction, change: int) -> None: ...
+    async def next_turn_time(self, interaction: Interaction) -> None: ...
 
 
 class LobbyView(ErrorHandlingView):
@@ -99,27 +100,27 @@ class LobbyView(ErrorHandlingView):
         return self._actions
 
     @discord.ui.button(label="Join", style=discord.ButtonStyle.success, custom_id="lobby:join")
-    async def join_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+    async def join_button(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
         await self.actions().join(interaction)
 
     @discord.ui.button(label="Leave", style=discord.ButtonStyle.secondary, custom_id="lobby:leave")
-    async def leave_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+    async def leave_button(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
         await self.actions().leave(interaction)
 
     @discord.ui.button(label="Start", style=discord.ButtonStyle.primary, custom_id="lobby:start")
-    async def start_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+    async def start_button(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
         await self.actions().start(interaction)
 
     @discord.ui.button(label="Add bot", style=discord.ButtonStyle.secondary, custom_id="lobby:add_bot", row=1)
-    async def add_bot_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+    async def add_bot_button(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
         await self.actions().change_bots(interaction, +1)
 
     @discord.ui.button(label="Remove bot", style=discord.ButtonStyle.secondary, custom_id="lobby:remove_bot", row=1)
-    async def remove_bot_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+    async def remove_bot_button(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
         await self.actions().change_bots(interaction, -1)
 
     @discord.ui.button(label="Turn time", style=discord.ButtonStyle.secondary, custom_id="lobby:turn_time", row=1)
-    async def turn_time_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+    async def turn_time_button(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
         await self.actions().next_turn_time(interaction)
 
 
@@ -134,7 +135,7 @@ class LobbyMessage:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    async def post(self, interaction: discord.Interaction[Bot], record: GameRecord, text: Localized) -> None:
+    async def post(self, interaction: Interaction, record: GameRecord, text: Localized) -> None:
         """The lobby's one message, in the table's language: every join and leave edits it."""
         locale = self.bot.tables.languages.for_table(interaction)
         posted = await send(
@@ -143,7 +144,7 @@ class LobbyMessage:
         if posted is not None:
             await self.bot.storage.set_message(record.id, posted)
 
-    async def answer(self, interaction: discord.Interaction[Bot], record: GameRecord, text: Text, done: Text) -> None:
+    async def answer(self, interaction: Interaction, record: GameRecord, text: Text, done: Text) -> None:
         """Keep the lobby one message (in the table's language): a click edits it in place; a command edits it and
         answers privately (in the user's language). The change is saved already: a refusal from Discord now is told
         as what was done (``done``) and what failed."""

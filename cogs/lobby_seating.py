@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs._learning import first_game_note
+from cogs._types import Interaction
 from cogs.lobby_message import LobbyMessage
 from i18n import Text, _, render
 from storage import GameRecord
@@ -30,7 +31,7 @@ class Seating:
         self.bot = bot
         self.message = message
 
-    async def join(self, interaction: discord.Interaction[Bot]) -> None:
+    async def join(self, interaction: Interaction) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
         async with in_time(interaction), self.bot.tables.lock(channel_id):
@@ -47,14 +48,14 @@ class Seating:
             # The lobby is up and the player is in: a note that could not go out changes nothing.
             log.info("The first-game note for %s could not be sent", interaction.user.id, exc_info=True)
 
-    async def newcomer_note(self, interaction: discord.Interaction[Bot], record: GameRecord) -> Text | None:
+    async def newcomer_note(self, interaction: Interaction, record: GameRecord) -> Text | None:
         """For a person's first game on this server (no game of theirs has ended here yet): a short private note on
         how the table is played here."""
         if await self.bot.storage.player_tallies(record.guild_id, interaction.user.id):
             return None
         return first_game_note(record.kind)
 
-    async def leave(self, interaction: discord.Interaction[Bot]) -> None:
+    async def leave(self, interaction: Interaction) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
         async with in_time(interaction), self.bot.tables.lock(channel_id):
@@ -83,7 +84,7 @@ class Seating:
         )
         await self.message.answer(interaction, left.record, text, _("You left"))
 
-    async def next_turn_time(self, interaction: discord.Interaction[Bot]) -> None:
+    async def next_turn_time(self, interaction: Interaction) -> None:
         """The host steps through the turn times, one click each."""
         channel_id = interaction.channel_id
         assert channel_id is not None
@@ -96,7 +97,7 @@ class Seating:
             _("The turn time was changed"),
         )
 
-    async def change_bots(self, interaction: discord.Interaction[Bot], change: int) -> None:
+    async def change_bots(self, interaction: Interaction, change: int) -> None:
         """Seat a computer player (``change`` 1) or send the last one away (-1); the host's choice."""
         channel_id = interaction.channel_id
         assert channel_id is not None

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._types import Interaction
 from cogs._ui import ErrorHandlingView
 from i18n import Localized, Text, _, _p, language_name, languages, render
 from table import preferences
@@ -31,7 +32,7 @@ COLOUR = discord.Colour.dark_green()
 UNSET = "default"  # a menu's value for "not chosen: the server's (or Discord's) choice applies"
 
 
-def locale_of(interaction: discord.Interaction[Any], chosen: Preferences) -> str:
+def locale_of(interaction: Interaction, chosen: Preferences) -> str:
     return chosen.language or interaction.locale.value
 
 
@@ -97,17 +98,17 @@ class MeView(ErrorHandlingView):
         ]
 
     @discord.ui.select(custom_id="me:guard", options=[discord.SelectOption(label="-")])
-    async def guard(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
+    async def guard(self, interaction: Interaction, select: discord.ui.Select[Any]) -> None:
         on = select.values[0] == "on"
         await self.cog.change(interaction, lambda p: replace(p, guard=None if on else False))
 
     @discord.ui.select(custom_id="me:pings", options=[discord.SelectOption(label="-")])
-    async def pings(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
+    async def pings(self, interaction: Interaction, select: discord.ui.Select[Any]) -> None:
         value = select.values[0]
         await self.cog.change(interaction, lambda p: replace(p, pings=None if value == UNSET else value == "on"))
 
     @discord.ui.select(custom_id="me:language", options=[discord.SelectOption(label="-")])
-    async def language(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
+    async def language(self, interaction: Interaction, select: discord.ui.Select[Any]) -> None:
         value = select.values[0]
         await self.cog.change(interaction, lambda p: replace(p, language=None if value == UNSET else value))
 
@@ -121,13 +122,13 @@ class Me(commands.Cog):
 
     @app_commands.command(name="me", description="Your own preferences: misclick guard, pings, language.")
     @app_commands.guild_only()
-    async def me(self, interaction: discord.Interaction[Bot]) -> None:
+    async def me(self, interaction: Interaction) -> None:
         chosen = await preferences.load(self.bot.storage, interaction.user.id)
         locale = locale_of(interaction, chosen)
         view = detached(MeView(self, chosen, locale))
         await send(interaction, embed=me_embed(chosen, locale), view=view, ephemeral=True)
 
-    async def change(self, interaction: discord.Interaction[Bot], change: Any) -> None:
+    async def change(self, interaction: Interaction, change: Any) -> None:
         """Apply ``change(preferences) -> preferences`` to the person's saved preferences (committed before the
         answer) and show the result in place."""
         user = interaction.user.id

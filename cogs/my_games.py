@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._types import Interaction
 from i18n import Localized, Text, _, lines, render
 from storage import GameRecord
 from table.answer import UserError, send, shorten
@@ -69,7 +70,7 @@ class MyGames(commands.Cog):
         name="mygames", description="The tables you are seated at, in every server, where it is your turn first."
     )
     @app_commands.guild_only()
-    async def mygames(self, interaction: discord.Interaction[Bot]) -> None:
+    async def mygames(self, interaction: Interaction) -> None:
         locale = interaction.locale.value
         seats = await self.seats(interaction.user.id)
         if not seats:

@@ -17,6 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._repeats import act_once
+from cogs._types import Interaction
 from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
 from engine import ai, no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
@@ -366,12 +367,12 @@ class NoThanksCog(commands.Cog):
 
     @app_commands.command(name="take", description="No Thanks!: take the face-up card and the chips on it.")
     @app_commands.guild_only()
-    async def take(self, interaction: discord.Interaction[Bot]) -> None:
+    async def take(self, interaction: Interaction) -> None:
         await self.bot.tables.act(interaction, Take(), kind=no_thanks.INFO.kind)
 
     @app_commands.command(name="nothanks", description="No Thanks!: put one of your chips on the face-up card.")
     @app_commands.guild_only()
-    async def nothanks(self, interaction: discord.Interaction[Bot]) -> None:
+    async def nothanks(self, interaction: Interaction) -> None:
         await self.bot.tables.act(interaction, NoThanks(), kind=no_thanks.INFO.kind)
 
 

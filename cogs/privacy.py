@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from cogs._types import Interaction
 from cogs._ui import ErrorHandlingView
 from i18n import _, _p, render
 from storage import cutoff
@@ -52,11 +53,11 @@ class ForgetView(ErrorHandlingView):
         self.keep.label = render(_p("button", "Keep my data"), locale)
 
     @discord.ui.button(custom_id="privacy:forget", style=discord.ButtonStyle.danger, label="-")
-    async def forget(self, interaction: discord.Interaction[Any], _button: discord.ui.Button[Any]) -> None:
+    async def forget(self, interaction: Interaction, _button: discord.ui.Button[Any]) -> None:
         await self.cog.forget(interaction)
 
     @discord.ui.button(custom_id="privacy:keep", style=discord.ButtonStyle.secondary, label="-")
-    async def keep(self, interaction: discord.Interaction[Any], _button: discord.ui.Button[Any]) -> None:
+    async def keep(self, interaction: Interaction, _button: discord.ui.Button[Any]) -> None:
         await update(interaction, content=render(KEPT, interaction.locale.value), view=None)
 
 
@@ -78,12 +79,12 @@ class Privacy(commands.Cog):
 
     @app_commands.command(name="forget", description="Erase what the bot keeps about you (asks once to confirm).")
     @app_commands.guild_only()  # like every command: Discord offers none in DMs
-    async def ask(self, interaction: discord.Interaction[Bot]) -> None:
+    async def ask(self, interaction: Interaction) -> None:
         # The reader's language straight from the interaction: remembering it now would store what is to be erased.
         locale = interaction.locale.value
         await send(interaction, content=render(ASK, locale), view=detached(ForgetView(self, locale)), ephemeral=True)
 
-    async def forget(self, interaction: discord.Interaction[Any]) -> None:
+    async def forget(self, interaction: Interaction) -> None:
         user = interaction.user.id
         async with in_time(interaction):  # a long-time player's games take a while to rewrite (0.6 s for 150)
             await self.bot.storage.forget_user(user)  # committed before the answer

@@ -17,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._types import Interaction
 from cogs._ui import ErrorHandlingView
 from engine.game import Game
 from i18n import Localized, Text, _, _p, lines, render
@@ -136,7 +137,7 @@ class SettingsView(ErrorHandlingView):
         min_values=0,
         options=[discord.SelectOption(label="-")],
     )
-    async def turn_time(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
+    async def turn_time(self, interaction: Interaction, select: discord.ui.Select[Any]) -> None:
         chosen: dict[str, int] = {}
         for value in select.values:
             kind, _sep, seconds = value.partition(":")
@@ -150,7 +151,7 @@ class SettingsView(ErrorHandlingView):
         # Labelled in the reader's language when a panel is built; matched by value.
         options=[discord.SelectOption(label="on", value="on"), discord.SelectOption(label="off", value="off")],
     )
-    async def pings(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
+    async def pings(self, interaction: Interaction, select: discord.ui.Select[Any]) -> None:
         pings = select.values[0] == "on"
         await self.cog.change(interaction, lambda s: replace(s, pings=pings))
 
@@ -159,7 +160,7 @@ class SettingsView(ErrorHandlingView):
         # Filled with the languages, in the reader's language, when a panel is built; matched by value.
         options=[discord.SelectOption(label="-")],
     )
-    async def language(self, interaction: discord.Interaction[Bot], select: discord.ui.Select[Any]) -> None:
+    async def language(self, interaction: Interaction, select: discord.ui.Select[Any]) -> None:
         language = select.values[0]
         await self.cog.change(interaction, lambda s: replace(s, language=language))
 
@@ -170,7 +171,7 @@ class SettingsView(ErrorHandlingView):
         min_values=0,
         max_values=25,
     )
-    async def channels(self, interaction: discord.Interaction[Bot], select: discord.ui.ChannelSelect[Any]) -> None:
+    async def channels(self, interaction: Interaction, select: discord.ui.ChannelSelect[Any]) -> None:
         chosen = frozenset(channel.id for channel in select.values)
         await self.cog.change(interaction, lambda s: replace(s, channels=chosen))
 
@@ -180,7 +181,7 @@ class SettingsView(ErrorHandlingView):
         min_values=0,
         max_values=1,
     )
-    async def end_role(self, interaction: discord.Interaction[Bot], select: discord.ui.RoleSelect[Any]) -> None:
+    async def end_role(self, interaction: Interaction, select: discord.ui.RoleSelect[Any]) -> None:
         role = select.values[0].id if select.values else None
         await self.cog.change(interaction, lambda s: replace(s, end_role=role))
 
@@ -194,7 +195,7 @@ class Settings(commands.Cog):
 
     @app_commands.command(name="settings", description="This server's card-table settings (Manage Server changes them)")
     @app_commands.guild_only()
-    async def settings_command(self, interaction: discord.Interaction[Bot]) -> None:
+    async def settings_command(self, interaction: Interaction) -> None:
         assert interaction.guild_id is not None
         settings = await server_settings(self.bot.storage, interaction.guild_id)
         can_change = interaction.permissions.manage_guild
@@ -203,7 +204,7 @@ class Settings(commands.Cog):
         embed = settings_embed(settings, locale, can_change=can_change)
         await send(interaction, embed=embed, view=view, ephemeral=True)
 
-    async def change(self, interaction: discord.Interaction[Bot], change: Any) -> None:
+    async def change(self, interaction: Interaction, change: Any) -> None:
         """Apply ``change(settings) -> settings`` to the server's saved settings and show the result in place."""
         assert interaction.guild_id is not None
 

@@ -22,6 +22,7 @@ from discord.ext import commands
 from cogs._cooldowns import posts_here_when_public
 from cogs._pages import COLOUR, PAGE, audience, bound, company, page_locale, title, turn_page, variant_words
 from cogs._results import people, won_word
+from cogs._types import Interaction
 from cogs._ui import in_text_channel
 from cogs.lobby import DEFAULT_GAME, VARIANTS
 from i18n import Localized, Text, _, _n, _p, joined, lines, render
@@ -263,7 +264,7 @@ class Stats(commands.Cog):
     )
     async def stats(
         self,
-        interaction: discord.Interaction[Bot],
+        interaction: Interaction,
         player: discord.Member | None = None,
         public: bool = False,
         chart: bool = False,
@@ -311,7 +312,7 @@ class Stats(commands.Cog):
     )
     async def leaderboard(
         self,
-        interaction: discord.Interaction[Bot],
+        interaction: Interaction,
         game: str = DEFAULT_GAME,
         players: app_commands.Range[int, 1, 9] | None = None,
         variant: str | None = None,
@@ -329,7 +330,7 @@ class Stats(commands.Cog):
 
     async def leaderboard_page(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         kind: str,
         seats: int,
         variant: str | None,

@@ -14,6 +14,7 @@ from discord.ext import commands
 from cogs._cooldowns import posts_here
 from cogs._learning import at_the_table
 from cogs._results import game_over_here
+from cogs._types import Interaction
 from cogs._ui import in_text_channel, reply_error
 from cogs.lobby import DEFAULT_GAME, lobby_embed, lobby_view
 from cogs.threads import report_result
@@ -75,7 +76,7 @@ class TableCommands(commands.Cog):
 
     @app_commands.command(name="endgame", description="End this channel's lobby or game (host or Manage Channels).")
     @app_commands.guild_only()
-    async def endgame(self, interaction: discord.Interaction[Bot]) -> None:
+    async def endgame(self, interaction: Interaction) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
         async with in_time(interaction), self.bot.tables.lock(channel_id):
@@ -104,7 +105,7 @@ class TableCommands(commands.Cog):
 
     @app_commands.command(name="hand", description="See your own hand (and chips) privately.")
     @app_commands.guild_only()
-    async def hand(self, interaction: discord.Interaction[Bot]) -> None:
+    async def hand(self, interaction: Interaction) -> None:
         channel_id = interaction.channel_id or 0
         async with in_time(interaction, ephemeral=True):  # reads that may wait for a busy database
             if await self.bot.storage.open_game(channel_id) is None:
@@ -117,11 +118,11 @@ class TableCommands(commands.Cog):
     @app_commands.command(name="board", description="Post the board of this channel's game again.")
     @app_commands.guild_only()
     @posts_here()
-    async def board(self, interaction: discord.Interaction[Bot]) -> None:
+    async def board(self, interaction: Interaction) -> None:
         async with in_time(interaction):  # reads that may wait for a busy database
             await self.show_board(interaction)
 
-    async def show_board(self, interaction: discord.Interaction[Bot]) -> None:
+    async def show_board(self, interaction: Interaction) -> None:
         record = await self.bot.storage.open_game(interaction.channel_id or 0)
         if record is None:
             # For a while after the end (until the next /newgame), the board shows how the last game ended.
@@ -147,7 +148,7 @@ class TableCommands(commands.Cog):
         game=f"Which game's rules (default: the game in this channel, else {GAMES[DEFAULT_GAME].info.title})"
     )
     @app_commands.choices(game=[app_commands.Choice(name=g.info.title, value=g.info.kind) for g in GAMES.values()])
-    async def rules(self, interaction: discord.Interaction[Bot], game: str | None = None) -> None:
+    async def rules(self, interaction: Interaction, game: str | None = None) -> None:
         if game is None:
             async with in_time(interaction, ephemeral=True):
                 record = await self.bot.storage.open_game(interaction.channel_id or 0)

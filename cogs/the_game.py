@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._types import Interaction
 from cogs._ui import in_text_channel
 from cogs.the_game_board import DIRECTION
 from cogs.the_game_panel import PanelButton, TheGameBoard
@@ -92,15 +93,11 @@ class TheGame(commands.Cog):
     @app_commands.choices(
         pile=[app_commands.Choice(name=f"{name} {DIRECTION[name]}", value=name) for name in the_game.PILES]
     )
-    async def play(
-        self, interaction: discord.Interaction[Bot], card: app_commands.Range[int, 2, 99], pile: str
-    ) -> None:
+    async def play(self, interaction: Interaction, card: app_commands.Range[int, 2, 99], pile: str) -> None:
         await self.bot.tables.act(interaction, Play(card=card, pile=pile), kind=the_game.INFO.kind)
 
     @play.autocomplete("card")
-    async def card_autocomplete(
-        self, interaction: discord.Interaction[Bot], current: str
-    ) -> list[app_commands.Choice[int]]:
+    async def card_autocomplete(self, interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
         try:
             live, _presenter = await self.bot.tables.running(interaction.channel_id or 0, the_game.INFO.kind)
         except UserError:
@@ -124,7 +121,7 @@ class TheGame(commands.Cog):
 
     @app_commands.command(name="endturn", description="End your turn and draw back up.")
     @app_commands.guild_only()
-    async def endturn(self, interaction: discord.Interaction[Bot]) -> None:
+    async def endturn(self, interaction: Interaction) -> None:
         await self.bot.tables.act(interaction, EndTurn(), kind=the_game.INFO.kind)
 
     @app_commands.command(
@@ -145,7 +142,7 @@ class TheGame(commands.Cog):
         ],
         pile=[app_commands.Choice(name=f"{name} {DIRECTION[name]}", value=name) for name in the_game.PILES],
     )
-    async def signal(self, interaction: discord.Interaction[Bot], kind: str, pile: str | None = None) -> None:
+    async def signal(self, interaction: Interaction, kind: str, pile: str | None = None) -> None:
         await self.bot.tables.act(interaction, the_game.Signal(kind, pile), kind=the_game.INFO.kind)
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._repeats import act_once
+from cogs._types import Interaction
 from cogs._ui import ErrorHandlingView, reply_error
 from cogs.the_game_board import DIRECTION, SIGNAL_SHORT, SIGNAL_WORDS, hand_line
 from engine import the_game
@@ -24,7 +25,7 @@ from table.people import mention
 from table.preferences import guard_on
 
 if TYPE_CHECKING:
-    from bot import Bot
+    pass
 
 
 def panel_button(game: int, verb: str, a: object = "", b: object = "", **options: Any) -> discord.ui.Button[Any]:
@@ -283,7 +284,7 @@ class PanelButton(
         except Exception as error:
             await reply_error(interaction, error)
 
-    async def act(self, interaction: discord.Interaction[Any]) -> None:
+    async def act(self, interaction: Interaction) -> None:
         tables = interaction.client.tables
         kind = the_game.INFO.kind
         await preferences.load(tables.storage, interaction.user.id)  # the guard follows their /me from the first click
@@ -316,7 +317,7 @@ class PanelButton(
         # A signal click keeps the signals page open: the next signal is one more click.
         await act_once(interaction, action, kind, game=self.game, page="signals" if self.verb == "sig" else None)
 
-    async def risky(self, interaction: discord.Interaction[Any]) -> bool:
+    async def risky(self, interaction: Interaction) -> bool:
         """Whether this pile click asks first: judged on the table as it is now, not as the panel was drawn. A
         click the rules would refuse is not asked about: it goes on to its refusal."""
         live, _presenter = await interaction.client.tables.running(interaction.channel_id or 0, the_game.INFO.kind)
@@ -331,6 +332,6 @@ class TheGameBoard(ErrorHandlingView):
     """The button under every board: a private look at one's own hand."""
 
     @discord.ui.button(label="My hand", style=discord.ButtonStyle.primary, custom_id="the_game:hand")
-    async def hand_button(self, interaction: discord.Interaction[Bot], button: discord.ui.Button[Any]) -> None:
+    async def hand_button(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
         await preferences.load(interaction.client.storage, interaction.user.id)
         await interaction.client.tables.show_panel(interaction, the_game.INFO.kind)

@@ -19,6 +19,7 @@ import discord
 from discord.ext import commands
 
 from cogs._results import people, result_text
+from cogs._types import Interaction
 from i18n import Text, _, listing, render
 from storage import GameRecord
 from table.answer import NO_PINGS, UserError, send, shorten
@@ -65,7 +66,7 @@ def result_line(record: GameRecord, thread_id: int) -> Text:
     )
 
 
-def check_may_open_thread(interaction: discord.Interaction[Any]) -> None:
+def check_may_open_thread(interaction: Interaction) -> None:
     """Refuse before anything is posted: a thread the bot can't write in would be left behind empty."""
     permissions = interaction.app_permissions
     missing = [
@@ -87,7 +88,7 @@ def check_may_open_thread(interaction: discord.Interaction[Any]) -> None:
         )
 
 
-async def open_thread(bot: Bot, interaction: discord.Interaction[Bot], game_title: str) -> GameThread:
+async def open_thread(bot: Bot, interaction: Interaction, game_title: str) -> GameThread:
     """Answer /newgame with a notice in the channel and start a public thread from it (one request)."""
     check_may_open_thread(interaction)
     parent_id = interaction.channel_id
@@ -118,7 +119,7 @@ async def open_thread(bot: Bot, interaction: discord.Interaction[Bot], game_titl
     return GameThread(int(data["id"]), parent_id, notice_id)
 
 
-async def withdraw(interaction: discord.Interaction[Any]) -> None:
+async def withdraw(interaction: Interaction) -> None:
     """Take the notice back: no game came of it."""
     try:
         await interaction.delete_original_response()
@@ -127,7 +128,7 @@ async def withdraw(interaction: discord.Interaction[Any]) -> None:
 
 
 async def post_lobby_in_thread(
-    bot: Bot, interaction: discord.Interaction[Bot], place: GameThread, record: GameRecord, **message: Any
+    bot: Bot, interaction: Interaction, place: GameThread, record: GameRecord, **message: Any
 ) -> None:
     """The lobby goes into the thread (the game's channel); the notice in the parent becomes a link to it."""
     thread = bot.get_partial_messageable(place.thread_id, guild_id=interaction.guild_id)

@@ -22,6 +22,7 @@ from i18n import SOURCE_LANGUAGE
 from i18n import table_locale as choose_table_locale
 from storage import GameRecord, StorageError, TableStore
 from table import preferences
+from table.answer import Interaction
 from table.options import options_of
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ def user_key(user_id: int) -> str:
     return f"locale:{user_id}"
 
 
-def guild_locale_of(interaction: discord.Interaction[Any]) -> str | None:
+def guild_locale_of(interaction: Interaction) -> str | None:
     """The server's Discord locale an interaction carries (None in DMs)."""
     locale = interaction.guild_locale
     return locale.value if locale is not None else None
@@ -64,7 +65,7 @@ class Languages:
 
     # ---- people ---------------------------------------------------------------------------------------------
 
-    def seen(self, interaction: discord.Interaction[Any]) -> None:
+    def seen(self, interaction: Interaction) -> None:
         """Remember the language of whoever interacted (and their server's): a later DM speaks it. Stored in the
         background, once per process and whenever it changes."""
         if interaction.guild_id is not None:
@@ -143,12 +144,12 @@ class Languages:
         """The language of a game's table."""
         return self.table(record.guild_id, record)
 
-    def for_table(self, interaction: discord.Interaction[Any]) -> str:
+    def for_table(self, interaction: Interaction) -> str:
         """The language of the table an interaction is at."""
         self.seen(interaction)
         return self.table(interaction.guild_id)
 
-    def for_reader(self, interaction: discord.Interaction[Any]) -> str:
+    def for_reader(self, interaction: Interaction) -> str:
         """The language of the person who interacted: the one they chose (``/me``), else their Discord's
         (remembered for their DMs)."""
         self.seen(interaction)

@@ -16,7 +16,7 @@ import discord
 
 from i18n import Text, _, language_name, languages
 from storage import TableStore
-from table.answer import UserError
+from table.answer import Interaction, UserError
 from table.language import note_table_language
 from table.options import TURN_TIMES, default_turn_time
 from table.registry import GAMES
@@ -96,11 +96,11 @@ async def server_settings(storage: TableStore, guild_id: int) -> ServerSettings:
 # ---- the two checks /newgame and /endgame make --------------------------------------------------------------------
 
 
-def _parent_of(interaction: discord.Interaction[Any]) -> int | None:
+def _parent_of(interaction: Interaction) -> int | None:
     return getattr(interaction.channel, "parent_id", None)
 
 
-async def check_games_allowed_here(interaction: discord.Interaction[Any], storage: TableStore) -> ServerSettings:
+async def check_games_allowed_here(interaction: Interaction, storage: TableStore) -> ServerSettings:
     """Refuse /newgame in a channel the server's managers did not open to games; the settings the new game takes."""
     assert interaction.guild_id is not None
     assert interaction.channel_id is not None
@@ -113,7 +113,7 @@ async def check_games_allowed_here(interaction: discord.Interaction[Any], storag
     )
 
 
-async def may_end_any_game(interaction: discord.Interaction[Any], storage: TableStore) -> bool:
+async def may_end_any_game(interaction: Interaction, storage: TableStore) -> bool:
     """Whether the member holds the role the server's managers chose to end any game."""
     if interaction.guild_id is None or not isinstance(interaction.user, discord.Member):
         return False

@@ -30,7 +30,7 @@ from i18n import SOURCE_LANGUAGE, Text, _, _p, language, render
 from metrics import listen
 from storage import GameRecord
 from storage.dialect import POSTGRES
-from table.answer import UserError, detached
+from table.answer import Interaction, UserError, detached
 from table.flow import Table
 from table.lobby import YOU_LEFT_TO_AUTOPILOT
 from table.people import is_ai
@@ -194,7 +194,7 @@ class WebTable:
             return discord.ui.Button(label=render(OPEN_TABLE, locale), custom_id=LAUNCH, style=style, row=4)
         return discord.ui.Button(label=render(OPEN_TABLE, locale), url=self.url(record.id, player, locale), row=4)
 
-    async def launch_failed(self, interaction: discord.Interaction[Any]) -> None:
+    async def launch_failed(self, interaction: Interaction) -> None:
         """Where Discord would not launch the Activity: the player's link, privately, instead."""
         assert self.tables is not None
         locale = self.tables.languages.for_reader(interaction)
