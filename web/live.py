@@ -176,7 +176,8 @@ class LivePages:
             return
         page.shown = shown
         left = None if due_at is None else max(0.0, due_at - time.time())
-        page.pending = f'{{"type":"state","state":{public[:-1]},{seat[1:-1]},"deadline":{json.dumps(left)}}}}}'
+        both = public[:-1] if seat == "{}" else f"{public[:-1]},{seat[1:-1]}"
+        page.pending = f'{{"type":"state","state":{both},"deadline":{json.dumps(left)}}}}}'
         if page.writer is None or page.writer.done():
             page.writer = asyncio.ensure_future(self._write(page))
 
