@@ -7,11 +7,13 @@ loop; the pages' WebSocket clients in a second thread with its own loop, so that
 thread's, ``time.thread_time``) leaves the clients' work out. The fake Discord's own work stays in it: the same in
 both halves, it makes the web table's share look a little smaller than it is.
 
-``--parallel`` games move at the same moment (each game one move at a time, as its players take turns), so the
-pages of other games are being served while a move travels. The default, 2, makes about 40 moves a second here with
-the bot's thread about half busy: a busy bot (200 games each moving every five seconds) but not a saturated one;
-at 10 the bot's thread is busy all the time, and a move's time is mostly its wait behind the others' boards and
-panels, with or without pages (the figures print the busy share, to check).
+``--parallel`` games at most move at the same moment (each game one move at a time, as its players take turns),
+and moves start at most ``--rate`` a second. The defaults, up to 10 games at once and 25 moves a second, are a busy
+bot: 200 games each moving every eight seconds, the bot's thread (with the fake Discord) about half busy on this
+machine, which tops out near 55 moves a second. Without a pause (``--rate 0``) the bot is saturated whatever
+``--parallel`` is: a move's time is then mostly its wait behind the others' boards and panels, and the two halves
+no longer run at the same moves a second (a saturated bot merges more board edits), so their CPU per move no longer
+compares. The figures print the moves a second and the busy share of each half, to check.
 
 Figures, with the targets of the issue:
 
@@ -131,6 +133,23 @@ def direct_move(state: the_game.State, player: int) -> Any:
     return the_game.EndTurn()
 
 
+class Pace:
+    """Moves start at most ``rate`` a second, evenly spaced, whatever the number of workers (0: no pause); a pace
+    fallen behind restarts from now rather than catching up in a burst, so the moves a second printed show it."""
+
+    def __init__(self, rate: float) -> None:
+        self.gap = 1 / rate if rate > 0 else 0.0
+        self.next = time.perf_counter()
+
+    async def wait(self) -> None:
+        if not self.gap:
+            return
+        now = time.perf_counter()
+        slot = max(self.next, now)
+        self.next = slot + self.gap
+        await asyncio.sleep(slot - now)
+
+
 class Figures:
     """One half's figures: per move, the time to every page (pages) or ``act_for``'s own time (without pages), and
     the spread between the first and the last page of the game to show it (the fan-out, pages only)."""
@@ -142,15 +161,19 @@ class Figures:
         self.wall = 0.0
 
 
-async def measure_pages(games: list[Game], moves: int, parallel: int, rng: random.Random, into: Figures) -> int:
-    """``moves`` moves from the pages, ``parallel`` games at a time (in the clients' thread)."""
+async def measure_pages(
+    games: list[Game], moves: int, parallel: int, rate: float, rng: random.Random, into: Figures
+) -> int:
+    """``moves`` moves from the pages, ``parallel`` games at a time, ``rate`` a second (in the clients' thread)."""
     delays: list[float] = []
     idle = list(games)
     tries = [moves * 3]
+    pace = Pace(rate)
 
     async def worker() -> None:
         while len(delays) < moves and tries[0] > 0 and idle:
             tries[0] -= 1
+            await pace.wait()
             game = idle.pop(rng.randrange(len(idle)))
             try:
                 delay = await page_turn(game)
@@ -195,16 +218,19 @@ async def page_turn(game: Game) -> float | None:
 
 
 async def measure_direct(
-    bot: Bot, games: list[Game], moves: int, parallel: int, rng: random.Random, into: Figures
+    bot: Bot, games: list[Game], moves: int, parallel: int, rate: float, rng: random.Random, into: Figures
 ) -> int:
-    """``moves`` moves through ``Table.act_for`` (as a click would make them), ``parallel`` games at a time."""
+    """``moves`` moves through ``Table.act_for`` (as a click would make them), ``parallel`` games at a time, ``rate``
+    a second."""
     made = [0]
     idle = list(games)
     tries = [moves * 3]
+    pace = Pace(rate)
 
     async def worker() -> None:
         while made[0] < moves and tries[0] > 0 and idle:
             tries[0] -= 1
+            await pace.wait()
             game = idle.pop(rng.randrange(len(idle)))
             try:
                 live, _presenter = await bot.tables.games.running(game.channel.id)
@@ -260,7 +286,8 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=600)
-    parser.add_argument("--parallel", type=int, default=2, help="games moving at the same moment")
+    parser.add_argument("--parallel", type=int, default=10, help="games moving at the same moment, at most")
+    parser.add_argument("--rate", type=float, default=25, help="moves a second, at most (0: no pause)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -293,13 +320,13 @@ async def main() -> int:
                 for _round in range(ROUNDS):
                     bot.tables.events.unsubscribe("web table")
                     cpu, wall = time.thread_time(), time.perf_counter()
-                    await measure_direct(bot, half[0], block, args.parallel, rng, direct)
+                    await measure_direct(bot, half[0], block, args.parallel, args.rate, rng, direct)
                     await fake.wait_idle()
                     direct.cpu += time.thread_time() - cpu
                     direct.wall += time.perf_counter() - wall
                     bot.tables.events.subscribe("web table", bot.web.live.on_moved)
                     cpu, wall = time.thread_time(), time.perf_counter()
-                    await clients.run(measure_pages(half[1], block, args.parallel, rng, web))
+                    await clients.run(measure_pages(half[1], block, args.parallel, args.rate, rng, web))
                     await fake.wait_idle()
                     web.cpu += time.thread_time() - cpu
                     web.wall += time.perf_counter() - wall
@@ -311,7 +338,8 @@ async def main() -> int:
         return 1
     per_direct, per_web = direct.cpu / direct_made * 1000, web.cpu / web_made * 1000
     print(
-        f"{args.games} games, {pages} open pages, {args.parallel} games moving at once: {web_made} moves from pages, "
+        f"{args.games} games, {pages} open pages, up to {args.parallel} games moving at once, at most {args.rate:g} "
+        f"moves a second: {web_made} moves from pages, "
         f"{direct_made} without pages"
     )
     print(
