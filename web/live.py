@@ -6,6 +6,10 @@ there, not here. While pages are open, this process reads the open games' rows e
 however many games) and brings up to date every page whose game's move log grew or that ended. Polling rather than
 LISTEN/NOTIFY: it needs nothing from the storage layer, costs two small queries a second per process whatever the
 number of games, and a page follows another process's move within half a second (the target is one).
+
+A move is composed once per language (what every page shows) and once per seat (its hand, its buttons), encoded
+once, and queued to each page that shows it: a queue of one state per page, sent by the page's own task, so a slow
+page only ever misses superseded states and neither the mover nor another page waits for it.
 """
 
 from __future__ import annotations
