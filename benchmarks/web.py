@@ -7,8 +7,13 @@ loop; the pages' WebSocket clients in a second thread with its own loop, so that
 thread's, ``time.thread_time``) leaves the clients' work out. The fake Discord's own work stays in it: the same in
 both halves, it makes the web table's share look a little smaller than it is.
 
-``--parallel`` games move at the same moment (each game one move at a time, as its players take turns), so the
-pages of other games are being served while a move travels.
+``--parallel`` games at most move at the same moment (each game one move at a time, as its players take turns),
+and moves start at most ``--rate`` a second. The defaults, up to 10 games at once and 25 moves a second, are a busy
+bot: 200 games each moving every eight seconds, the bot's thread (with the fake Discord) about half busy on this
+machine, which tops out near 55 moves a second. Without a pause (``--rate 0``) the bot is saturated whatever
+``--parallel`` is: a move's time is then mostly its wait behind the others' boards and panels, and the two halves
+no longer run at the same moves a second (a saturated bot merges more board edits), so their CPU per move no longer
+compares. The figures print the moves a second and the busy share of each half, to check.
 
 Figures, with the targets of the issue:
 
@@ -54,6 +59,7 @@ class Game:
         self.members = members
         self.pages: dict[int, aiohttp.ClientWebSocketResponse] = {}
         self.states: dict[int, dict[str, Any]] = {}
+        self.arrived: dict[int, float] = {}  # player -> when their page last got a state
         self.seen: dict[int, asyncio.Event] = {}
         self.listeners: list[asyncio.Task[None]] = []
         self.links: dict[int, str] = {}
@@ -97,6 +103,7 @@ async def listen(game: Game, player: int, ws: aiohttp.ClientWebSocketResponse) -
         data = json.loads(message.data)
         if data["type"] == "state":
             game.states[player] = data["state"]
+            game.arrived[player] = time.perf_counter()
             game.seen[player].set()
 
 
@@ -126,15 +133,47 @@ def direct_move(state: the_game.State, player: int) -> Any:
     return the_game.EndTurn()
 
 
-async def measure_pages(games: list[Game], moves: int, parallel: int, rng: random.Random) -> tuple[list[float], int]:
-    """``moves`` moves from the pages, ``parallel`` games at a time (in the clients' thread)."""
+class Pace:
+    """Moves start at most ``rate`` a second, evenly spaced, whatever the number of workers (0: no pause); a pace
+    fallen behind restarts from now rather than catching up in a burst, so the moves a second printed show it."""
+
+    def __init__(self, rate: float) -> None:
+        self.gap = 1 / rate if rate > 0 else 0.0
+        self.next = time.perf_counter()
+
+    async def wait(self) -> None:
+        if not self.gap:
+            return
+        now = time.perf_counter()
+        slot = max(self.next, now)
+        self.next = slot + self.gap
+        await asyncio.sleep(slot - now)
+
+
+class Figures:
+    """One half's figures: per move, the time to every page (pages) or ``act_for``'s own time (without pages), and
+    the spread between the first and the last page of the game to show it (the fan-out, pages only)."""
+
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+        self.spreads: list[float] = []
+        self.cpu = 0.0
+        self.wall = 0.0
+
+
+async def measure_pages(
+    games: list[Game], moves: int, parallel: int, rate: float, rng: random.Random, into: Figures
+) -> int:
+    """``moves`` moves from the pages, ``parallel`` games at a time, ``rate`` a second (in the clients' thread)."""
     delays: list[float] = []
     idle = list(games)
     tries = [moves * 3]
+    pace = Pace(rate)
 
     async def worker() -> None:
         while len(delays) < moves and tries[0] > 0 and idle:
             tries[0] -= 1
+            await pace.wait()
             game = idle.pop(rng.randrange(len(idle)))
             try:
                 delay = await page_turn(game)
@@ -142,9 +181,11 @@ async def measure_pages(games: list[Game], moves: int, parallel: int, rng: rando
                 idle.append(game)
             if delay is not None:
                 delays.append(delay)
+                into.spreads.append(max(game.arrived.values()) - min(game.arrived.values()))
 
     await asyncio.gather(*(worker() for _ in range(parallel)))
-    return delays, len(delays)
+    into.delays += delays
+    return len(delays)
 
 
 async def page_turn(game: Game) -> float | None:
@@ -176,22 +217,29 @@ async def page_turn(game: Game) -> float | None:
     return time.perf_counter() - started
 
 
-async def measure_direct(bot: Bot, games: list[Game], moves: int, parallel: int, rng: random.Random) -> int:
-    """``moves`` moves through ``Table.act_for`` (as a click would make them), ``parallel`` games at a time."""
+async def measure_direct(
+    bot: Bot, games: list[Game], moves: int, parallel: int, rate: float, rng: random.Random, into: Figures
+) -> int:
+    """``moves`` moves through ``Table.act_for`` (as a click would make them), ``parallel`` games at a time, ``rate``
+    a second."""
     made = [0]
     idle = list(games)
     tries = [moves * 3]
+    pace = Pace(rate)
 
     async def worker() -> None:
         while made[0] < moves and tries[0] > 0 and idle:
             tries[0] -= 1
+            await pace.wait()
             game = idle.pop(rng.randrange(len(idle)))
             try:
                 live, _presenter = await bot.tables.games.running(game.channel.id)
                 state = live.state
                 if not the_game.is_over(state):
                     mover = the_game.current_player(state) or game.members[0].id
+                    started = time.perf_counter()
                     await bot.tables.act_for(game.channel.id, mover, direct_move(state, mover))
+                    into.delays.append(time.perf_counter() - started)
                     made[0] += 1
             finally:
                 idle.append(game)
@@ -238,7 +286,8 @@ async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--moves", type=int, default=600)
-    parser.add_argument("--parallel", type=int, default=10, help="games moving at the same moment")
+    parser.add_argument("--parallel", type=int, default=10, help="games moving at the same moment, at most")
+    parser.add_argument("--rate", type=float, default=25, help="moves a second, at most (0: no pause)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -267,35 +316,44 @@ async def main() -> int:
                 assert bot.web is not None
                 half = games[: len(games) // 2], games[len(games) // 2 :]
                 block = max(1, args.moves // ROUNDS)
-                direct_cpu = web_cpu = 0.0
-                direct_made = web_made = 0
-                delays: list[float] = []
+                direct, web = Figures(), Figures()
                 for _round in range(ROUNDS):
                     bot.tables.events.unsubscribe("web table")
-                    cpu = time.thread_time()
-                    direct_made += await measure_direct(bot, half[0], block, args.parallel, rng)
+                    cpu, wall = time.thread_time(), time.perf_counter()
+                    await measure_direct(bot, half[0], block, args.parallel, args.rate, rng, direct)
                     await fake.wait_idle()
-                    direct_cpu += time.thread_time() - cpu
+                    direct.cpu += time.thread_time() - cpu
+                    direct.wall += time.perf_counter() - wall
                     bot.tables.events.subscribe("web table", bot.web.live.on_moved)
-                    cpu = time.thread_time()
-                    round_delays, made = await clients.run(measure_pages(half[1], block, args.parallel, rng))
+                    cpu, wall = time.thread_time(), time.perf_counter()
+                    await clients.run(measure_pages(half[1], block, args.parallel, args.rate, rng, web))
                     await fake.wait_idle()
-                    web_cpu += time.thread_time() - cpu
-                    delays += round_delays
-                    web_made += made
+                    web.cpu += time.thread_time() - cpu
+                    web.wall += time.perf_counter() - wall
                 await clients.run(close_all(http, games))
                 clients.stop()
+    delays, direct_made, web_made = web.delays, len(direct.delays), len(web.delays)
     if not delays or not direct_made:
         print("No moves were made: nothing to report.")
         return 1
-    per_direct, per_web = direct_cpu / direct_made * 1000, web_cpu / web_made * 1000
+    per_direct, per_web = direct.cpu / direct_made * 1000, web.cpu / web_made * 1000
     print(
-        f"{args.games} games, {pages} open pages, {args.parallel} games moving at once: {web_made} moves from pages, "
+        f"{args.games} games, {pages} open pages, up to {args.parallel} games moving at once, at most {args.rate:g} "
+        f"moves a second: {web_made} moves from pages, "
         f"{direct_made} without pages"
+    )
+    print(
+        f"moves a second (the bot's thread busy): {direct_made / direct.wall:.1f} ({direct.cpu / direct.wall:.0%}) "
+        f"without pages, {web_made / web.wall:.1f} ({web.cpu / web.wall:.0%}) from the pages"
     )
     print(
         f"move to every page of its game: median {ms(delays, 0.5)} ms, p90 {ms(delays, 0.9)} ms, "
         f"p99 {ms(delays, 0.99)} ms, max {max(delays) * 1000:.1f} ms (target p99 < 200 ms)"
+    )
+    print(
+        f"first to last page of the game (the fan-out): median {ms(web.spreads, 0.5)} ms, "
+        f"p99 {ms(web.spreads, 0.99)} ms; without pages, Table.act_for's own time (commit, board, panels): "
+        f"median {ms(direct.delays, 0.5)} ms, p90 {ms(direct.delays, 0.9)} ms, p99 {ms(direct.delays, 0.99)} ms"
     )
     print(
         f"CPU per move: {per_direct:.2f} ms without pages, {per_web:.2f} ms from a page with its game's "

@@ -6,6 +6,10 @@ there, not here. While pages are open, this process reads the open games' rows e
 however many games) and brings up to date every page whose game's move log grew or that ended. Polling rather than
 LISTEN/NOTIFY: it needs nothing from the storage layer, costs two small queries a second per process whatever the
 number of games, and a page follows another process's move within half a second (the target is one).
+
+A move is composed once per language (what every page shows) and once per seat (its hand, its buttons), encoded
+once, and queued to each page that shows it: a queue of one state per page, sent by the page's own task, so a slow
+page only ever misses superseded states and neither the mover nor another page waits for it.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from table.presenter import SomePresenter
 from table.transition import Transition
 from table.votes import VOTE_KINDS, VOTE_LABELS, vote_target
 from web.names import Names
-from web.page import LOG_MOVES, page_state, turn_log
+from web.page import LOG_MOVES, public_state, seat_state, turn_log
 from web.replay import replayable
 
 log = logging.getLogger(__name__)
@@ -45,6 +49,15 @@ class Page:
     game_id: int
     player: int
     locale: str
+    # What the page holds or is about to get (public part, seat part, the clock's deadline), the state waiting to be
+    # sent, and the task sending it: see ``LivePages.queue``.
+    shown: tuple[str, str, float | None] | None = None
+    pending: str | None = None
+    writer: asyncio.Task[None] | None = None
+
+
+def encode(part: dict[str, Any]) -> str:
+    return json.dumps(part, ensure_ascii=False, separators=(",", ":"))
 
 
 def votes_for(record: GameRecord, state: Any, presenter: SomePresenter, page: Page) -> list[dict[str, Any]]:
@@ -89,6 +102,8 @@ class LivePages:
     def closed(self, page: Page) -> None:
         pages = self.pages.get(page.game_id, set())
         pages.discard(page)
+        if page.writer is not None:
+            page.writer.cancel()
         if not pages:
             self.pages.pop(page.game_id, None)
             self._latest.pop(page.game_id, None)
@@ -117,35 +132,67 @@ class LivePages:
         return await games.final_state(fresh or record)
 
     async def send(self, page: Page, current: Any) -> None:
-        if page.ws.closed:
-            return
-        await page.ws.send_str(json.dumps({"type": "state", "state": await self.compose(page, current)}))
+        """``page`` shows ``current``, even if it should already (its first state, or a page that asked again)."""
+        page.shown = None
+        await self._bring(page.game_id, [page], current)
 
-    async def compose(self, page: Page, current: Any, logs: dict[str, list[str]] | None = None) -> dict[str, Any]:
-        """``page``'s state at ``current``; ``logs`` keeps the turn log of each language for the other pages of the
-        same push (it is the same for every reader)."""
+    async def _bring(self, game_id: int, pages: list[Page], current: Any) -> None:
+        """Every page of ``pages`` (all of game ``game_id``) shows ``current``: the public part is composed and
+        encoded once per language, each seat's part once per seat and language, and every page showing the same
+        gets the same bytes; a page that already shows them gets nothing."""
         assert self.tables is not None
         live = current if hasattr(current, "record") else None
-        record = live.record if live is not None else await self.tables.storage.game(page.game_id)
+        record = live.record if live is not None else await self.tables.storage.game(game_id)
         assert record is not None
         presenter = self.tables.games.presenter(record)
         state = live.state if live is not None else current
         names = await self.names.of(record.players)
-        logs = {} if logs is None else logs
-        if page.locale not in logs:
-            steps = [*live.previous, *live.turn] if live is not None else []
-            logs[page.locale] = self._turn_log(record.id, presenter, steps, page.locale, names)
-        log = logs[page.locale]
-        due = self.tables.clock.deadlines.get(record.id)
-        left = max(0.0, due[1] - time.time()) if due is not None else None
         stopped = live is None and record.status != "running"
-        composed = page_state(record.kind, presenter, state, page.player, page.locale, names, log, left, stopped)
+        over = stopped or presenter.game.is_over(state)
         # The replay opens from the page of a game that ended (live: the last move; else: read from its row).
         ended = record.status in ("finished", "abandoned")
-        composed["replayable"] = ended and self.client is not None and replayable(record, self.client)
-        composed["hint"] = not composed["over"] and page.player != SPECTATOR and offers_hint(record)
-        composed["votes"] = votes_for(record, state, presenter, page) if record.status == "running" else []
-        return composed
+        can_replay = ended and self.client is not None and replayable(record, self.client)
+        due = self.tables.clock.deadlines.get(record.id)
+        due_at = None if over or due is None else due[1]
+        publics: dict[str, str] = {}
+        seats: dict[tuple[int, str], str] = {}
+        for page in pages:
+            if page.locale not in publics:
+                steps = [*live.previous, *live.turn] if live is not None else []
+                log = self._turn_log(record.id, presenter, steps, page.locale, names)
+                public = public_state(record.kind, presenter, state, page.locale, names, log, stopped)
+                public["replayable"] = can_replay
+                publics[page.locale] = encode(public)
+            key = (page.player, page.locale)
+            if key not in seats:
+                seat = seat_state(record.kind, presenter, state, page.player, page.locale, names, stopped)
+                seat["hint"] = not over and page.player != SPECTATOR and offers_hint(record)
+                seat["votes"] = votes_for(record, state, presenter, page) if record.status == "running" else []
+                seats[key] = encode(seat)
+            self.queue(page, publics[page.locale], seats[key], due_at)
+
+    def queue(self, page: Page, public: str, seat: str, due_at: float | None) -> None:
+        """``page`` is to show this state: it replaces any state still waiting for the page (a slow page holds one
+        state, never a backlog), and is sent by the page's own task, so no page waits for another, nor the move for
+        any page."""
+        shown = (public, seat, due_at)
+        if page.shown == shown or page.ws.closed:
+            return
+        page.shown = shown
+        left = None if due_at is None else max(0.0, due_at - time.time())
+        both = public[:-1] if seat == "{}" else f"{public[:-1]},{seat[1:-1]}"
+        page.pending = f'{{"type":"state","state":{both},"deadline":{json.dumps(left)}}}}}'
+        if page.writer is None or page.writer.done():
+            page.writer = asyncio.ensure_future(self._write(page))
+
+    @staticmethod
+    async def _write(page: Page) -> None:
+        while page.pending is not None and not page.ws.closed:
+            data, page.pending = page.pending, None
+            try:
+                await page.ws.send_str(data)
+            except (ConnectionError, RuntimeError):  # closing: its socket handler forgets the page
+                return
 
     def _turn_log(self, game_id: int, presenter: Any, steps: list[Any], locale: str, names: Any) -> list[str]:
         lines = self._lines.setdefault(game_id, {})
@@ -205,15 +252,13 @@ class LivePages:
             else:  # ended: from its row and log (this process may still hold it running, from before)
                 self._latest.pop(game_id, None)
                 final = await self.tables.games.final_state(record)
-                for page in list(self.pages.get(game_id, ())):
-                    await self.send(page, final)
+                await self._bring(game_id, list(self.pages.get(game_id, ())), final)
 
     async def on_abandoned(self, record: GameRecord) -> None:
         """A game ended early: its pages show it, and stop offering moves."""
         if record.id in self.pages:
             self._latest.pop(record.id, None)
-            for page in list(self.pages.get(record.id, ())):
-                await self.send(page, await self.current(record))
+            await self._bring(record.id, list(self.pages.get(record.id, ())), await self.current(record))
 
     async def _push(self, game_id: int) -> None:
         try:
@@ -222,18 +267,7 @@ class LivePages:
                 live = self._latest.get(game_id)
                 if live is None:
                     return
-                composed: dict[tuple[int, str], str] = {}
-                logs: dict[str, list[str]] = {}
-                for page in list(self.pages.get(game_id, ())):
-                    key = (page.player, page.locale)
-                    if key not in composed:
-                        state = await self.compose(page, live, logs)
-                        composed[key] = json.dumps({"type": "state", "state": state})
-                    if not page.ws.closed:
-                        try:
-                            await page.ws.send_str(composed[key])
-                        except ConnectionError:
-                            continue
+                await self._bring(game_id, list(self.pages.get(game_id, ())), live)
                 if game_id not in self._again:
                     return
         except Exception:

@@ -84,32 +84,67 @@ def page_state(
     """The whole page for ``player`` of a game of ``kind`` at ``state``, ready for JSON. ``log`` is the turn log
     (``turn_log``: the same for every reader of a language). ``stopped``: the game was ended early (/endgame, a
     table all away): the last position stays in view, and nothing can be played."""
+    page = public_state(kind, presenter, state, locale, names, log, stopped)
+    page.update(seat_state(kind, presenter, state, player, locale, names, stopped))
+    page["deadline"] = None if page["over"] else deadline
+    return page
+
+
+def public_state(
+    kind: str,
+    presenter: Presenter[Any, Any],
+    state: Any,
+    locale: str,
+    names: Mapping[int, str],
+    log: Sequence[str] = (),
+    stopped: bool = False,
+) -> dict[str, Any]:
+    """What every page of a language shows alike at ``state`` (no seat's secret): composed and encoded once per move
+    and language, however many pages show it. Its keys are none of ``seat_state``'s."""
     game = presenter.game
     over = game.is_over(state)
-    mover = game.current_player(state)
-
-    def say(text: Localized) -> str:
-        return plain(render(text, locale), names)
-
     page: dict[str, Any] = {
         "kind": kind,
         "title": GAMES[kind].info.title,
         "lang": language(locale),
         "seq": game.move_count(state),
-        "over": over,
+        "over": over or stopped,
         "labels": labels(locale),
         "log": list(log),
-        "deadline": None if over else deadline,
-        "result": say(presenter.game_over_text(state)) if over else None,
+        "result": plain(render(presenter.game_over_text(state), locale), names) if over else None,
     }
     if kind == the_game.INFO.kind:
-        page.update(the_game_page(state, player, say, names, locale))
+        page.update(the_game_public(state, names, locale))
     elif kind == no_thanks.INFO.kind:
-        page.update(no_thanks_page(state, player, say, names, locale))
-    page["myTurn"] = not over and mover == player
+        page.update(no_thanks_public(state, locale))
+    return page
+
+
+def seat_state(
+    kind: str,
+    presenter: Presenter[Any, Any],
+    state: Any,
+    player: int,
+    locale: str,
+    names: Mapping[int, str],
+    stopped: bool = False,
+) -> dict[str, Any]:
+    """What ``player``'s page alone shows at ``state`` (their hand or chips, whose turn it is for them)."""
+    game = presenter.game
+    over = game.is_over(state)
+
+    def say(text: Localized) -> str:
+        return plain(render(text, locale), names)
+
+    page: dict[str, Any] = {}
+    if kind == the_game.INFO.kind:
+        page.update(the_game_seat(state, player, say, names, locale))
+    elif kind == no_thanks.INFO.kind:
+        page.update(no_thanks_seat(state, player, say, names, locale))
+    page["myTurn"] = not over and game.current_player(state) == player
     page["spectator"] = player not in getattr(state, "players", ())
     if stopped and not over:
-        page.update(over=True, myTurn=False, deadline=None, canEnd=False, canTake=False, canPass=False)
+        page.update(myTurn=False, canEnd=False, canTake=False, canPass=False)
         page.update(status=say(ENDED_EARLY), signalButtons=[])
     return page
 
@@ -148,19 +183,8 @@ def draw_pile_text(count: int, lang: str) -> str:
     return render(_np("web", "Draw pile: {count} card", "Draw pile: {count} cards", count), lang)
 
 
-def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[int, str], lang: str) -> dict[str, Any]:
-    watching = player not in state.players  # a spectator: the public board alone
+def the_game_public(state: the_game.State, names: Mapping[int, str], lang: str) -> dict[str, Any]:
     view = the_game.public_view(state)
-    cards = () if watching else the_game.observation(state, player).hand
-    my_turn = not view.over and not watching and view.current_player in (None, player)
-    if view.over:
-        status: Localized = _("The game is over.")
-    elif view.current_player is None:
-        status = FIRST_CARD if watching else _("Anyone may lay the first card: choose one.")
-    elif view.current_player == player:
-        status = _("Your turn: {laid} laid, at least {minimum}.", laid=view.laid, minimum=view.minimum)
-    else:
-        status = _("{player} is playing.", player=names.get(view.current_player, "?"))
     piles = []
     for pile in view.piles:
         marks = [m for m in view.signals if m.pile == pile.name]
@@ -179,6 +203,22 @@ def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[i
                 ],
             }
         )
+    return {"piles": piles, "drawPile": draw_pile_text(view.draw_pile, lang)}
+
+
+def the_game_seat(state: the_game.State, player: int, say: Any, names: Mapping[int, str], lang: str) -> dict[str, Any]:
+    watching = player not in state.players  # a spectator: the public board alone
+    view = the_game.public_view(state)
+    cards = () if watching else the_game.observation(state, player).hand
+    my_turn = not view.over and not watching and view.current_player in (None, player)
+    if view.over:
+        status: Localized = _("The game is over.")
+    elif view.current_player is None:
+        status = FIRST_CARD if watching else _("Anyone may lay the first card: choose one.")
+    elif view.current_player == player:
+        status = _("Your turn: {laid} laid, at least {minimum}.", laid=view.laid, minimum=view.minimum)
+    else:
+        status = _("{player} is playing.", player=names.get(view.current_player, "?"))
     # Where each card may go, and where it makes a backwards trick: the rules decide here, the page only shows it.
     hand = [
         {
@@ -190,11 +230,9 @@ def the_game_page(state: the_game.State, player: int, say: Any, names: Mapping[i
     ]
     return {
         "status": say(status),
-        "piles": piles,
         "mayLay": my_turn,
         "signalButtons": [] if view.over or watching else signal_buttons(view, player, lang),
         "hand": hand,
-        "drawPile": draw_pile_text(view.draw_pile, lang),
         "canEnd": not view.over and view.current_player == player and view.laid >= view.minimum,
         "seats": [
             {
@@ -235,7 +273,25 @@ def signal_buttons(view: the_game.PublicView, player: int, lang: str) -> list[di
     return buttons
 
 
-def no_thanks_page(
+def no_thanks_public(state: no_thanks.State, lang: str) -> dict[str, Any]:
+    view = no_thanks.public_view(state)
+    if view.face_up_card is None:
+        face_up: Localized = _("No cards left.")
+    else:
+        face_up = _n(
+            "Face-up card: {card} ({count} chip on it)",
+            "Face-up card: {card} ({count} chips on it)",
+            view.chips_on_card,
+            card=view.face_up_card,
+        )
+    return {
+        "faceUp": view.face_up_card,
+        "faceUpText": plain(render(face_up, lang), {}),
+        "cardsLeft": rendered(_n("{count} card face down", "{count} cards face down", view.cards_left), lang),
+    }
+
+
+def no_thanks_seat(
     state: no_thanks.State, player: int, say: Any, names: Mapping[int, str], lang: str
 ) -> dict[str, Any]:
     watching = player not in state.players
@@ -249,20 +305,8 @@ def no_thanks_page(
         status = _("{player} is deciding.", player=names.get(view.turn, "?"))
     mine = next((p for p in view.players if p.player == player), None)
     legal = [] if watching else no_thanks.legal_actions(state, player)
-    if view.face_up_card is None:
-        face_up: Localized = _("No cards left.")
-    else:
-        face_up = _n(
-            "Face-up card: {card} ({count} chip on it)",
-            "Face-up card: {card} ({count} chips on it)",
-            view.chips_on_card,
-            card=view.face_up_card,
-        )
     return {
         "status": say(status),
-        "faceUp": view.face_up_card,
-        "faceUpText": say(face_up),
-        "cardsLeft": rendered(_n("{count} card face down", "{count} cards face down", view.cards_left), lang),
         "myChips": None
         if chips is None
         else rendered(_np("web", "Your chips: {count}", "Your chips: {count}", chips), lang),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import functools
 import hashlib
 import hmac
 import secrets
@@ -35,12 +36,14 @@ async def load_key(storage: TableStore) -> bytes:
 class Signer:
     def __init__(self, key: bytes) -> None:
         self._key = key
+        # Every panel and board edit carries its player's link: signed once per game and player, not per edit.
+        self.sign = functools.lru_cache(maxsize=4096)(self._sign)
 
     def _mac(self, game_id: int, player: int) -> str:
         digest = hmac.new(self._key, f"web-table:{game_id}:{player}".encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).decode()[:_SIGNATURE_CHARS]
 
-    def sign(self, game_id: int, player: int) -> str:
+    def _sign(self, game_id: int, player: int) -> str:
         return f"{game_id}.{player}.{self._mac(game_id, player)}"
 
     def verify(self, token: str) -> tuple[int, int] | None:

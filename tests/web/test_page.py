@@ -9,7 +9,7 @@ from dataclasses import replace
 from cogs.no_thanks import PRESENTER as NO_THANKS
 from cogs.the_game_presenter import PRESENTER as THE_GAME
 from engine import no_thanks, the_game
-from web.page import page_state
+from web.page import page_state, public_state
 
 PLAYERS = (11, 22, 33)
 NAMES = {11: "ana", 22: "ben", 33: "cy"}
@@ -94,3 +94,17 @@ def test_a_spectator_sees_the_public_board_alone() -> None:
     richer = replace(chips, chips=(chips.chips[0] + 4, *chips.chips[1:]))
     assert no_thanks_page(richer, 0) == no_thanks_page(chips, 0)
     assert json.loads(no_thanks_page(chips, 0))["myChips"] is None
+
+
+def test_the_part_every_page_shares_holds_no_hand_and_no_chips() -> None:
+    """The public part is encoded once and sent to every page of the game (web/live.py): no seat's secret in it."""
+    state = the_game.new_game(PLAYERS, seed=5)
+    every_hand_elsewhere = replace(state, hands=(*(h[::-1] for h in state.hands[1:]), state.draw_pile[:7]))
+    public = json.dumps(public_state("the_game", THE_GAME, state, "en", NAMES))
+    assert json.dumps(public_state("the_game", THE_GAME, every_hand_elsewhere, "en", NAMES)) == public
+    chips = no_thanks.new_game(PLAYERS, seed=3)
+    richer = replace(chips, chips=tuple(c + 5 for c in chips.chips))
+    shared = json.dumps(public_state("no_thanks", NO_THANKS, chips, "en", NAMES))
+    assert json.dumps(public_state("no_thanks", NO_THANKS, richer, "en", NAMES)) == shared
+    assert "hand" not in json.loads(public)
+    assert "myChips" not in json.loads(shared)
