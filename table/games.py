@@ -369,7 +369,7 @@ class Games:
         self.forget(record)
         return await self.storage.update_game(record, status="abandoned", ended_at=now())
 
-    async def modify(self, game_id: int, change: Callable[[GameRecord], dict[str, Any] | None]) -> GameRecord | None:
+    async def modify(self, game_id: int, change: Callable[[GameRecord], dict[str, object] | None]) -> GameRecord | None:
         """Change a game's row by compare-and-swap: ``change`` computes the columns from the row as it is, again
         after every lost race, so two people changing it at the same moment both count. The cached game follows."""
         updated = await self.storage.modify_game(game_id, change)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from collections.abc import Coroutine
 
 import discord
 
@@ -23,6 +23,7 @@ from i18n import table_locale as choose_table_locale
 from storage import GameRecord, StorageError, TableStore
 from table import preferences
 from table.answer import Interaction
+from table.live import Live
 from table.options import options_of
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,7 @@ class Languages:
         self.storage = storage
         self._users: dict[int, str] = {}
         self._guilds: dict[int, str] = {}
-        self._saving: set[asyncio.Task[Any]] = set()
+        self._saving: set[asyncio.Future[object]] = set()
         preferences.reset()
 
     # ---- people ---------------------------------------------------------------------------------------------
@@ -80,7 +81,7 @@ class Languages:
         self._users[user] = locale
         self._keep(self._save(user, locale))
 
-    def _keep(self, work: Any) -> None:
+    def _keep(self, work: Coroutine[object, object, object]) -> None:
         task = asyncio.ensure_future(work)
         self._saving.add(task)
         task.add_done_callback(self._saving.discard)
@@ -96,7 +97,7 @@ class Languages:
         except Exception:
             log.warning("Could not store the language of user %s", user, exc_info=True)
 
-    def take_up(self, live: Any) -> None:
+    def take_up(self, live: Live) -> None:
         """A game just loaded (after a restart): read its players' preferences before their turns ping them."""
         for player in live.record.players:
             if player > 0 and not preferences.known(player):

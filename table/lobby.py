@@ -13,7 +13,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal
+from typing import Literal
 
 from i18n import Localized, Text, _, lines
 from storage import ChannelBusy, Conflict, GameRecord, NewGame, StatsStore
@@ -78,7 +78,7 @@ class Lobby:
         self.games.presenter(record)  # refuses a game this bot doesn't know
         return record
 
-    async def _change(self, record: GameRecord, rule: Callable[[GameRecord], dict[str, Any] | None]) -> GameRecord:
+    async def _change(self, record: GameRecord, rule: Callable[[GameRecord], dict[str, object] | None]) -> GameRecord:
         try:
             changed = await self.games.modify(record.id, rule)
         except Conflict:
@@ -136,7 +136,7 @@ class Lobby:
         if record.status == "lobby":
             hosted: list[bool] = []
 
-            def leave_lobby(row: GameRecord) -> dict[str, Any]:
+            def leave_lobby(row: GameRecord) -> dict[str, object]:
                 hosted[:] = [row.host_id == user]
                 return rules.left(row, user)
 
@@ -168,7 +168,7 @@ class Lobby:
     async def _to_autopilot(self, record: GameRecord, user: int) -> Left:
         hosted: list[bool] = []
 
-        def hand_over(row: GameRecord) -> dict[str, Any] | None:
+        def hand_over(row: GameRecord) -> dict[str, object] | None:
             if row.status != "running" or user not in row.players:
                 raise UserError(NO_GAME)
             hosted[:] = [row.host_id == user]

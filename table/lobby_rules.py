@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from datetime import UTC, date, datetime
-from typing import Any
 
 from engine.game import GameInfo
 from i18n import Localized, Text, _, _n
@@ -65,7 +64,7 @@ def decides(record: GameRecord, user: int, not_the_host: Callable[[str | Text], 
         raise UserError(not_a_player)
 
 
-def joined(record: GameRecord, user: int) -> dict[str, Any]:
+def joined(record: GameRecord, user: int) -> dict[str, object]:
     still_a_lobby(record)
     info = GAMES[record.kind].info
     if user in record.players:
@@ -77,7 +76,7 @@ def joined(record: GameRecord, user: int) -> dict[str, Any]:
     return {"players": (*record.players, user)}
 
 
-def seated(record: GameRecord, user: int, change: int) -> dict[str, Any]:
+def seated(record: GameRecord, user: int, change: int) -> dict[str, object]:
     """Seat a computer player (``change`` > 0) or send the last one seated away; the host's choice, or any player's
     when nobody hosts."""
     still_a_lobby(record)
@@ -104,7 +103,7 @@ def seated(record: GameRecord, user: int, change: int) -> dict[str, Any]:
     return {"players": tuple(p for p in record.players if p != bots[-1])}
 
 
-def next_turn_time(record: GameRecord, user: int) -> dict[str, Any]:
+def next_turn_time(record: GameRecord, user: int) -> dict[str, object]:
     """The host steps through the turn times, one click each."""
     still_a_lobby(record)
     if record.host_id is not None and user != record.host_id:
@@ -115,7 +114,7 @@ def next_turn_time(record: GameRecord, user: int) -> dict[str, Any]:
     return {"options": options_of(record).but(turn_time=following)}
 
 
-def left(record: GameRecord, user: int) -> dict[str, Any]:
+def left(record: GameRecord, user: int) -> dict[str, object]:
     """A person leaves the lobby. The host's leaving hands the table to everybody (any player may start, or end
     it); the last person's closes it."""
     still_a_lobby(record)

@@ -13,16 +13,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 from engine.ai import AIPlayer
 from engine.game import NO_NUMBERS_IN_CHAT, Game, Move, Setup
 from i18n import Text
 from table.picture import Picture
-from table.presenter import Presenter
+from table.presenter import SomePresenter
 
 # Called once per finished game, in a thread, with the whole log: the end screen's picture, or None for none.
 EndPicture = Callable[[Setup, Sequence[Move[Any]]], Picture | None]
+# The core handles every game alike: a game's state and action types are its own, opaque to the core.
+SomeGame: TypeAlias = Game[Any, Any]
+SomeAI: TypeAlias = AIPlayer[Any, Any]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +42,11 @@ class ChatRule:
 class Registration:
     """Everything about one game: its rules, how it reads at a Discord table, and what teaches it to newcomers."""
 
-    game: Game[Any, Any]
-    presenter: Presenter[Any, Any]
+    game: SomeGame
+    presenter: SomePresenter
     # The extension that adds the game's commands and buttons (its adapter module names itself: ``__name__``).
     extension: str
-    ai: AIPlayer[Any, Any] | None = None  # None: people only (``bots:`` and "Add bot" are refused)
+    ai: SomeAI | None = None  # None: people only (``bots:`` and "Add bot" are refused)
     end_picture: EndPicture | None = None
     # The first-game texts; None: the lines that fit any game (``cogs._learning``).
     at_the_table: Text | None = None  # /rules: how the game is played with this bot, after the game's own rules
@@ -83,16 +86,16 @@ def registered() -> list[Registration]:
     return list(REGISTRY.values())
 
 
-def computer_player(kind: str) -> AIPlayer[Any, Any] | None:
+def computer_player(kind: str) -> SomeAI | None:
     """The game's computer player; None for a game played by people only, or a kind this bot doesn't host."""
     found = REGISTRY.get(kind)
     return found.ai if found is not None else None
 
 
-class _Rules(Mapping[str, Game[Any, Any]]):
+class _Rules(Mapping[str, SomeGame]):
     """The registered games' rules by kind: a read-only view of ``REGISTRY``, never a list of its own."""
 
-    def __getitem__(self, kind: str) -> Game[Any, Any]:
+    def __getitem__(self, kind: str) -> SomeGame:
         return REGISTRY[kind].game
 
     def __iter__(self) -> Iterator[str]:
@@ -102,4 +105,4 @@ class _Rules(Mapping[str, Game[Any, Any]]):
         return len(REGISTRY)
 
 
-GAMES: Mapping[str, Game[Any, Any]] = _Rules()
+GAMES: Mapping[str, SomeGame] = _Rules()

@@ -11,10 +11,8 @@ import asyncio
 import logging
 import random
 from contextlib import suppress
-from typing import Any
 
 from engine.errors import GameError
-from engine.game import Game
 from i18n import _
 from storage import Conflict, GameRecord
 from table.answer import UserError
@@ -26,7 +24,7 @@ from table.live import Live
 from table.options import options_of
 from table.people import is_ai
 from table.presenter import SomePresenter
-from table.registry import computer_player
+from table.registry import SomeGame, computer_player
 from table.transition import Transition
 
 log = logging.getLogger(__name__)
@@ -35,7 +33,7 @@ AI_PAUSE_SECONDS = 1.0
 TURN_MOVES = 20  # at most this many moves make one turn (The Game: a few cards and the end; No Thanks!: one)
 
 
-def decide(kind: str, game: Game[Any, Any], state: Any, seat: int) -> Any:
+def decide(kind: str, game: SomeGame, state: object, seat: int) -> object:
     """The computer player's action from what its seat may see; any failure falls back to the game's safe move."""
     ai = computer_player(kind)
     assert ai is not None, f"{kind} has no computer player"
@@ -47,7 +45,7 @@ def decide(kind: str, game: Game[Any, Any], state: Any, seat: int) -> Any:
         return game.default_action(state, seat)
 
 
-def stand_in(kind: str, game: Game[Any, Any], state: Any, seat: int) -> Any:
+def stand_in(kind: str, game: SomeGame, state: object, seat: int) -> object:
     """What the autopilot plays for an away person: the computer player's choice where the game has one that plays
     autopilot, else the game's safe default move."""
     ai = computer_player(kind)

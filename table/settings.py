@@ -54,7 +54,7 @@ class ServerSettings:
     def allows(self, channel: int, parent: int | None = None) -> bool:
         return not self.channels or channel in self.channels or (parent is not None and parent in self.channels)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {
             "turn_times": dict(self.turn_times),
             "pings": self.pings,
@@ -83,7 +83,7 @@ class ServerSettings:
         )
 
 
-def _snowflake(value: Any) -> bool:
+def _snowflake(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
 

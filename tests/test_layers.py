@@ -4,6 +4,7 @@ function or under ``TYPE_CHECKING`` counts too), and each layer imports only the
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,3 +196,31 @@ def test_the_size_check_sees_an_oversized_class(tmp_path: Path) -> None:
     big.write_text("class Big:\n" + "    x = 1\n" * CLASS_LINES, encoding="utf-8")
     assert oversized("cogs.big", big) == [f"cogs.big.Big: {CLASS_LINES + 1} lines"]
     assert oversized("engine.the_game", big) == [f"engine.the_game.Big: {CLASS_LINES + 1} lines"]
+
+
+# The core is read more than any other part: its functions fit on a screen, and its types say what flows through it
+# (``Any`` only where a game's own state or action passes through untouched, named once: ``SomePresenter``...).
+CORE_FUNCTION_LINES, CORE_ANY = 40, 50
+
+
+def long_functions(path: Path) -> list[str]:
+    return [
+        f"{path.name}:{node.lineno} {node.name}: {node.end_lineno - node.lineno + 1} lines"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > CORE_FUNCTION_LINES
+    ]
+
+
+def test_the_core_reads_in_small_typed_functions() -> None:
+    core = sorted((ROOT / "table").glob("*.py"))
+    assert [problem for path in core for problem in long_functions(path)] == []
+    uses = sum(len(re.findall(r"\bAny\b", path.read_text(encoding="utf-8"))) for path in core)
+    assert uses <= CORE_ANY
+
+
+def test_the_size_checks_find_a_long_function(tmp_path: Path) -> None:
+    sample = tmp_path / "long.py"
+    sample.write_text("def long() -> None:\n" + "    pass\n" * CORE_FUNCTION_LINES)
+    assert long_functions(sample) == [f"long.py:1 long: {CORE_FUNCTION_LINES + 1} lines"]
