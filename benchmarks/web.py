@@ -296,7 +296,7 @@ async def main() -> int:
             settings = Settings(token="fake-token", database_path=str(Path(folder) / "bot.sqlite3"), web_port=0)
             bot = Bot(settings, seed=args.seed, guild_ready_timeout=0.05)
             async with fake.run_bot(bot):
-                bot.tables.ai_pause = 0
+                bot.tables.seats.pause = 0
                 print(f"Opening {args.games} games of {PLAYERS}...", flush=True)
                 games = await open_games(fake, bot, args.games)
                 for game in games:

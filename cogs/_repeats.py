@@ -46,7 +46,7 @@ async def just_made(interaction: Interaction, action: Any, kind: str) -> int | N
         return None
     tables = interaction.client.tables
     try:
-        live, _presenter = await tables.running(interaction.channel_id, kind)
+        live, _presenter = await tables.games.running(interaction.channel_id, kind)
     except (GameError, UserError):
         return None  # the game ended meanwhile: the refusal says so
     if not tables.games.last_to_act(live.record.id, user, REPEAT_SECONDS):

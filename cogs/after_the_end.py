@@ -82,7 +82,7 @@ class AfterTheEnd(commands.Cog):
         in_text_channel(interaction)
         channel_id = interaction.channel_id
         seed = self.bot.seeds.getrandbits(52)
-        async with self.bot.tables.lock(channel_id or 0):
+        async with self.bot.tables.games.lock(channel_id or 0):
             rematch = await self.bot.tables.lobby.rematch(game_id, channel_id, interaction.user.id, seed)
             await self.message.post(interaction, rematch.record, rematch.announcement)
 

@@ -99,7 +99,7 @@ class Lobby(commands.Cog):
                 language=server.chosen_language or None,
             ).dump(),
         )
-        async with in_time(interaction), self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.games.lock(channel_id):
             record = await self.bot.tables.lobby.open(new)
             text = _(
                 "{player} opened a game of {game}. Press Join to play!",
@@ -167,7 +167,7 @@ class Lobby(commands.Cog):
                 await self.message.edit(record, {"content": started, "view": None})
             await self.bot.tables.start(interaction, record, extra)
 
-        async with in_time(interaction), self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.games.lock(channel_id):
             await self.bot.tables.lobby.start(channel_id, interaction.user.id, deal)
 
 

@@ -34,7 +34,7 @@ class Seating:
     async def join(self, interaction: Interaction) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with in_time(interaction), self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.games.lock(channel_id):
             record = await self.bot.tables.lobby.join(channel_id, interaction.user.id)
         await self.message.answer(
             interaction, record, _("{player} joined.", player=interaction.user.mention), _("You joined")
@@ -58,11 +58,11 @@ class Seating:
     async def leave(self, interaction: Interaction) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with in_time(interaction), self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.games.lock(channel_id):
             left = await self.bot.tables.lobby.leave(channel_id, interaction.user.id)
         if left.how == "move":
             # The game's own leave move, through the table's one path for moves (it answers the leaver).
-            presenter = self.bot.tables.presenter(left.record)
+            presenter = self.bot.tables.games.presenter(left.record)
             await self.bot.tables.act(interaction, presenter.game.leave, kind=left.record.kind)
             return
         if left.how == "autopilot":
@@ -88,7 +88,7 @@ class Seating:
         """The host steps through the turn times, one click each."""
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with in_time(interaction), self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.games.lock(channel_id):
             record = await self.bot.tables.lobby.next_turn_time(channel_id, interaction.user.id)
         await self.message.answer(
             interaction,
@@ -102,7 +102,7 @@ class Seating:
         channel_id = interaction.channel_id
         assert channel_id is not None
         lobby = self.bot.tables.lobby
-        async with in_time(interaction), self.bot.tables.lock(channel_id):
+        async with in_time(interaction), self.bot.tables.games.lock(channel_id):
             if change > 0:
                 record = await lobby.seat_computer(channel_id, interaction.user.id)
             else:

@@ -51,7 +51,7 @@ class Moderation(commands.Cog):
         # A thread playing a game of its own follows that game's rule; any other thread, its channel's game.
         running = self.bot.tables.games.running_kinds
         where = channel_id if parent_id is None or running.get(channel_id) is not None else parent_id
-        if not self.bot.tables.forbids_numbers(where):
+        if not self.bot.tables.games.forbids_numbers(where):
             return None
         hosted = registration(running.get(where, ""))
         return hosted.chat_rule if hosted is not None else None

@@ -18,6 +18,7 @@ from cogs._types import Interaction
 from i18n import Localized, Text, _, lines, render
 from storage import GameRecord
 from table.answer import UserError, send, shorten
+from table.games import title
 
 if TYPE_CHECKING:
     from bot import Bot
@@ -75,7 +76,7 @@ class MyGames(commands.Cog):
         seats = await self.seats(interaction.user.id)
         if not seats:
             raise UserError(_("You aren't seated at any table. /newgame opens one."))
-        listed = lines(*[describe(seat, self.bot.tables.title(seat.record.kind)) for seat in seats])
+        listed = lines(*[describe(seat, title(seat.record.kind)) for seat in seats])
         embed = discord.Embed(
             title=render(_("Your tables"), locale), description=shorten(render(listed, locale), 4096), colour=COLOUR
         )
@@ -97,11 +98,11 @@ class MyGames(commands.Cog):
             # Another process's shard knows whose turn it is there; the lobby has no turn yet.
             return Seat(LOBBY if record.status == "lobby" else SEATED, record, guild, None)
         try:
-            live = await self.bot.tables.live(record)
+            live = await self.bot.tables.games.live(record)
         except Exception:
             log.info("Game %s could not be read for /mygames", record.id, exc_info=True)
             return Seat(SEATED, record, guild, None)
-        to_move = self.bot.tables.presenter(record).game.current_player(live.state)
+        to_move = self.bot.tables.games.presenter(record).game.current_player(live.state)
         if to_move is None:
             return Seat(ANYONE, record, guild, None)
         return Seat(YOUR_TURN if to_move == user_id else WAITING, record, guild, to_move)

@@ -21,7 +21,7 @@ from cogs.threads import report_result
 from i18n import _, lines, render
 from storage import Conflict
 from table.answer import UserError, in_time, send
-from table.games import NO_GAME
+from table.games import NO_GAME, title
 from table.registry import GAMES, registration
 from table.settings import may_end_any_game
 
@@ -72,15 +72,15 @@ class TableCommands(commands.Cog):
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         if message.guild is not None and not message.author.bot:
-            self.bot.tables.note_chat(message.channel.id)
+            self.bot.tables.boards.note_chat(message.channel.id)
 
     @app_commands.command(name="endgame", description="End this channel's lobby or game (host or Manage Channels).")
     @app_commands.guild_only()
     async def endgame(self, interaction: Interaction) -> None:
         channel_id = interaction.channel_id
         assert channel_id is not None
-        async with in_time(interaction), self.bot.tables.lock(channel_id):
-            record = await self.bot.tables.open_record(channel_id)
+        async with in_time(interaction), self.bot.tables.games.lock(channel_id):
+            record = await self.bot.tables.games.open_record(channel_id)
             if (
                 interaction.user.id != record.host_id
                 and not await self.bot.tables.lobby.nobody_hosts(record, interaction.user.id)
@@ -90,7 +90,7 @@ class TableCommands(commands.Cog):
                 raise UserError(_("Only the host or a member with Manage Channels can end this game."))
             await self.bot.tables.abandon(record)
         log.info("%s in channel %s ended by %s", record.kind, channel_id, interaction.user.id)
-        values = {"player": interaction.user.mention, "game": self.bot.tables.title(record.kind)}
+        values = {"player": interaction.user.mention, "game": title(record.kind)}
         ended = (
             _("{player} ended the lobby of {game}. No score is recorded; the channel is free for /newgame.", **values)
             if record.status == "lobby"
@@ -155,7 +155,7 @@ class TableCommands(commands.Cog):
             game = record.kind if record and record.kind in GAMES else DEFAULT_GAME
         hosted = registration(game)
         if hosted is None:
-            raise UserError(_("{game} isn't available on this bot yet.", game=self.bot.tables.title(game)))
+            raise UserError(_("{game} isn't available on this bot yet.", game=title(game)))
         rules = lines(hosted.presenter.rules_text, "", at_the_table(game))
         await send(interaction, content=render(rules, interaction.locale.value), ephemeral=True)
 
@@ -171,7 +171,7 @@ class TableCommands(commands.Cog):
 
     async def close_deleted(self, channel_id: int) -> None:
         """A deleted channel's game can never be played again: end it as abandoned rather than running forever."""
-        async with self.bot.tables.lock(channel_id):
+        async with self.bot.tables.games.lock(channel_id):
             record = await self.bot.storage.open_game(channel_id)
             if record is None:
                 return

@@ -99,7 +99,7 @@ class TheGame(commands.Cog):
     @play.autocomplete("card")
     async def card_autocomplete(self, interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
         try:
-            live, _presenter = await self.bot.tables.running(interaction.channel_id or 0, the_game.INFO.kind)
+            live, _presenter = await self.bot.tables.games.running(interaction.channel_id or 0, the_game.INFO.kind)
         except UserError:
             return []
         state: State = live.state

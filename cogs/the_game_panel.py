@@ -306,7 +306,7 @@ class PanelButton(
         elif self.verb == "end":
             action = EndTurn()
         else:
-            live, _presenter = await tables.running(interaction.channel_id or 0, kind)
+            live, _presenter = await tables.games.running(interaction.channel_id or 0, kind)
             mine = {(m.kind, m.pile) for m in live.state.signals if m.player == interaction.user.id}
             pile = self.b or None
             # A signal that is up comes down with the same click.
@@ -320,7 +320,9 @@ class PanelButton(
     async def risky(self, interaction: Interaction) -> bool:
         """Whether this pile click asks first: judged on the table as it is now, not as the panel was drawn. A
         click the rules would refuse is not asked about: it goes on to its refusal."""
-        live, _presenter = await interaction.client.tables.running(interaction.channel_id or 0, the_game.INFO.kind)
+        live, _presenter = await interaction.client.tables.games.running(
+            interaction.channel_id or 0, the_game.INFO.kind
+        )
         view = the_game.public_view(live.state)
         player = interaction.user.id
         if live.record.id != self.game or view.current_player not in (None, player) or view.over:

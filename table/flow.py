@@ -1,5 +1,6 @@
-"""The table as the cogs see it: one facade over the parts, and the one path of an action from a click to the
-database and back to the board.
+"""The table as the cogs and the web table see it: ``Table`` builds the core's parts (``games``, ``lobby``, ``boards``,
+``panels``, ``courier``, ``clock``, ``seats``, ``votes``, ``languages``, ``events``), which they use directly, and owns
+only the flows that span several parts: the one path of an action from a click to the database and back to the board.
 
 ``act``: the channel's lock, ``Games.play`` (commit by compare-and-swap; its ``Transition`` lets the clock, the seats,
 the panels and the courier follow), then ``Replies.answer`` carries out the reply plan, then the courier brings the
@@ -18,7 +19,7 @@ from contextlib import AsyncExitStack
 import discord
 
 import metrics
-from i18n import Localized, Text, _, lines, render
+from i18n import Localized, _, lines, render
 from storage import GameRecord, Storage
 from table.answer import (
     Interaction,
@@ -36,7 +37,7 @@ from table.clock import TurnClock
 from table.courier import Courier
 from table.end_screen import final_view, team_record
 from table.events import Events
-from table.games import Games, title
+from table.games import Games
 from table.language import Languages
 from table.live import Live
 from table.lobby import Lobby
@@ -133,14 +134,6 @@ class Table:
 
     # ---- what the cogs ask -----------------------------------------------------------------------------------
 
-    @property
-    def ai_pause(self) -> float:
-        return self.seats.pause
-
-    @ai_pause.setter
-    def ai_pause(self, seconds: float) -> None:
-        self.seats.pause = seconds
-
     def owns(self, record: GameRecord) -> bool:
         """Whether this process runs the shard of the game's server (every game, without sharding)."""
         count = getattr(self.client, "shard_count", None)
@@ -148,33 +141,6 @@ class Table:
         if not count or shards is None:
             return True
         return (record.guild_id >> 22) % count in shards
-
-    def title(self, kind: str) -> str | Text:
-        return title(kind)
-
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        return self.games.lock(channel_id)
-
-    def forbids_numbers(self, channel_id: int) -> bool:
-        return self.games.forbids_numbers(channel_id)
-
-    def note_chat(self, channel_id: int) -> None:
-        self.boards.note_chat(channel_id)
-
-    def presenter(self, record: GameRecord) -> SomePresenter:
-        return self.games.presenter(record)
-
-    def unavailable(self, record: GameRecord, why: Text | str) -> Exception:
-        return self.games.unavailable(record, why)
-
-    async def open_record(self, channel_id: int) -> GameRecord:
-        return await self.games.open_record(channel_id)
-
-    async def live(self, record: GameRecord) -> Live:
-        return await self.games.live(record)
-
-    async def running(self, channel_id: int, kind: str | None = None) -> tuple[Live, SomePresenter]:
-        return await self.games.running(channel_id, kind)
 
     # ---- acting -----------------------------------------------------------------------------------------------
 

@@ -347,7 +347,7 @@ class WebTable:
             if not page.ws.closed:
                 await page.ws.send_json({"type": "refused", "text": render(WATCHING, page.locale)})
             return
-        async with self.tables.lock(record.channel_id):
+        async with self.tables.games.lock(record.channel_id):
             left = await self.tables.lobby.leave(record.channel_id, page.player)
         if left.how == "move":
             leave = GAMES[record.kind].leave

@@ -24,7 +24,7 @@ async def settle(world: World) -> None:
 
 
 def fast(bot: Bot) -> Bot:
-    bot.tables.ai_pause = PAUSE
+    bot.tables.seats.pause = PAUSE
     return bot
 
 
@@ -113,7 +113,7 @@ async def test_no_thanks_against_two_bots_and_a_restart_with_a_bot_to_move(world
         # Play until it is a bot's turn right after the person's action, then stop the bot at once.
         while no_thanks.current_player(state) == ana.id:
             verb = "nothanks" if no_thanks.chips(state, ana.id) else "take"
-            bot.tables.ai_pause = 60.0  # the bot won't get to move before the stop
+            bot.tables.seats.pause = 60.0  # the bot won't get to move before the stop
             await world.fake.invoke(verb, user=ana, channel=world.channel)
             state = saved_state(world)
     moves_before = state.move_count

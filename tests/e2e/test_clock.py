@@ -19,7 +19,7 @@ SCALE = 0.02  # 30 s -> 0.6 s
 
 def fast(bot: Bot) -> Bot:
     bot.tables.clock.scale = SCALE
-    bot.tables.ai_pause = 0.01
+    bot.tables.seats.pause = 0.01
     return bot
 
 

@@ -67,7 +67,7 @@ async def tables(world: World, bot: Bot) -> list[Seat]:
     seats = []
     for channel, pair in zip(channels, pairs, strict=True):
         await deal(world, list(pair), channel)
-        live, _ = await bot.tables.running(channel.id)
+        live, _ = await bot.tables.games.running(channel.id)
         state = live.state
         current = the_game.current_player(state)
         mover = next(m for m in pair if m.id == (state.players[0] if current is None else current))
@@ -142,7 +142,7 @@ async def every_command_in_time(
     ]
     # The lock is gone: every table plays on at once.
     for seat in seats:
-        live, _ = await bot.tables.running(seat.channel.id)
+        live, _ = await bot.tables.games.running(seat.channel.id)
         member = seat.mover if the_game.current_player(live.state) in (None, seat.mover.id) else seat.other
         play = best_play(live.state, member.id)
         rec = await world.fake.invoke(

@@ -38,7 +38,7 @@ async def three_at_no_thanks(world: World) -> AsyncIterator[list[Member]]:
     """A running No Thanks! game of three people (the first hosts), with no pause before the autopilot's moves."""
     fake, members = world.fake, world.players[:3]
     async with world.bot(seed=5) as bot:
-        bot.tables.ai_pause = 0
+        bot.tables.seats.pause = 0
         await fake.invoke("newgame", user=members[0], channel=world.channel, options={"game": "no_thanks"})
         for member in members[1:]:
             await fake.invoke("join", user=member, channel=world.channel)

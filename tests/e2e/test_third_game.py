@@ -32,7 +32,7 @@ async def test_a_third_game_plays_through_the_whole_table(world: World) -> None:
     ana, ben = world.players[:2]
     async with world.bot(seed=5) as bot:
         bot.tables.clock.scale = 0.02  # 30 s -> 0.6 s
-        bot.tables.ai_pause = 0.01
+        bot.tables.seats.pause = 0.01
         refused = await world.fake.invoke(
             "newgame", user=ana, channel=world.channel, options={"game": "race", "bots": 1}
         )
