@@ -22,7 +22,7 @@ from typing import Any
 from engine.errors import CorruptState, GameError
 from engine.game import NO_NUMBERS_IN_CHAT, GameInfo, Move, Outcome, Setup, decode_moves, replay
 from i18n import Text, _, render
-from storage import Ending, GameRecord, GameStore, Result, StorageError, now
+from storage import Ending, GameRecord, GameStore, LoggedMove, Result, StorageError, now
 from table.answer import UserError
 from table.events import Events
 from table.live import Live
@@ -48,6 +48,27 @@ def dm_readers(presenter: SomePresenter, players: Iterable[int]) -> list[int]:
 
 class GameUnavailable(UserError):
     """The channel's game cannot be loaded; only /endgame helps."""
+
+
+def cannot_load(why: Text | str) -> GameUnavailable:
+    return GameUnavailable(
+        _(
+            "The game in this channel can't be loaded ({why}). The host or a member with Manage Channels can clear it "
+            "with /endgame.",
+            why=why,
+        )
+    )
+
+
+def replayed(record: GameRecord, presenter: SomePresenter, logged: Iterable[LoggedMove]) -> Live:
+    """A game in memory, replayed from its whole log (raises ``CorruptState`` for a log the rules refuse)."""
+    game = presenter.game
+    moves = decode_moves(game, [(m.player, m.action) for m in logged])
+    live = Live(record, replay(game, setup_of(record), ()))
+    for player in dm_readers(presenter, record.players):
+        live.dm_text[player] = presenter.private_text(live.state, player)
+    advance_by(live, presenter, moves)
+    return live
 
 
 def setup_of(record: GameRecord) -> Setup:
@@ -148,13 +169,7 @@ class Games:
         if record.id not in self._reported:
             self._reported.add(record.id)
             log.error("Game %s in channel %s cannot be loaded: %s", record.id, record.channel_id, render(why, "en"))
-        return GameUnavailable(
-            _(
-                "The game in this channel can't be loaded ({why}). The host or a member with Manage Channels can "
-                "clear it with /endgame.",
-                why=why,
-            )
-        )
+        return cannot_load(why)
 
     def presenter(self, record: GameRecord) -> SomePresenter:
         hosted = registration(record.kind)
@@ -164,8 +179,6 @@ class Games:
 
     def cached(self, game_id: int) -> Live | None:
         return self._live.get(game_id)
-
-    # ---- loading ----------------------------------------------------------------------------------------------
 
     async def open_record(self, channel_id: int) -> GameRecord:
         record = await self.storage.open_game(channel_id)
@@ -211,17 +224,10 @@ class Games:
             self._live.popitem(last=False)
 
     async def _replay(self, record: GameRecord, presenter: SomePresenter) -> Live:
-        game = presenter.game
-        logged = await self.storage.moves(record.id)
         try:
-            moves = decode_moves(game, [(m.player, m.action) for m in logged])
-            live = Live(record, replay(game, setup_of(record), ()))
-            for player in dm_readers(presenter, record.players):
-                live.dm_text[player] = presenter.private_text(live.state, player)
-            advance_by(live, presenter, moves)
+            return replayed(record, presenter, await self.storage.moves(record.id))
         except CorruptState as error:
             raise self.unavailable(record, error.text) from error
-        return live
 
     async def _catch_up(self, live: Live, presenter: SomePresenter, known: int) -> None:
         logged = await self.storage.moves(live.record.id, after=known)
@@ -256,8 +262,6 @@ class Games:
             return replay(presenter.game, setup_of(record), moves)
         except CorruptState as error:
             raise self.unavailable(record, error.text) from error
-
-    # ---- committing -------------------------------------------------------------------------------------------
 
     async def play(
         self,
