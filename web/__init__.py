@@ -5,8 +5,10 @@
 - ``tokens``: the personal link, an HMAC-signed (game, player) pair; the key is random, kept in the database.
 - ``page``: what one player's page shows, a pure function of the committed game and that player's seat (never
   another hand, the draw order or No Thanks! chips), in the player's language.
-- ``server``: aiohttp's own ``web`` and WebSocket: the page, its hand-written assets, the moves a page sends; every
-  move goes through ``Table.act_for``, the same commit as a panel click; rate limits and a strict CSP.
+- ``server``: aiohttp's own ``web`` and WebSocket: the page, its hand-written assets, the links, the sockets; a
+  strict CSP and a cap on open pages.
+- ``messages``: what a page's message asks for (a move, a hint, a vote, leaving, a replay step); every move goes
+  through ``Table.act_for``, the same commit as a panel click; the per-player rate limit.
 - ``live``: the open pages, following every committed move (the core's ``Transition``), wherever it was made.
 - ``replay``: a game that ended, turn by turn; ``names``: display names for the page.
 

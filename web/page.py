@@ -234,20 +234,25 @@ def the_game_seat(state: the_game.State, player: int, say: Any, names: Mapping[i
         "signalButtons": [] if view.over or watching else signal_buttons(view, player, lang),
         "hand": hand,
         "canEnd": not view.over and view.current_player == player and view.laid >= view.minimum,
-        "seats": [
-            {
-                "name": names.get(seat.player, "?"),
-                "me": seat.player == player,
-                "cards": cards_text(seat.cards, lang),
-                "toMove": seat.player == view.current_player,
-                "left": seat.left,
-                "signals": [
-                    SIGNAL_WORDS[m.kind][0] for m in view.signals if m.player == seat.player and m.pile is None
-                ],
-            }
-            for seat in view.seats
-        ],
+        "seats": _the_game_seats(view, player, names, lang),
     }
+
+
+def _the_game_seats(
+    view: the_game.PublicView, player: int, names: Mapping[int, str], lang: str
+) -> list[dict[str, Any]]:
+    """Every seat round the table as anyone may see it: a name, a number of cards, who moves, the seat's signals."""
+    return [
+        {
+            "name": names.get(seat.player, "?"),
+            "me": seat.player == player,
+            "cards": cards_text(seat.cards, lang),
+            "toMove": seat.player == view.current_player,
+            "left": seat.left,
+            "signals": [SIGNAL_WORDS[m.kind][0] for m in view.signals if m.player == seat.player and m.pile is None],
+        }
+        for seat in view.seats
+    ]
 
 
 @functools.lru_cache(maxsize=64)

@@ -12,8 +12,8 @@ import pytest
 from config import ConfigError, Settings
 from engine import the_game
 from storage import GameRecord, open_storage
+from web.messages import BURST, PER_SECOND, Bucket, action_of
 from web.replay import replayable
-from web.server import BURST, PER_SECOND, Bucket, action_of
 from web.tokens import Signer, load_key, still_open
 
 KEY = bytes(range(32))
@@ -82,7 +82,7 @@ def test_only_the_games_own_moves_are_read_from_a_page() -> None:
         assert action_of("the_game", bad) is None, bad
     assert action_of("no_thanks", {"op": "take"}) is not None
     assert action_of("no_thanks", {"op": "end"}) is None
-    assert action_of("the_game", {"op": "leave"}) is None  # leaving is the lobby's (``WebTable._leave``)
+    assert action_of("the_game", {"op": "leave"}) is None  # leaving is the lobby's (``Messages._leave``)
     assert action_of("the_game", {"op": "signal", "kind": "trick", "pile": "B"}) == the_game.Signal("trick", "B")
     assert action_of("the_game", {"op": "signal", "kind": "trick"}) is None  # a pile signal names its pile
     assert action_of("the_game", {"op": "signal", "kind": "shout", "pile": "B"}) is None
