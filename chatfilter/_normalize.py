@@ -116,10 +116,19 @@ def _strip_table() -> dict[int, str]:
 _STRIP = _strip_table()
 
 
+# The two Arabic ligatures whose compatibility form is a phrase (ﷺ is 18 characters, four words): 2,000 of them
+# would be 8,000 words for the steps after this one. Their first word stands for them: no step reads Arabic, and a
+# word of it is as much a neighbour as four would be.
+_FDFA = unicodedata.normalize("NFKC", "\ufdfa").split()[0]
+_FDFB = unicodedata.normalize("NFKC", "\ufdfb").split()[0]
+
+
 def normalize(text: str) -> str:
     """The normalized copy of a message (markup already removed), case kept."""
     if text.isascii():
         return text.translate(_ASCII_TABLE)
+    if "\ufdfa" in text or "\ufdfb" in text:
+        text = text.replace("\ufdfa", _FDFA).replace("\ufdfb", _FDFB)
     norm = unicodedata.normalize("NFKC", _NBSP_RE.sub(SOFT, text))
     if _POST_NFKC_BMP_RE.search(norm) or _ASTRAL_RE.search(norm):
         norm = norm.translate(_POST_NFKC)
