@@ -50,7 +50,7 @@ _MISSPELT = frozenset((*SHORT, *SLOT, *SLOT_NAMES, *LONE))
 # (digits and "_" separate tokens too): "t h r e e", "t.h.r.e.e", one letter per line.
 _LETTER_GAP = r"(?:(?!['’´])[\W\d_]){1,4}"
 _LETTER_RUN_RE = re.compile(rf"(?<![^\W\d_])[^\W\d_](?![^\W\d_])(?:{_LETTER_GAP}[^\W\d_](?![^\W\d_])){{2,}}")
-_LETTER_GAP_RE = re.compile(r"[\W\d_]+")
+_LETTER_GAP_RE = re.compile(r"([\W\d_]+)")
 # What two neighbouring tokens glued together must be for a join to start there.
 _JOINABLE = PREFIXES | FORMS.keys()
 # One-letter words that may stand before a spelled-out word: "a s i x", "y d o s", "I s e v e n".
@@ -221,10 +221,9 @@ class Message:
 
     def _letter_runs(self) -> bool:
         # A regex finds the runs (a loop over the tokens would cost a step per token of every message).
-        for match in _LETTER_RUN_RE.finditer(self.stripped):
-            run = match.group()
-            letters = _LETTER_GAP_RE.sub("", run)
-            gaps = _LETTER_GAP_RE.findall(run)
+        for run in _LETTER_RUN_RE.findall(self.stripped):
+            parts = _LETTER_GAP_RE.split(run)
+            letters, gaps = "".join(parts[0::2]), parts[1::2]
             if self._run_is_number(letters, gaps):
                 return True
             # "I have a s i x": the run may start with a one-letter word of its own.

@@ -162,6 +162,8 @@ def _nearest(token: str) -> str | None:
     A word that always counts is preferred to a cross-language one (``once``, ``sept``), whose context rule the
     filter then applies to the misspelling too.
     """
+    if not token.isascii() and len(token) - len(token.encode("ascii", "ignore")) > 1:
+        return None  # one edit brings in one letter of another script at most, and every number word is ASCII
     if len(token) < _LONG:
         # A letter of another script may be the replaced one ("thrжe"): only the index below reads that.
         if token not in _NEAR_SHORT and token.isascii():
