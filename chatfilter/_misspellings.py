@@ -50,8 +50,7 @@ included):
   reading is excluded by the dictionary words only: a word that only the frequency lists know (a foreign word,
   an abbreviation, a typo) is no reason to doubt a short number word that its context confirms.
 * **Censor characters.** ``tw*lve``, ``th#rty``: a run of ``*``, ``#`` or ``_`` *between* letters stands for the
-  letters it hides (one, or one per character), and the word counts if it is then a number word of at least
-  :data:`MIN_LENGTH` letters with at most a third of its letters hidden.
+  letters it hides; ``chatfilter._censored`` reads them against the same number words.
 
 The short reading also takes a letter moved in a four- or five-letter number word (``svene``, ``zewi``): a reader
 sees the word through it as through a swapped pair.
