@@ -52,7 +52,7 @@ _LETTER_GAP = r"(?:(?!['’´])[\W\d_]){1,4}"
 _LETTER_RUN_RE = re.compile(rf"(?<![^\W\d_])[^\W\d_](?![^\W\d_])(?:{_LETTER_GAP}[^\W\d_](?![^\W\d_])){{2,}}")
 _LETTER_GAP_RE = re.compile(r"([\W\d_]+)")
 # What two neighbouring tokens glued together must be for a join to start there.
-_JOINABLE = PREFIXES | FORMS.keys()
+_JOINABLE = PREFIXES | frozenset(FORMS)
 # One-letter words that may stand before a spelled-out word: "a s i x", "y d o s", "I s e v e n".
 _ONE_LETTER_WORDS = frozenset("aiyou")
 

@@ -20,7 +20,7 @@ from tests.chatfilter.chat_corpus_w5 import ALL_W5
 
 _PACKAGE = str(pathlib.Path(chatfilter.__file__).parent)
 # Steps per character of the message, and a fixed part for the short ones. The slowest shape (distinct words that
-# each reach every misspelling rewrite) takes about 48 steps a character; before the bound, 1,000 single letters
+# each reach every misspelling rewrite) takes about 50 steps a character; before the bound, 1,000 single letters
 # took 130 a character and 2,000 Arabic ligatures 1,100.
 _STEPS_PER_CHARACTER = 60
 _STEPS_FIXED = 3_000
