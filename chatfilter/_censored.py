@@ -21,6 +21,10 @@ for _target in sorted(TARGETS):
         *_BY_ENDS.get((len(_target), _target[0], _target[-1]), ()),
         _target,
     )
+# The lengths of the number words with each first and last letter, shortest first.
+_LENGTHS: dict[tuple[str, str], list[int]] = {}
+for _length, _first, _last in sorted(_BY_ENDS):
+    _LENGTHS.setdefault((_first, _last), []).append(_length)
 _CENSOR_RUN_RE = re.compile(r"[^a-z]+")
 
 
@@ -28,6 +32,9 @@ def censored_reading(word: str) -> str | None:
     """The number word that ``word`` (lower-case ASCII letters, with runs of censor characters between them) is
     with its hidden letters filled in, if at most a third of its letters are hidden: ``tw*lve``, ``th##ty``,
     ``z_anzig``. A run stands for one letter, or for one letter per character."""
+    lengths = _LENGTHS.get((word[0], word[-1]))
+    if lengths is None or lengths[0] > len(word):
+        return None  # either reading is at most as long as the word as typed
     pieces = _CENSOR_RUN_RE.split(word)
     runs = _CENSOR_RUN_RE.findall(word)
     for per_char in (False, True):

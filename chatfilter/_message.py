@@ -93,11 +93,15 @@ class Message:
         # (A set operation with a dict, or with several arguments, walks the other side: these walk the message.)
         distinct = set(tokens)
         keys: dict[str, str | None] = {tok: FORMS[tok] for tok in distinct if tok in FORMS}
-        for tok in distinct - _KNOWN:
-            if len(tok) >= MIN_LENGTH:
-                key = lookup(tok, stretched, large)
-                if key is not None:
-                    keys[tok] = key
+        if "" in keys.values():
+            return True  # a word that counts wherever it stands
+        # In the order of the message, so that a flagged message stops at its first number word as before.
+        for tok in [tok for tok in dict.fromkeys(tokens) if tok not in _KNOWN and len(tok) >= MIN_LENGTH]:
+            key = lookup(tok, stretched, large)
+            if key == "":
+                return True
+            if key is not None:
+                keys[tok] = key
         keys.update((tok, None) for tok in distinct.intersection(_MISSPELT) if tok not in keys)
         if not keys:
             return False

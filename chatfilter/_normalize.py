@@ -114,6 +114,9 @@ def _strip_table() -> dict[int, str]:
 
 
 _STRIP = _strip_table()
+# Whether a text holds an accented letter at all: translating looks up every character, which on a long text of
+# another script (nothing to strip) costs more than the rest of the filter.
+_STRIP_RE = re.compile("[" + "".join(re.escape(chr(cp)) for cp in sorted(_STRIP)) + "]")
 
 
 # The two Arabic ligatures whose compatibility form is a phrase (ﷺ is 18 characters, four words): 2,000 of them
@@ -143,7 +146,9 @@ def fold(norm: str) -> tuple[str, str]:
         return folded, folded
     # Casefolding decomposes a few letters (ẗ -> t + U+0308): drop the marks it brings back.
     folded = _COMBINING_RE.sub("", folded)
-    return (folded, folded) if folded.isascii() else (folded, folded.translate(_STRIP))
+    if folded.isascii() or not _STRIP_RE.search(folded):
+        return folded, folded
+    return folded, folded.translate(_STRIP)
 
 
 _COMBINING_RE = re.compile("[\u0300-\u036f]")
