@@ -29,10 +29,11 @@ The order of the steps matters:
    ``chatfilter._message``.
 5. A token that is no number word may still be a misspelt or respelt one (W2: ``thrity``, ``zwanzich``,
    ``soixente``, ``ventidos``), unless it is an ordinary word of the four languages (``forth``, ``weight``); and
-   censor characters between letters stand for the letters they hide (``tw*lve``). ``chatfilter._misspellings``
-   holds those rules and their table of ordinary words; a misspelt *short* number word (``trres``, ``sxi``)
-   counts in context, or alone when it is no word at all, and a misspelling that is only a rare word or a
-   function word's typo counts in a number slot (``ich hab die aht``) or as a message of its own (``sies``).
+   censor characters between letters stand for the letters they hide (``tw*lve``, ``chatfilter._censored``).
+   ``chatfilter._misspellings`` holds the other rules and their table of ordinary words; a misspelt *short* number
+   word (``trres``, ``sxi``) counts in context, or alone when it is no word at all, and a misspelling that is only a
+   rare word or a function word's typo counts in a number slot (``ich hab die aht``) or as a message of its own
+   (``sies``).
 6. A word that is a number in one language and an ordinary word in another (``once``, ``dos``, ``quince``,
    ``elf``...) asks its context rule (``chatfilter._context``): its neighbours, then the message's language,
    decided once per message from the function words it contains (``chatfilter._language``).
@@ -50,7 +51,10 @@ or a count stands around it, so a mixed message without either lets ``trres`` th
 deleting where nothing tells the languages apart: a number let through breaks the game, while a removed message
 can be said again.
 
-Everything is compiled at import; nothing is cached per message. Standard library only; the table of ordinary
+Everything is compiled at import; nothing is cached per message. Within a message each distinct word is read once,
+and every step is a few passes over the text plus a bounded amount of work per distinct word, so a message at
+Discord's 2,000-character limit built to make one step work hardest stays cheap (``docs/chat-filter.md``, "Time at
+Discord's limit"; ``tests/chatfilter/test_bounded_work.py``). Standard library only; the table of ordinary
 words ships as generated JSON (``tools/gen_misspelling_exclusions.py``).
 
 Judgement calls where the policy is silent, each decided by its own principles (form, not intent; a little

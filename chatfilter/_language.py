@@ -23,6 +23,8 @@ message can be said again. A word typed with its accent (``très``) is the word 
 
 from __future__ import annotations
 
+from collections import Counter
+
 __all__ = ["COMMON", "FUNCTION_WORDS", "LANGUAGES", "Language", "words"]
 
 
@@ -95,14 +97,21 @@ class Language:
 
     def __init__(self, tokens: list[str], seps: list[str]) -> None:
         counts = dict.fromkeys(LANGUAGES, 0)
-        for k, token in enumerate(tokens):
-            if len(token) == 1 and not _is_a_word(token, k, tokens, seps):
-                continue
-            bits = _LANGUAGES_OF.get(token, 0)
-            if bits:
-                for lang in LANGUAGES:
-                    if bits & _BITS[lang]:
-                        counts[lang] += 1
+        # Counted per distinct word (a long message repeats its words); a one-letter word is a word only where it
+        # stands before an apostrophe or a word, so those are looked at one by one.
+        listed = {token: times for token, times in Counter(tokens).items() if token in _LANGUAGES_OF}
+        letters = [token for token in listed if len(token) == 1]
+        if letters:
+            for token in letters:
+                listed[token] = 0
+            for k in [k for k, token in enumerate(tokens) if token in listed and len(token) == 1]:
+                if _is_a_word(tokens[k], k, tokens, seps):
+                    listed[tokens[k]] += 1
+        for token, times in listed.items():
+            bits = _LANGUAGES_OF[token]
+            for lang in LANGUAGES:
+                if bits & _BITS[lang]:
+                    counts[lang] += times
         self._counts = counts
 
     def prefers(self, lang: str, other: str) -> bool:

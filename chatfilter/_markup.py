@@ -19,24 +19,49 @@ _EMOJI_SHORTCODES = (
     r"|eight_spoked_asterisk|eight_pointed_black_star|eight_pointed_star|six_pointed_star|mouse_three_button"
     r"|three_button_mouse|hundred_points"
 )
-_MACHINE_MARKUP_RE = re.compile(
-    r"<@[!&]?\d+>"  # user and role mentions
-    r"|<#\d+>"  # channel mentions
-    r"|</[^<>:]{1,100}:\d{1,25}>"  # slash-command mentions, subcommands have spaces in the name
-    r"|<a?:\w{1,64}:\d{1,25}>"  # custom emoji, the name included (<:pile3:...>)
-    r"|<t:-?\d+(?::\w)?>"  # timestamps
-    r"|<id:[\w-]+(?::\d+)?>"  # guild navigation
-    r"|<?\b[a-z][a-z0-9+.-]{0,30}://[^\s<>]*>?"  # URLs, also <...>-suppressed ones and the url of [text](url)
-    r"|\b(?:discord\.gg|discord(?:app)?\.com/invite)/[\w-]+"
-    r"|:(?:" + _EMOJI_SHORTCODES + r"):"
-    r"|</?3(?!\d)",  # the heart emoticon, and only it (X11); "<33" still holds a digit
-    re.IGNORECASE,
+_MARKUP = (
+    r"<@[!&]?\d+>",  # user and role mentions
+    r"<#\d+>",  # channel mentions
+    r"</[^<>:]{1,100}:\d{1,25}>",  # slash-command mentions, subcommands have spaces in the name
+    r"<a?:\w{1,64}:\d{1,25}>",  # custom emoji, the name included (<:pile3:...>)
+    r"<t:-?\d+(?::\w)?>",  # timestamps
+    r"<id:[\w-]+(?::\d+)?>",  # guild navigation
 )
+_URL = r"<?\b[a-z][a-z0-9+.-]{0,30}://[^\s<>]*>?"  # also <...>-suppressed ones and the url of [text](url)
+_INVITE = r"\b(?:discord\.gg|discord(?:app)?\.com/invite)/[\w-]+"
+_TAIL = (r":(?:" + _EMOJI_SHORTCODES + r"):", r"</?3(?!\d)")  # the heart emoticon, and only it (X11): "<33" is a digit
+
+
+def _compile(*alternatives: str) -> re.Pattern[str]:
+    return re.compile("|".join(alternatives), re.IGNORECASE)
+
+
+# One regex per set of alternatives that can match, in the order of the full one (the order decides between two
+# matches at one place). An alternative that matches nowhere in a message changes nothing there, and leaving it out
+# matters: the URL's scheme may start at any word, so a text of short words ("a.b.c.d") costs it thirty steps a word.
+_MACHINE_MARKUP_RES = {
+    (url, invite): _compile(*_MARKUP, *((_URL,) if url else ()), *((_INVITE,) if invite else ()), *_TAIL)
+    for url in (False, True)
+    for invite in (False, True)
+}
+# The scheme that ends right before a "://" (searched in the 31 characters before it, with the same flags).
+_SCHEME_END_RE = re.compile(r"\b[a-z][a-z0-9+.-]{0,30}\Z", re.IGNORECASE)
+_INVITE_HINT_RE = re.compile("discord", re.IGNORECASE)
 
 
 def without_machine_markup(text: str) -> str:
     """``text`` with machine markup, URLs, digit-bearing shortcodes and hearts replaced by a space."""
     # Every kind of markup holds "<" or ":" (or is an invite link): most messages skip the regex.
     if "<" in text or ":" in text or "discord" in text:
-        return _MACHINE_MARKUP_RE.sub(" ", text)
+        return _MACHINE_MARKUP_RES[_has_url(text), _INVITE_HINT_RE.search(text) is not None].sub(" ", text)
     return text
+
+
+def _has_url(text: str) -> bool:
+    """Whether a URL's scheme and "://" are somewhere in ``text``: looked for from each "://" backwards."""
+    at = text.find("://")
+    while at >= 0:
+        if _SCHEME_END_RE.search(text, max(0, at - 31), at):
+            return True
+        at = text.find("://", at + 1)
+    return False

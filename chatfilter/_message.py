@@ -17,17 +17,18 @@ from __future__ import annotations
 
 import re
 
+from chatfilter._censored import censored_reading
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
 from chatfilter._language import COMMON, LANGUAGES, Language
 from chatfilter._lookup import NOT_A_PART, TRIPLE_RE, lookup
 from chatfilter._misspellings import (
     LONE,
+    MIN_LENGTH,
     SHORT,
     SHORT_ALONE,
     SHORT_MAX,
     SLOT,
     SLOT_NAMES,
-    censored_reading,
     name_misspelling,
     short_misspelling,
     slot_misspelling,
@@ -41,6 +42,17 @@ _WORD_RE = re.compile(r"[^\W\d_]+")
 _JOIN_SEP_RE = re.compile(r"[\s\x1f.\-·•/+~]{1,3}")
 # A word with censor characters between its letters (markdown characters are SOFT by now).
 _CENSORED_RE = re.compile(r"(?<![^\W\d_])[a-z]+(?:[\x1f#]+[a-z]+)+(?![^\W\d_])")
+# The tokens whose reading a dictionary probe settles: vocabulary words, and everyday words, which are none.
+_KNOWN = frozenset(FORMS) | COMMON
+# The misspellings read only in context: a token that is one of them is looked at where it stands.
+_MISSPELT = frozenset((*SHORT, *SLOT, *SLOT_NAMES, *LONE))
+# A run of at least three one-letter tokens, each gap between them one to four characters without an apostrophe
+# (digits and "_" separate tokens too): "t h r e e", "t.h.r.e.e", one letter per line.
+_LETTER_GAP = r"(?:(?!['’´])[\W\d_]){1,4}"
+_LETTER_RUN_RE = re.compile(rf"(?<![^\W\d_])[^\W\d_](?![^\W\d_])(?:{_LETTER_GAP}[^\W\d_](?![^\W\d_])){{2,}}")
+_LETTER_GAP_RE = re.compile(r"([\W\d_]+)")
+# What two neighbouring tokens glued together must be for a join to start there.
+_JOINABLE = PREFIXES | frozenset(FORMS)
 # One-letter words that may stand before a spelled-out word: "a s i x", "y d o s", "I s e v e n".
 _ONE_LETTER_WORDS = frozenset("aiyou")
 
@@ -68,15 +80,34 @@ class Message:
         stripped = self.stripped
         if SOFT not in stripped and "#" not in stripped:
             return False
-        return any(censored_reading(m.group()) is not None for m in _CENSORED_RE.finditer(stripped))
+        return any(censored_reading(word) is not None for word in set(_CENSORED_RE.findall(stripped)))
 
     # -- single tokens --
 
     def _whole_tokens(self) -> bool:
+        tokens = self.tokens
         stretched = TRIPLE_RE.search(self.stripped) is not None
         large = LARGE_SPLIT_RE.search(self.stripped) is not None
-        for i, tok in enumerate(self.tokens):
+        # Each distinct token is read once (a long message repeats its words), and the set operations settle the
+        # vocabulary words, the everyday words and the short ones without a loop: only the rest is looked up.
+        # (A set operation with a dict, or with several arguments, walks the other side: these walk the message.)
+        distinct = set(tokens)
+        keys: dict[str, str | None] = {tok: FORMS[tok] for tok in distinct if tok in FORMS}
+        if "" in keys.values():
+            return True  # a word that counts wherever it stands
+        # In the order of the message, so that a flagged message stops at its first number word as before.
+        for tok in [tok for tok in dict.fromkeys(tokens) if tok not in _KNOWN and len(tok) >= MIN_LENGTH]:
             key = lookup(tok, stretched, large)
+            if key == "":
+                return True
+            if key is not None:
+                keys[tok] = key
+        keys.update((tok, None) for tok in distinct.intersection(_MISSPELT) if tok not in keys)
+        if not keys:
+            return False
+        for i in [i for i, tok in enumerate(tokens) if tok in keys]:
+            tok = tokens[i]
+            key = keys[tok]
             if key is not None:
                 if self._counts(key, i, i + 1):
                     return True
@@ -87,7 +118,7 @@ class Message:
                     return True
                 if tok in SLOT_NAMES and self._slot_counts(*name_misspelling(tok), i) and self._lower(i):
                     return True
-                if tok in LONE and len(self.tokens) == 1 and self._counts(FORMS[LONE[tok]], i, i + 1):
+                if tok in LONE and len(tokens) == 1 and self._counts(FORMS[LONE[tok]], i, i + 1):
                     return True
         return False
 
@@ -137,10 +168,23 @@ class Message:
     def _joined_fragments(self) -> bool:
         tokens, seps = self.tokens, self.seps
         n = len(tokens)
-        for i in range(n - 1):
+        # A join starts only where a token and the next one begin or make a number word: the pairs are built and
+        # tested without a Python loop, and only their places are walked.
+        pairs = list(map(str.__add__, tokens, tokens[1:]))
+        if _JOINABLE.isdisjoint(pairs):
+            return False
+        for i in [i for i, pair in enumerate(pairs) if pair in _JOINABLE]:
             acc = tokens[i]
             if acc not in PREFIXES or _has_apostrophe(seps[i]):
                 continue
+            sep = seps[i + 1]
+            if (
+                acc in COMMON
+                and (len(acc) == 1 or sep != " ")
+                and (len(acc) > 1 or tokens[i + 1] in COMMON)
+                and not (sep and SOFT_CHARS.issuperset(sep))
+            ):
+                continue  # two words (a common word, then a visible break): the loop below would stop at once
             # A common word and the word after it are two words ("se ven", "s even"), unless the break between
             # them is invisible. A lone letter may still start a split word ("e ight").
             first_common = acc in COMMON
@@ -180,39 +224,34 @@ class Message:
     # -- t h r e e, t.h.r.e.e, one letter per line, 🇹 🇭 🇷 🇪 🇪 --
 
     def _letter_runs(self) -> bool:
-        tokens, seps = self.tokens, self.seps
-        n = len(tokens)
-        i = 0
-        while i < n:
-            if len(tokens[i]) != 1:
-                i += 1
-                continue
-            j = i + 1
-            while j < n and len(tokens[j]) == 1 and _is_letter_gap(seps[j]):
-                j += 1
-            if j - i >= 3 and self._run_is_number(i, j):
+        # A regex finds the runs (a loop over the tokens would cost a step per token of every message).
+        for run in _LETTER_RUN_RE.findall(self.stripped):
+            parts = _LETTER_GAP_RE.split(run)
+            letters, gaps = "".join(parts[0::2]), parts[1::2]
+            if self._run_is_number(letters, gaps):
                 return True
             # "I have a s i x": the run may start with a one-letter word of its own.
-            if j - i >= 4 and tokens[i] in _ONE_LETTER_WORDS and self._run_is_number(i + 1, j):
+            if len(letters) >= 4 and letters[0] in _ONE_LETTER_WORDS and self._run_is_number(letters[1:], gaps[1:]):
                 return True
-            i = j
         return False
 
-    def _run_is_number(self, start: int, end: int) -> bool:
-        letters = self.tokens[start:end]
-        weights = [_gap_weight(self.seps[k]) for k in range(start + 1, end)]
+    def _run_is_number(self, letters: str, gaps: list[str]) -> bool:
+        weights = {gap: _gap_weight(gap) for gap in set(gaps)}
+        lightest = min(weights.values())
         pieces = [letters[0]]
-        lightest = min(weights)
-        for letter, weight in zip(letters[1:], weights, strict=True):
-            if weight > lightest:
-                pieces.append(letter)
-            else:
-                pieces[-1] += letter
+        if len(weights) == 1:  # every gap alike: one piece
+            pieces[0] = letters
+        else:
+            for letter, gap in zip(letters[1:], gaps, strict=True):
+                if weights[gap] > lightest:
+                    pieces.append(letter)
+                else:
+                    pieces[-1] += letter
         candidates = pieces if len(pieces) == 1 else [*pieces, "".join(pieces)]
         for word in candidates:
             key = lookup(word, True, True)
             # Spelled-out letters carry no neighbouring words, so only the message's language decides.
-            if key is not None and self._counts(key, start, end, whole_message=True):
+            if key is not None and self._counts(key, 0, 0, whole_message=True):
                 return True
         return False
 
@@ -250,10 +289,6 @@ class Message:
         if self._language is None:
             self._language = Language(self.raw, self.seps)
         return self._language
-
-
-def _is_letter_gap(sep: str) -> bool:
-    return 0 < len(sep) <= 4 and not _has_apostrophe(sep)
 
 
 def _has_apostrophe(sep: str) -> bool:

@@ -50,8 +50,7 @@ included):
   reading is excluded by the dictionary words only: a word that only the frequency lists know (a foreign word,
   an abbreviation, a typo) is no reason to doubt a short number word that its context confirms.
 * **Censor characters.** ``tw*lve``, ``th#rty``: a run of ``*``, ``#`` or ``_`` *between* letters stands for the
-  letters it hides (one, or one per character), and the word counts if it is then a number word of at least
-  :data:`MIN_LENGTH` letters with at most a third of its letters hidden.
+  letters it hides; ``chatfilter._censored`` reads them against the same number words.
 
 The short reading also takes a letter moved in a four- or five-letter number word (``svene``, ``zewi``): a reader
 sees the word through it as through a swapped pair.
@@ -86,7 +85,6 @@ __all__ = [
     "SLOT",
     "SLOT_NAMES",
     "TARGETS",
-    "censored_reading",
     "misspelt_number",
     "name_misspelling",
     "reads_as_number",
@@ -133,6 +131,28 @@ def _one_change(a: str, b: str) -> bool:
 _LONG = 8
 _HEADS = frozenset(t[:3] for t in TARGETS if len(t) >= _LONG - 1)
 _TAILS = frozenset(t[-3:] for t in TARGETS if len(t) >= _LONG - 1)
+# A token with a letter added is at most one letter longer than the longest number word: a longer one is never
+# probed, so the probe's deletions (each a copy of the token) cost at most this length squared, whatever the message.
+_MAX_PROBED = max(map(len, TARGETS)) + 1
+
+
+def _one_edit_neighbours(word: str) -> set[str]:
+    """Every other word one insertion, deletion, replacement (of a letter a-z) or swap of neighbours away."""
+    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    near = {a + b[1:] for a, b in cuts if b}
+    near |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
+    near |= {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
+    near |= {a + c + b for a, b in cuts for c in _LETTERS}
+    near.discard(word)
+    return near
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+# Every ASCII word of MIN_LENGTH to _LONG - 1 letters that is a number word of TARGETS or one edit from one (about
+# 25,000 strings, 2.5 MB): such a token is then one set probe, where the index costs a copy of the token per letter.
+_NEAR_SHORT: frozenset[str] = frozenset(
+    v for t in TARGETS if len(t) <= _LONG for v in (t, *_one_edit_neighbours(t)) if MIN_LENGTH <= len(v) < _LONG
+)
 
 
 def _nearest(token: str) -> str | None:
@@ -141,7 +161,13 @@ def _nearest(token: str) -> str | None:
     A word that always counts is preferred to a cross-language one (``once``, ``sept``), whose context rule the
     filter then applies to the misspelling too.
     """
-    if len(token) >= _LONG and token[:3] not in _HEADS and token[-3:] not in _TAILS:
+    if not token.isascii() and len(token) - len(token.encode("ascii", "ignore")) > 1:
+        return None  # one edit brings in one letter of another script at most, and every number word is ASCII
+    if len(token) < _LONG:
+        # A letter of another script may be the replaced one ("thrжe"): only the index below reads that.
+        if token not in _NEAR_SHORT and token.isascii():
+            return None
+    elif len(token) > _MAX_PROBED or (token[:3] not in _HEADS and token[-3:] not in _TAILS):
         return None  # a long word one edit from a number word keeps its first or its last three letters
     index = _INDEX
     deletions = [token[:i] + token[i + 1 :] for i in range(len(token))]
@@ -176,6 +202,10 @@ _SPOKEN: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
     )
 )
 
+# Whether any of the rewrites above may apply (a substring each needs): most words hold none.
+_SPOKEN_HINT_RE = re.compile("|".join(re.escape(needs) for needs, _, _ in _SPOKEN))
+_MAX_SPOKEN = 2 * max(_MAX_PROBED, *map(len, FORMS))
+
 # German sound changes, undone one after the other (see the module docstring).
 _DE_SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), repl)
@@ -183,11 +213,13 @@ _DE_SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"t[sz](?=[aeiouwy])", "z"),  # tsehn, tswanzich: z is spoken ts (not "tsch", as in tschö)
         (r"(?<=[zs])i(?:ch|sch)(?=$|st|er)", "ig"),  # tswanzich: with the others, as in _SPOKEN
         (r"ww", "b"),  # siwwe (Palatine sieben)
-        (r"([bdfglmnprst])\1(?=[aeiou])", r"\1"),  # sibbe, fünnef (not viell., "vielleicht")
+        # sibbe, fünnef (not viell., "vielleicht"): the first of the two goes, which needs no template ("\1"), the
+        # slow kind of replacement
+        (r"([bdfglmnprst])(?=\1[aeiou])", ""),
         (r"bm|(?<=i)m+(?=e?$)", "b"),  # siebm, sieme, simme
         (r"m(?=f)", "n"),  # fümf, fümfe: n spoken m before f
         (r"(?<=[lnr])e(?=f)", ""),  # fünef, elef, zwölef: the vowel dialects put before f
-        (r"(?<=ch)d", "t"),  # achd, achdzig
+        (r"chd", "cht"),  # achd, achdzig
     )
 )
 # Whether any of the sound changes above applies: most tokens have none of them.
@@ -232,6 +264,8 @@ def _read(token: str) -> str | None:
         target = _german_spoken(token)
         if target is not None:
             return target
+    if len(token) > _MAX_SPOKEN or not _SPOKEN_HINT_RE.search(token):
+        return None  # no rewrite below more than halves a word, so none brings this one within reach
     for needs, pattern, repl in _SPOKEN:
         if needs not in token:
             continue
@@ -249,9 +283,6 @@ _LANGUAGES_OF: dict[str, tuple[str, ...]] = {}
 for _lang, _words in CARDINALS.items():
     for _w in _words:
         _LANGUAGES_OF[_w] = (*_LANGUAGES_OF.get(_w, ()), _lang)
-
-
-_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _short_variants(word: str) -> set[str]:
@@ -274,29 +305,14 @@ def _short_variants(word: str) -> set[str]:
     return {v for v in variants if len(v) >= 3 and v != word}
 
 
-def _one_edit_neighbours(word: str) -> set[str]:
-    """Every other word one insertion, deletion, replacement (of a letter a-z) or swap of neighbours away."""
-    cuts = [(word[:i], word[i:]) for i in range(len(word) + 1)]
-    near = {a + b[1:] for a, b in cuts if b}
-    near |= {a + b[1] + b[0] + b[2:] for a, b in cuts if len(b) > 1}
-    near |= {a + c + b[1:] for a, b in cuts if b for c in _LETTERS}
-    near |= {a + c + b for a, b in cuts for c in _LETTERS}
-    near.discard(word)
-    return near
-
-
-# The typos of each language's function words: a set is checked once per variant, not once per word and variant.
-_FUNCTION_WORD_TYPOS: dict[str, frozenset[str]] = {
-    lang: frozenset(t for word in words for t in _one_edit_neighbours(word)) for lang, words in FUNCTION_WORDS.items()
-}
-
-
-def _function_word_typo(token: str, langs: tuple[str, ...]) -> bool:
-    return any(token in _FUNCTION_WORD_TYPOS[lang] for lang in langs)
-
-
 def _build_short() -> tuple[dict[str, str], dict[str, str]]:
     """The short readings, and apart from them those that are also a typo of a function word ("aht": "hat")."""
+    # The typos of each language's function words: a set is checked once per variant, not once per word and
+    # variant. Built here and dropped after: about 10 MB that no message needs.
+    function_word_typos = {
+        lang: frozenset(t for word in words for t in _one_edit_neighbours(word))
+        for lang, words in FUNCTION_WORDS.items()
+    }
     readings: dict[str, str] = {}
     typos: dict[str, str] = {}
     for target, langs in sorted(_LANGUAGES_OF.items()):
@@ -307,7 +323,7 @@ def _build_short() -> tuple[dict[str, str], dict[str, str]]:
             doubled_last = variant[-1] == variant[-2] and FORMS.get(variant[:-1]) == ""
             if variant in FORMS or variant in readings or doubled_last or _read(variant) is not None:
                 continue
-            if not _function_word_typo(variant, langs):
+            if not any(variant in function_word_typos[lang] for lang in langs):
                 readings[variant] = target
             else:
                 typos.setdefault(variant, target)
@@ -445,32 +461,3 @@ def misspelt_number(token: str) -> str | None:
         return None
     target = _read(token)
     return None if target is None else FORMS[target]
-
-
-# --- censor characters --------------------------------------------------------------------------------------
-
-_BY_LENGTH: dict[int, str] = {
-    length: "\n".join(sorted(w for w in TARGETS if len(w) == length)) for length in {len(w) for w in TARGETS}
-}
-_CENSOR_RUN_RE = re.compile(r"[^a-z]+")
-
-
-def censored_reading(word: str) -> str | None:
-    """The number word that ``word`` (lower-case ASCII letters, with runs of censor characters between them) is
-    with its hidden letters filled in, if at most a third of its letters are hidden: ``tw*lve``, ``th##ty``,
-    ``z_anzig``. A run stands for one letter, or for one letter per character."""
-    pieces = _CENSOR_RUN_RE.split(word)
-    runs = _CENSOR_RUN_RE.findall(word)
-    for per_char in (False, True):
-        hidden = sum(len(r) for r in runs) if per_char else len(runs)
-        length = sum(map(len, pieces)) + hidden
-        # At most a third, rounded down: "tw##ve" (two of six) counts, "t###ve" does not. Words of four and five
-        # letters may hide one.
-        if length < MIN_LENGTH or hidden > max(1, length // 3) or length not in _BY_LENGTH:
-            continue
-        fills = [f"[a-z]{{{len(r)}}}" if per_char else "[a-z]" for r in runs]
-        pattern = "".join(p + f for p, f in zip(pieces, [*fills, ""], strict=True))
-        match = re.search("^" + pattern + "$", _BY_LENGTH[length], re.MULTILINE)
-        if match:
-            return match.group()
-    return None

@@ -8,7 +8,8 @@ from collections import defaultdict
 import pytest
 
 from chatfilter import _lookup, _message, mentions_number
-from chatfilter._misspellings import MIN_LENGTH, SHORT, SHORT_ALONE, TARGETS, censored_reading, short_misspelling
+from chatfilter._censored import censored_reading
+from chatfilter._misspellings import MIN_LENGTH, SHORT, SHORT_ALONE, TARGETS, short_misspelling
 from chatfilter._number_words import FORMS, LARGE_WORDS
 from tests.chatfilter.chat_corpus import ALL_CASES, REALISTIC
 from tests.chatfilter.chat_corpus_issue27 import ALL_ISSUE27, Case

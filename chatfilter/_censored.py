@@ -1,0 +1,61 @@
+"""Censored number words: ``tw*lve``, ``th#rty``, ``z_anzig`` (policy W2's censor characters).
+
+A run of ``*``, ``#`` or ``_`` *between* letters stands for the letters it hides (one, or one per character), and
+the word counts if it is then a number word of at least :data:`~chatfilter._misspellings.MIN_LENGTH` letters with
+at most a third of its letters hidden. The number words are looked up by length, first and last letter (a censored
+word shows both), so a word costs a comparison with a dozen number words at most and no regex of its own.
+"""
+
+from __future__ import annotations
+
+import re
+
+from chatfilter._misspellings import MIN_LENGTH, TARGETS
+
+__all__ = ["censored_reading"]
+
+# The number words by length, first and last letter (a censored word shows both): a dozen at most each, in order.
+_BY_ENDS: dict[tuple[int, str, str], tuple[str, ...]] = {}
+for _target in sorted(TARGETS):
+    _BY_ENDS[len(_target), _target[0], _target[-1]] = (
+        *_BY_ENDS.get((len(_target), _target[0], _target[-1]), ()),
+        _target,
+    )
+# The lengths of the number words with each first and last letter, shortest first.
+_LENGTHS: dict[tuple[str, str], list[int]] = {}
+for _length, _first, _last in sorted(_BY_ENDS):
+    _LENGTHS.setdefault((_first, _last), []).append(_length)
+_CENSOR_RUN_RE = re.compile(r"[^a-z]+")
+
+
+def censored_reading(word: str) -> str | None:
+    """The number word that ``word`` (lower-case ASCII letters, with runs of censor characters between them) is
+    with its hidden letters filled in, if at most a third of its letters are hidden: ``tw*lve``, ``th##ty``,
+    ``z_anzig``. A run stands for one letter, or for one letter per character."""
+    lengths = _LENGTHS.get((word[0], word[-1]))
+    if lengths is None or lengths[0] > len(word):
+        return None  # either reading is at most as long as the word as typed
+    pieces = _CENSOR_RUN_RE.split(word)
+    runs = _CENSOR_RUN_RE.findall(word)
+    for per_char in (False, True):
+        fills = [len(r) if per_char else 1 for r in runs]
+        hidden = sum(fills)
+        length = sum(map(len, pieces)) + hidden
+        # At most a third, rounded down: "tw##ve" (two of six) counts, "t###ve" does not. Words of four and five
+        # letters may hide one.
+        if length < MIN_LENGTH or hidden > max(1, length // 3):
+            continue
+        for target in _BY_ENDS.get((length, word[0], word[-1]), ()):
+            if _fits(target, pieces, fills):
+                return target
+    return None
+
+
+def _fits(target: str, pieces: list[str], fills: list[int]) -> bool:
+    """Whether ``target`` holds the visible pieces of a censored word where they stand."""
+    at = 0
+    for piece, fill in zip(pieces, [*fills, 0], strict=True):
+        if not target.startswith(piece, at):
+            return False
+        at += len(piece) + fill
+    return True
