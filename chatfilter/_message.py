@@ -16,6 +16,7 @@ the strongest context of all ("sies" alone).
 from __future__ import annotations
 
 import re
+from itertools import compress, count
 
 from chatfilter._censored import censored_reading
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
@@ -112,7 +113,7 @@ class Message:
         keys.update((tok, None) for tok in distinct.intersection(_MISSPELT) if tok not in keys)
         if not keys:
             return False
-        for i in [i for i, tok in enumerate(tokens) if tok in keys]:
+        for i in compress(count(), map(keys.__contains__, tokens)):
             tok = tokens[i]
             key = keys[tok]
             if key is not None:
@@ -180,7 +181,7 @@ class Message:
         pairs = list(map(str.__add__, tokens, tokens[1:]))
         if _JOINABLE.isdisjoint(pairs):
             return False
-        for i in [i for i, pair in enumerate(pairs) if pair in _JOINABLE]:
+        for i in compress(count(), map(_JOINABLE.__contains__, pairs)):
             acc = tokens[i]
             if acc not in PREFIXES or _has_apostrophe(seps[i]):
                 continue
@@ -199,7 +200,7 @@ class Message:
                 sep = seps[j]
                 spaced = False  # a common word, one ordinary space and the rest of a number word ("se ven")
                 if not (sep and SOFT_CHARS.issuperset(sep)):
-                    if not _JOIN_SEP_RE.fullmatch(sep):
+                    if sep != " " and not _JOIN_SEP_RE.fullmatch(sep):  # a space, the commonest, needs no regex
                         break
                     if first_common and (len(acc) > 1 or tokens[j] in COMMON):
                         if j > i + 1 or sep != " " or len(acc) == 1 or self._name_after(i, j):

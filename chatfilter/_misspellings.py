@@ -155,6 +155,16 @@ _NEAR_SHORT: frozenset[str] = frozenset(
 )
 
 
+def _may_be_near(token: str) -> bool:
+    """False for a word that :func:`_nearest` rejects at a glance: one set probe or two, and no copy of the word.
+    The rewrites ask this before they call _nearest, so that the forms it rejects cost one call instead of two."""
+    if len(token) < _LONG:
+        # A letter of another script may be the replaced one ("thrжe"): only the index below reads that.
+        return token in _NEAR_SHORT or not token.isascii()
+    # A long word one edit from a number word keeps its first or its last three letters.
+    return len(token) <= _MAX_PROBED and (token[:3] in _HEADS or token[-3:] in _TAILS)
+
+
 def _nearest(token: str) -> str | None:
     """A number word of :data:`TARGETS` that ``token`` is, or is one edit away from (Damerau-Levenshtein).
 
@@ -163,12 +173,8 @@ def _nearest(token: str) -> str | None:
     """
     if not token.isascii() and len(token) - len(token.encode("ascii", "ignore")) > 1:
         return None  # one edit brings in one letter of another script at most, and every number word is ASCII
-    if len(token) < _LONG:
-        # A letter of another script may be the replaced one ("thrжe"): only the index below reads that.
-        if token not in _NEAR_SHORT and token.isascii():
-            return None
-    elif len(token) > _MAX_PROBED or (token[:3] not in _HEADS and token[-3:] not in _TAILS):
-        return None  # a long word one edit from a number word keeps its first or its last three letters
+    if not _may_be_near(token):
+        return None
     index = _INDEX
     deletions = [token[:i] + token[i + 1 :] for i in range(len(token))]
     if token not in index and index.keys().isdisjoint(deletions):  # the common case, kept fast
@@ -260,7 +266,7 @@ def _german_spoken(token: str) -> str | None:
             continue
         if form in FORMS:  # elef -> elf: an exact reading may be a short word
             return form
-        target = _nearest(form) if changed and len(form) >= MIN_LENGTH else None
+        target = _nearest(form) if changed and len(form) >= MIN_LENGTH and _may_be_near(form) else None
         if target is not None:
             return target
     return None
@@ -284,7 +290,9 @@ def _read(token: str) -> str | None:
             continue
         spoken = token.replace(needs, repl) if pattern is None else pattern.sub(repl, token)
         if spoken != token and len(spoken) >= MIN_LENGTH:
-            target = spoken if spoken in FORMS else _nearest(spoken)
+            if spoken in FORMS:
+                return spoken
+            target = _nearest(spoken) if _may_be_near(spoken) else None
             if target is not None:
                 return target
     return None
