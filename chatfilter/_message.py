@@ -57,6 +57,8 @@ _APOSTROPHES = frozenset("'’´")
 # in characters, 5 for five or more), alternating: a run is a single letter and then, at least twice, a gap of one
 # to four characters and another single letter.
 _LETTER_RUN_SHAPE_RE = re.compile(rb"a(?:[\x01-\x04]a){2,}")
+# Below this many tokens the regex over the text is cheaper than building the shape (a few calls in C more).
+_SHAPE_MIN_TOKENS = 40
 _TOKEN_SHAPE = bytes(ord("a") if length == 1 else ord("b") for length in range(256))
 _GAP_SHAPE = bytes(min(length, 5) for length in range(256))
 # What two neighbouring tokens glued together must be for a join to start there.
@@ -235,7 +237,7 @@ class Message:
         tokens, seps = self.tokens, self.seps
         if len(tokens) < 3:
             return False
-        if _APOSTROPHES.isdisjoint(self.stripped):
+        if len(tokens) >= _SHAPE_MIN_TOKENS and _APOSTROPHES.isdisjoint(self.stripped):
             # The runs are read off the tokens already cut (a regex over the text cost a step per character, and
             # cutting each run again another): the shape of the message (_LETTER_RUN_SHAPE_RE) is built and searched
             # in C.
