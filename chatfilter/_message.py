@@ -16,6 +16,7 @@ the strongest context of all ("sies" alone).
 from __future__ import annotations
 
 import re
+from itertools import compress, count
 
 from chatfilter._censored import censored_reading
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
@@ -51,6 +52,15 @@ _MISSPELT = frozenset((*SHORT, *SLOT, *SLOT_NAMES, *LONE))
 _LETTER_GAP = r"(?:(?!['’´])[\W\d_]){1,4}"
 _LETTER_RUN_RE = re.compile(rf"(?<![^\W\d_])[^\W\d_](?![^\W\d_])(?:{_LETTER_GAP}[^\W\d_](?![^\W\d_])){{2,}}")
 _LETTER_GAP_RE = re.compile(r"([\W\d_]+)")
+_APOSTROPHES = frozenset("'’´")
+# The same run on the shape of a message: a byte per token ("a": a single letter, "b": more) and per gap (its length
+# in characters, 5 for five or more), alternating: a run is a single letter and then, at least twice, a gap of one
+# to four characters and another single letter.
+_LETTER_RUN_SHAPE_RE = re.compile(rb"a(?:[\x01-\x04]a){2,}")
+# Below this many tokens the regex over the text is cheaper than building the shape (a few calls in C more).
+_SHAPE_MIN_TOKENS = 40
+_TOKEN_SHAPE = bytes(ord("a") if length == 1 else ord("b") for length in range(256))
+_GAP_SHAPE = bytes(min(length, 5) for length in range(256))
 # What two neighbouring tokens glued together must be for a join to start there.
 _JOINABLE = PREFIXES | frozenset(FORMS)
 # One-letter words that may stand before a spelled-out word: "a s i x", "y d o s", "I s e v e n".
@@ -105,7 +115,7 @@ class Message:
         keys.update((tok, None) for tok in distinct.intersection(_MISSPELT) if tok not in keys)
         if not keys:
             return False
-        for i in [i for i, tok in enumerate(tokens) if tok in keys]:
+        for i in compress(count(), map(keys.__contains__, tokens)):
             tok = tokens[i]
             key = keys[tok]
             if key is not None:
@@ -173,7 +183,7 @@ class Message:
         pairs = list(map(str.__add__, tokens, tokens[1:]))
         if _JOINABLE.isdisjoint(pairs):
             return False
-        for i in [i for i, pair in enumerate(pairs) if pair in _JOINABLE]:
+        for i in compress(count(), map(_JOINABLE.__contains__, pairs)):
             acc = tokens[i]
             if acc not in PREFIXES or _has_apostrophe(seps[i]):
                 continue
@@ -192,7 +202,7 @@ class Message:
                 sep = seps[j]
                 spaced = False  # a common word, one ordinary space and the rest of a number word ("se ven")
                 if not (sep and SOFT_CHARS.issuperset(sep)):
-                    if not _JOIN_SEP_RE.fullmatch(sep):
+                    if sep != " " and not _JOIN_SEP_RE.fullmatch(sep):  # a space, the commonest, needs no regex
                         break
                     if first_common and (len(acc) > 1 or tokens[j] in COMMON):
                         if j > i + 1 or sep != " " or len(acc) == 1 or self._name_after(i, j):
@@ -224,10 +234,26 @@ class Message:
     # -- t h r e e, t.h.r.e.e, one letter per line, 🇹 🇭 🇷 🇪 🇪 --
 
     def _letter_runs(self) -> bool:
-        # A regex finds the runs (a loop over the tokens would cost a step per token of every message).
-        for run in _LETTER_RUN_RE.findall(self.stripped):
-            parts = _LETTER_GAP_RE.split(run)
-            letters, gaps = "".join(parts[0::2]), parts[1::2]
+        tokens, seps = self.tokens, self.seps
+        if len(tokens) < 3:
+            return False
+        if len(tokens) >= _SHAPE_MIN_TOKENS and _APOSTROPHES.isdisjoint(self.stripped):
+            # The runs are read off the tokens already cut (a regex over the text cost a step per character, and
+            # cutting each run again another): the shape of the message (_LETTER_RUN_SHAPE_RE) is built and searched
+            # in C.
+            shape = bytearray(2 * len(tokens) - 1)
+            shape[0::2] = _lengths(tokens).translate(_TOKEN_SHAPE)
+            shape[1::2] = _lengths(seps[1:-1]).translate(_GAP_SHAPE)
+            runs = [
+                (tokens[start : end + 1], seps[start + 1 : end + 1])
+                for start, end in ((m.start() // 2, m.end() // 2) for m in _LETTER_RUN_SHAPE_RE.finditer(shape))
+            ]
+        else:  # an apostrophe ends a run ("a's b"): the regex reads that
+            runs = []
+            for run in _LETTER_RUN_RE.findall(self.stripped):
+                parts = _LETTER_GAP_RE.split(run)
+                runs.append((parts[0::2], parts[1::2]))
+        for letters, gaps in runs:
             if self._run_is_number(letters, gaps):
                 return True
             # "I have a s i x": the run may start with a one-letter word of its own.
@@ -235,18 +261,16 @@ class Message:
                 return True
         return False
 
-    def _run_is_number(self, letters: str, gaps: list[str]) -> bool:
+    def _run_is_number(self, letters: list[str], gaps: list[str]) -> bool:
         weights = {gap: _gap_weight(gap) for gap in set(gaps)}
         lightest = min(weights.values())
-        pieces = [letters[0]]
         if len(weights) == 1:  # every gap alike: one piece
-            pieces[0] = letters
+            pieces = ["".join(letters)]
         else:
-            for letter, gap in zip(letters[1:], gaps, strict=True):
-                if weights[gap] > lightest:
-                    pieces.append(letter)
-                else:
-                    pieces[-1] += letter
+            # The run splits at its heaviest gaps: each gap becomes a space or nothing, and the letters are joined
+            # with them in C (a loop here cost a step per letter).
+            breaks = {gap: " " if weight > lightest else "" for gap, weight in weights.items()}
+            pieces = "".join(map(str.__add__, letters, [*map(breaks.__getitem__, gaps), ""])).split(" ")
         candidates = pieces if len(pieces) == 1 else [*pieces, "".join(pieces)]
         for word in candidates:
             key = lookup(word, True, True)
@@ -289,6 +313,15 @@ class Message:
         if self._language is None:
             self._language = Language(self.raw, self.seps)
         return self._language
+
+
+def _lengths(strings: list[str]) -> bytes:
+    """The length of each string, 255 for longer ones, as bytes (built in C: a call per string would cost a
+    quarter of a millisecond on a message of a thousand single letters)."""
+    try:
+        return bytes(map(len, strings))
+    except ValueError:  # a string of 256 characters or more: rare enough to cost a step each
+        return bytes(min(len(string), 255) for string in strings)
 
 
 def _has_apostrophe(sep: str) -> bool:

@@ -155,6 +155,16 @@ _NEAR_SHORT: frozenset[str] = frozenset(
 )
 
 
+def _may_be_near(token: str) -> bool:
+    """False for a word that :func:`_nearest` rejects at a glance: one set probe or two, and no copy of the word.
+    The rewrites ask this before they call _nearest, so that the forms it rejects cost one call instead of two."""
+    if len(token) < _LONG:
+        # A letter of another script may be the replaced one ("thrжe"): only the index below reads that.
+        return token in _NEAR_SHORT or not token.isascii()
+    # A long word one edit from a number word keeps its first or its last three letters.
+    return len(token) <= _MAX_PROBED and (token[:3] in _HEADS or token[-3:] in _TAILS)
+
+
 def _nearest(token: str) -> str | None:
     """A number word of :data:`TARGETS` that ``token`` is, or is one edit away from (Damerau-Levenshtein).
 
@@ -163,12 +173,8 @@ def _nearest(token: str) -> str | None:
     """
     if not token.isascii() and len(token) - len(token.encode("ascii", "ignore")) > 1:
         return None  # one edit brings in one letter of another script at most, and every number word is ASCII
-    if len(token) < _LONG:
-        # A letter of another script may be the replaced one ("thrжe"): only the index below reads that.
-        if token not in _NEAR_SHORT and token.isascii():
-            return None
-    elif len(token) > _MAX_PROBED or (token[:3] not in _HEADS and token[-3:] not in _TAILS):
-        return None  # a long word one edit from a number word keeps its first or its last three letters
+    if not _may_be_near(token):
+        return None
     index = _INDEX
     deletions = [token[:i] + token[i + 1 :] for i in range(len(token))]
     if token not in index and index.keys().isdisjoint(deletions):  # the common case, kept fast
@@ -187,17 +193,19 @@ def _nearest(token: str) -> str | None:
     return min(found, key=lambda target: (FORMS[target] != "", target))
 
 
-# Phonetic spellings, as (pattern, written spelling). Each rewrite is tried on its own, then read like a token.
-# Each with a substring it needs: a substring test is cheaper than a regex that finds nothing.
-_SPOKEN: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
-    (needs, re.compile(pattern), repl)
+# Phonetic spellings, as (a substring the rewrite needs, its pattern, the written spelling). Each rewrite is tried
+# on its own, then read like a token. A rewrite without a pattern replaces its substring literally: str.replace
+# reads the same as the regex and costs a fraction of it, which matters for a message of distinct words holding "k"
+# or "b".
+_SPOKEN: tuple[tuple[str, re.Pattern[str] | None, str], ...] = tuple(
+    (needs, None if pattern is None else re.compile(pattern), repl)
     for needs, pattern, repl in (
         ("ch", r"(?<=[zs])i(?:ch|sch)(?=$|st|er)", "ig"),  # zwanzich, dreissich, vierzisch, zwanzichster
-        ("k", r"k", "qu"),  # katorze, kinze, karante
-        ("k", r"k", "c"),  # kuatro, katorce, sinkuenta
-        ("wa", r"wa", "oi"),  # swasante
-        ("b", r"b", "v"),  # bentidos, beintitres
-        ("ss", r"ss", "x"),  # soissante, dissept
+        ("k", None, "qu"),  # katorze, kinze, karante
+        ("k", None, "c"),  # kuatro, katorce, sinkuenta
+        ("wa", None, "oi"),  # swasante
+        ("b", None, "v"),  # bentidos, beintitres
+        ("ss", None, "x"),  # soissante, dissept
         ("di", r"^di[sz]", "dix"),  # dizuit, disneuf
     )
 )
@@ -206,22 +214,36 @@ _SPOKEN: tuple[tuple[str, re.Pattern[str], str], ...] = tuple(
 _SPOKEN_HINT_RE = re.compile("|".join(re.escape(needs) for needs, _, _ in _SPOKEN))
 _MAX_SPOKEN = 2 * max(_MAX_PROBED, *map(len, FORMS))
 
-# German sound changes, undone one after the other (see the module docstring).
-_DE_SPOKEN: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), repl)
-    for pattern, repl in (
-        (r"t[sz](?=[aeiouwy])", "z"),  # tsehn, tswanzich: z is spoken ts (not "tsch", as in tschö)
-        (r"(?<=[zs])i(?:ch|sch)(?=$|st|er)", "ig"),  # tswanzich: with the others, as in _SPOKEN
-        (r"ww", "b"),  # siwwe (Palatine sieben)
-        # sibbe, fünnef (not viell., "vielleicht"): the first of the two goes, which needs no template ("\1"), the
-        # slow kind of replacement
-        (r"([bdfglmnprst])(?=\1[aeiou])", ""),
-        (r"bm|(?<=i)m+(?=e?$)", "b"),  # siebm, sieme, simme
-        (r"m(?=f)", "n"),  # fümf, fümfe: n spoken m before f
-        (r"(?<=[lnr])e(?=f)", ""),  # fünef, elef, zwölef: the vowel dialects put before f
-        (r"chd", "cht"),  # achd, achdzig
-    )
-)
+# German sound changes, undone one after the other (see the module docstring, and _undo_german_sounds).
+_TS_RE = re.compile(r"t[sz](?=[aeiouwy])")  # tsehn, tswanzich: z is spoken ts (not "tsch", as in tschö)
+_ZICH_RE = re.compile(r"(?<=[zs])i(?:ch|sch)(?=$|st|er)")  # tswanzich: with the others, as in _SPOKEN
+# sibbe, fünnef (not viell., "vielleicht"): the first of the two goes, which needs no template ("\1"), the slow kind
+# of replacement
+_DOUBLED_RE = re.compile(r"([bdfglmnprst])(?=\1[aeiou])")
+_SIEBM_RE = re.compile(r"bm|(?<=i)m+(?=e?$)")  # siebm, sieme, simme
+_LEF_RE = re.compile(r"(?<=[lnr])e(?=f)")  # fünef, elef, zwölef: the vowel dialects put before f
+
+
+def _undo_german_sounds(token: str) -> str:
+    """``token`` with every German sound change undone, in this order. A change whose letters are absent is skipped
+    (a substring test costs a tenth of a regex that finds nothing), and the literal ones are str.replace: a word
+    holding every trigger costs a third of twelve substitutions."""
+    spoken = token
+    if "ts" in spoken or "tz" in spoken:
+        spoken = _TS_RE.sub("z", spoken)
+    if "ch" in spoken:
+        spoken = _ZICH_RE.sub("ig", spoken)
+    if "ww" in spoken:
+        spoken = spoken.replace("ww", "b")  # siwwe (Palatine sieben)
+    spoken = _DOUBLED_RE.sub("", spoken)
+    if "m" in spoken:
+        spoken = _SIEBM_RE.sub("b", spoken)
+        spoken = spoken.replace("mf", "nf")  # fümf, fümfe: n spoken m before f
+    if "ef" in spoken:
+        spoken = _LEF_RE.sub("", spoken)
+    return spoken.replace("chd", "cht")  # achd, achdzig
+
+
 # Whether any of the sound changes above applies: most tokens have none of them.
 _DE_SPOKEN_HINT = re.compile(r"t[sz][aeiouwy]|[zs]i(?:ch|sch)|ww|([bdfglmnprst])\1[aeiou]|bm|im+e?$|mf|[lnr]ef|chd")
 # Tokens that start like a German number word (accents stripped), or like its "ts" spelling.
@@ -230,10 +252,7 @@ _DE_STARTS = frozenset(w[:2] for w in CARDINALS["de"]) | {"ts", "tz", "fi", "fo"
 
 def _german_spoken(token: str) -> str | None:
     """The number word a German spoken or dialect spelling stands for (``fünnef``, ``tsehn``, ``siwwe``)."""
-    spoken = token
-    if _DE_SPOKEN_HINT.search(token):
-        for pattern, repl in _DE_SPOKEN:
-            spoken = pattern.sub(repl, spoken)
+    spoken = _undo_german_sounds(token) if _DE_SPOKEN_HINT.search(token) else token
     changed = spoken != token
     # The dialect endings (siebe: a dropped n; fümfe: an added e) are read as written only, unless a sound change
     # showed the word is spoken: "sense" is no "sens" one edit from "seis", "forthe" no "forth" from "forty".
@@ -247,7 +266,7 @@ def _german_spoken(token: str) -> str | None:
             continue
         if form in FORMS:  # elef -> elf: an exact reading may be a short word
             return form
-        target = _nearest(form) if changed and len(form) >= MIN_LENGTH else None
+        target = _nearest(form) if changed and len(form) >= MIN_LENGTH and _may_be_near(form) else None
         if target is not None:
             return target
     return None
@@ -269,9 +288,11 @@ def _read(token: str) -> str | None:
     for needs, pattern, repl in _SPOKEN:
         if needs not in token:
             continue
-        spoken = pattern.sub(repl, token)
+        spoken = token.replace(needs, repl) if pattern is None else pattern.sub(repl, token)
         if spoken != token and len(spoken) >= MIN_LENGTH:
-            target = spoken if spoken in FORMS else _nearest(spoken)
+            if spoken in FORMS:
+                return spoken
+            target = _nearest(spoken) if _may_be_near(spoken) else None
             if target is not None:
                 return target
     return None

@@ -155,11 +155,11 @@ _COMBINING_RE = re.compile("[\u0300-\u036f]")
 _LEET = str.maketrans({"@": "a", "$": "s", "€": "e", "!": "i", "¡": "i"})
 _LEET_CHARS = frozenset("@$€!¡")
 # Inside a word, or "$" and "€" opening it, or "€" closing it ("thr€€"); a "!" after a word stays punctuation.
-_LEET_RE = re.compile(r"(?<=[^\W\d_])[@$€!¡]+(?=[^\W\d_])|(?<![^\W\d_])[$€]+(?=[^\W\d_])|(?<=[^\W\d_])€+(?![^\W\d_])")
-
-
-def _leet_letter(match: re.Match[str]) -> str:
-    return match.group().translate(_LEET)
+# One group around the whole pattern: split() then puts the symbols it matched at the odd places. The lookahead
+# first lets the scan skip the characters that are no symbol (a third of the time of the lookbehinds at each one).
+_LEET_RE = re.compile(
+    r"(?=[@$€!¡])((?<=[^\W\d_])[@$€!¡]+(?=[^\W\d_])|(?<![^\W\d_])[$€]+(?=[^\W\d_])|(?<=[^\W\d_])€+(?![^\W\d_]))"
+)
 
 
 def has_leet(norm: str) -> bool:
@@ -171,4 +171,9 @@ def unleet(norm: str) -> str:
 
     The symbols are ordinary punctuation elsewhere, so this is a second copy, never the first one.
     """
-    return _LEET_RE.sub(_leet_letter, norm)
+    # A callback per match cost a third of a millisecond on a message of a few hundred "s!x"; here every matched
+    # run is translated in one call (no match holds a NUL, which keeps them apart) and put back in its place.
+    parts = _LEET_RE.split(norm)
+    if len(parts) > 1:
+        parts[1::2] = "\0".join(parts[1::2]).translate(_LEET).split("\0")
+    return "".join(parts)
