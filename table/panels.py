@@ -165,6 +165,11 @@ class Panels:
         position, so their next answer in the game brings a fresh panel."""
         return (game_id, player) in self._stale
 
+    def following(self, game_id: int, player: int, message_id: int) -> bool:
+        """Whether ``message_id`` is the player's panel of the game that is kept current (else it may be behind)."""
+        handle = self._live.get((game_id, player))
+        return handle is not None and handle.token.message_id == message_id
+
     def _lost(self, key: tuple[int, int]) -> None:
         """The live panel can no longer be edited: from now on it is stale."""
         handle = self._live.pop(key, None)

@@ -11,11 +11,17 @@ import pytest
 import table.boards
 from engine import no_thanks, the_game
 from tests.e2e.conftest import World
-from tests.e2e.table_helpers import assert_only_newest_board_is_live, newest_board, open_game
+from tests.e2e.table_helpers import (
+    assert_only_newest_board_is_live,
+    click_panel,
+    newest_board,
+    open_game,
+    panel_button,
+)
 from tests.e2e.test_discord_limits import play_through, refused
 from tests.e2e.test_discord_time import check_panels, end_screen
 from tests.fake_discord import INVALID_WEBHOOK_TOKEN, WEBHOOK_MESSAGE, Message
-from tests.players import hand_in, saved_game, saved_state
+from tests.players import hand_in, read_panel, saved_game, saved_state, tops_of
 
 STOPPED = "This panel stopped following the game: press Refresh or use /hand."
 FRESH = "Your earlier panel could no longer follow the game; this one does:"
@@ -111,3 +117,34 @@ async def test_a_game_outliving_its_tokens_stops_panels_in_time_and_refresh_brin
     # Every panel with live buttons shows its owner's hand as it is; every other one stopped, shrank or ended.
     check_panels(world, members, final)
     assert any(stopped(p) for member in members for p in fake.ephemeral_messages(member))
+
+
+async def test_a_refused_click_on_a_panel_nobody_followed_redraws_it_as_the_game_is_now(world: World) -> None:
+    """A restart forgets which panels were kept current: a panel opened before it is behind the game; a click on it
+    that the rules refuse first redraws it in place as the game is now, then says why."""
+    fake = world.fake
+    ana, ben = world.players[:2]
+    async with world.bot(seed=109):
+        await open_game(world, [ana, ben])
+        # Anyone may lay the first card: Ben opens his panel and picks his lowest card, for pile A.
+        low, high = sorted(the_game.hand(saved_state(world), ben.id))[:2]
+        panel = (await fake.click(newest_board(world), label="My hand", user=ben)).original
+        assert panel is not None
+        await click_panel(world, panel, ben, "card", low)
+        assert not panel_button(panel, "pile", low, "A").get("disabled")
+    async with world.bot(seed=110):
+        # After the restart Ben lays a higher card on A by command: his old panel is left behind, unknown.
+        await fake.invoke("play", user=ben, channel=world.channel, options={"card": high, "pile": "A"})
+        await fake.wait_idle()
+        now = tops_of(saved_state(world))
+        assert now["A"] == high
+        assert high - low != 10  # (no backwards trick: the lower card no longer fits A)
+        rec = await fake.click(panel, panel_button(panel, "pile", low, "A")["custom_id"], user=ben)
+        await fake.wait_idle()
+        redrawn = read_panel(panel.content)
+        assert redrawn is not None
+        assert redrawn.tops == now
+        assert hand_in(panel.content) == list(the_game.hand(saved_state(world), ben.id))
+        refusals = [m.content for m in rec.followups if m.ephemeral]
+        assert len(refusals) == 1, refusals
+        assert str(low) in refusals[0]
