@@ -133,7 +133,6 @@ class Table:
         self.starter = starter or members[0]  # who lays the first card
         self.by_id = {member.id: member for member in members}
         self.closed = {member.id for member in closed_dms}
-        self.told_closed: set[int] = set()
         self.known: dict[int, list[int]] = {}  # each player's hand as last shown to them privately
         self.state: State | None = None
         self.first_message = len(self.fake.channel_messages(self.channel))  # where this game's messages begin
@@ -212,7 +211,6 @@ class Table:
             assert answer(shown).ephemeral
             assert hand_in(answer(shown).content) == cards
             # Told privately, once per game (by the answer to their first action or /hand), never in the channel.
-            self.told_closed.add(member.id)
             await self.fake.wait_for(
                 lambda: len([m for m in self.fake.ephemeral_messages(member) if CLOSED_DMS in m.content]) == 1,
                 what=f"{member.name}'s one private notice about their DMs",
