@@ -63,6 +63,7 @@ async def act_once(interaction: Interaction, action: Any, kind: str, **where: An
     except (GameError, UserError):
         game = await just_made(interaction, action, kind)
         if game is None:
+            await redraw_if_behind(interaction, kind, where)
             raise
         clicked = clicked_message(interaction)
         if clicked is not None and clicked.flags.ephemeral:
@@ -71,3 +72,19 @@ async def act_once(interaction: Interaction, action: Any, kind: str, **where: An
             await interaction.response.defer()  # the board already shows the move: nothing to refuse
         return
     _note(interaction, action)
+
+
+async def redraw_if_behind(interaction: Interaction, kind: str, where: dict[str, Any]) -> None:
+    """A refused click on a private panel the bot could not keep current (its token died, the bot restarted): the
+    panel is first redrawn as the game is now, in place, so it shows no old position as the current one; the refusal
+    follows it."""
+    clicked, game = clicked_message(interaction), where.get("game")
+    if clicked is None or not clicked.flags.ephemeral or game is None:
+        return
+    tables = interaction.client.tables
+    if tables.panels.following(game, interaction.user.id, clicked.id):
+        return  # kept current: it already shows the game as it is
+    try:
+        await tables.show_panel(interaction, kind, game=game, page=where.get("page"))
+    except (GameError, UserError):
+        return  # a panel of an earlier game, or no game any more: the refusal says so

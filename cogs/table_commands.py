@@ -22,6 +22,7 @@ from i18n import _, lines, render
 from storage import Conflict
 from table.answer import UserError, in_time, send
 from table.games import NO_GAME, title
+from table.panels import REFRESH_ID, REFRESH_PATTERN
 from table.registry import GAMES, registration
 from table.settings import may_end_any_game
 
@@ -56,15 +57,36 @@ class VoteButton(
             await reply_error(interaction, error)
 
 
+class RefreshPanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REFRESH_PATTERN):
+    """The Refresh button of a hand panel that stopped following the game: redraws it in place, as it is now,
+    through the click's own token (the panel follows the game again)."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(discord.ui.Button(custom_id=REFRESH_ID.format(game=game)))
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RefreshPanelButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await interaction.client.tables.show_panel(interaction, game=self.game)
+        except Exception as error:
+            await reply_error(interaction, error)
+
+
 class TableCommands(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(VoteButton)
+        self.bot.add_dynamic_items(VoteButton, RefreshPanelButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(VoteButton)
+        self.bot.remove_dynamic_items(VoteButton, RefreshPanelButton)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)

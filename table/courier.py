@@ -6,8 +6,9 @@ after the channel's lock: a slow DM never holds up the table.
 
 A DM Discord refuses (closed DMs: 403, code 50007; any other 4xx) is not asked for again in the same game: the player
 is undeliverable until they interact in another game (each refused request counts against the bot: Discord bans an
-address for a while after 10,000 of them in 10 minutes). They are told once per game how to open their DMs: privately
-when their own click or command caused the DM, else in the channel.
+address for a while after 10,000 of them in 10 minutes). They are told once per game how to open their DMs, and only
+privately: through their own click or command that caused the DM, else in the private answer to their next one in
+that game (``Courier.answered``). Nothing in the channel names them.
 """
 
 from __future__ import annotations
@@ -15,20 +16,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from contextlib import suppress
 from dataclasses import dataclass, field
 
 import discord
 
 import metrics
-from i18n import Localized, _, joined, render
+from i18n import Localized, _, render
 from storage import GameRecord, TableStore
-from table.answer import USERS_ONLY, Interaction
-from table.fit import fit
+from table.answer import Interaction, send
 from table.games import Games
 from table.language import Languages
 from table.live import Live
-from table.people import mention
 from table.registry import registration
 from table.transition import Transition
 from table.wire import edit_in_channel, send_in_channel
@@ -73,6 +71,9 @@ class Courier:
         self._delivery: dict[int, asyncio.Task[None]] = {}
         self._retries: set[asyncio.TimerHandle] = set()
         self._told_closed: set[tuple[int, int]] = set()
+        # (game, player) whose DM was refused while somebody else acted: told at their own next interaction there.
+        self._to_tell: set[tuple[int, int]] = set()
+        self._telling: set[asyncio.Task[None]] = set()
         # user -> the game in which Discord refused their DM (0: outside a game): not asked again there.
         self._undeliverable: dict[int, int] = {}
         # user id -> their DM channel, as stored: one read per user and process, not one per DM.
@@ -109,6 +110,8 @@ class Courier:
             sent.seen = event.number  # else moves from another writer came between: ``deliver`` reads again
         if event.auto:
             self.deliver_later(event.live)
+        if event.ended:  # nobody is told about a game that is over
+            self._to_tell = {key for key in self._to_tell if key[0] != event.live.record.id}
 
     def deliver_later(self, live: Live, interaction: Interaction | None = None) -> None:
         """Bring the game's DMs up to date in the background."""
@@ -131,9 +134,8 @@ class Courier:
             self._delivery.pop(live.record.id, None)
 
     async def deliver(self, live: Live, interaction: Interaction | None = None) -> None:
-        """Make every player's DM show the private text it should, in the language last seen from that player; tell
-        the table once about closed DMs (as a followup to the action, which keeps the board the newest message and
-        costs no rate-limited request)."""
+        """Make every player's DM show the private text it should, in the language last seen from that player; a
+        player whose DMs are closed is told so once, privately (``_tell_closed``)."""
         record, known = live.record, self.sent(live)
         if known.up_to_date(live):
             return  # nothing to deliver: no need to ask the database
@@ -175,30 +177,38 @@ class Courier:
         return True
 
     async def _tell_closed(self, record: GameRecord, untold: list[int], interaction: Interaction | None) -> None:
-        """Tell the table, once per game, who does not accept DMs from the bot, and how to open them."""
+        """Tell each of ``untold`` once per game, privately, that the bot cannot DM them and how to open their DMs:
+        now if their own action caused the DM, else at their next one (the table is never told who)."""
+        self._told_closed.update((record.id, p) for p in untold)
+        for player in untold:
+            if interaction is not None and interaction.user.id == player:
+                await self._tell(record, interaction)
+            else:
+                self._to_tell.add((record.id, player))
+
+    def answered(self, live: Live, interaction: Interaction) -> None:
+        """``interaction``'s user acted in ``live``'s game and was answered: if their DM was refused meanwhile, they
+        are told how to open their DMs, in a private followup to that answer (in the background)."""
+        key = (live.record.id, interaction.user.id)
+        if key not in self._to_tell or self.closing:
+            return
+        self._to_tell.discard(key)
+        task = asyncio.ensure_future(self._tell(live.record, interaction))
+        self._telling.add(task)
+        task.add_done_callback(self._telling.discard)
+
+    async def _tell(self, record: GameRecord, interaction: Interaction) -> None:
         hosted = registration(record.kind)
         if hosted is None:
             return
-        self._told_closed.update((record.id, p) for p in untold)
         notice = render(
-            _(
-                "{players}: I can't send you direct messages. {hint}",
-                players=joined([mention(p) for p in untold], ", "),
-                hint=hosted.presenter.closed_dms_hint,
-            ),
-            self.languages.of_record(record),
+            _("I can't send you direct messages. {hint}", hint=hosted.presenter.closed_dms_hint),
+            self.languages.for_reader(interaction),
         )
-        # Without a copy of the board: one live board only (its buttons would act), and no chips shown to all.
-        # The person whose own action this answers hears it privately.
-        privately = interaction is not None and untold == [interaction.user.id]
-        with suppress(discord.HTTPException):
-            if interaction is not None:
-                await interaction.followup.send(
-                    **fit({"content": notice}), allowed_mentions=USERS_ONLY, ephemeral=privately
-                )
-            else:
-                channel = self.client.get_partial_messageable(record.channel_id)
-                await channel.send(**fit({"content": notice}), allowed_mentions=USERS_ONLY)
+        try:
+            await send(interaction, ephemeral=True, content=notice)
+        except discord.HTTPException:
+            log.info("Could not tell user %s that their DMs are closed", interaction.user.id, exc_info=True)
 
     async def show(self, user_id: int, text: str, message_id: int | None = None, *, game: int = 0) -> int | None:
         """Show ``text`` in a DM to ``user_id``: edit ``message_id`` if given, else send a new message. Returns the
@@ -266,6 +276,8 @@ class Courier:
         self.closing = True
         for retry in self._retries:
             retry.cancel()
+        for telling in self._telling:
+            telling.cancel()
         pending = [task for task in self._delivery.values() if not task.done()]
         if pending:
             await asyncio.wait(pending, timeout=2)

@@ -176,6 +176,7 @@ class Table:
                 await self.replies.answer(asked, moved)
         if interaction.type is discord.InteractionType.component:
             metrics.answered(interaction)  # a slash command is counted when it completes (bot.py)
+        self.courier.answered(moved.live, interaction)
         self.courier.deliver_later(moved.live, interaction)
 
     async def act_for(self, channel_id: int, player: int, action: object, *, game: int | None = None) -> Transition:
@@ -211,6 +212,7 @@ class Table:
             else:
                 message_id = await send(interaction, ephemeral=True, **message)
             await self.panels.opened(interaction, live, player, message_id, page, locale, position)
+        self.courier.answered(live, interaction)
 
     def panel(
         self,

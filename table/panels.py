@@ -9,7 +9,11 @@ panel is kept (``PanelHandle``), and:
   each panel's edits in order and always from the newest position, so the player whose turn begins sees "Your turn"
   on the panel they have open;
 - the mover's own panel is answered by their click: a per-player lock makes the background update wait for that
-  answer, and it then finds the panel current and leaves it alone.
+  answer, and it then finds the panel current and leaves it alone;
+- before its token dies (Discord's 15 minutes) a panel nobody clicked shrinks to one line with a Refresh button
+  (``STOPPED``), whose click redraws it in place through the click's own token; a panel Discord refused to edit
+  (its token died early, or was not one Discord accepts for it) is *stale*: the player's next move or panel in that
+  game comes with a fresh panel (``Replies.answer``), and a click on the stale one redraws it as it is now.
 
 Only the owner's token edits a panel, and it is composed for its owner alone: nobody else's hand can leak into it.
 
@@ -31,9 +35,9 @@ from typing import Any
 
 import discord
 
-from i18n import _, render
+from i18n import _, _p, render
 from storage import GameRecord
-from table.answer import Interaction, UserError
+from table.answer import Interaction, UserError, age, detached
 from table.boards import INTERACTION_TOKEN_SECONDS, BoardHandle
 from table.games import STALE_PANEL, Games
 from table.live import Live
@@ -48,7 +52,11 @@ log = logging.getLogger(__name__)
 # The one line an older panel keeps once a newer one is open.
 REPLACED = _("This panel is closed: your newest one is below.")
 # What a panel says once its token is about to die: past that it could show an old position as the current one.
-ASLEEP = _("This panel went to sleep: press My hand or use /hand for a fresh one.")
+STOPPED = _("This panel stopped following the game: press Refresh or use /hand.")
+# The one button a stopped panel keeps (answered by the table's commands cog: the panel redrawn in place).
+REFRESH_ID = "panel:{game}:refresh"
+REFRESH_PATTERN = r"panel:(?P<game>[0-9]+):refresh"
+UNKNOWN_MESSAGE = 10008  # Discord's code for a message that is gone
 
 HINTS_ON_YOUR_TURN = _("Hints are for your turn: press Hint again when it comes.")
 NO_HINTS_HERE = _("Hints are offered only at tables with a computer player or a single person.")
@@ -81,6 +89,9 @@ class Panels:
         self._locks: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = weakref.WeakValueDictionary()
         self._catching_up: dict[tuple[int, int], asyncio.Task[None]] = {}
         self._falling_asleep: set[asyncio.Task[None]] = set()
+        # (game id, player) whose panel Discord refused to edit: it may show an old position, so the player's next
+        # answer in that game brings a fresh one.
+        self._stale: set[tuple[int, int]] = set()
         # A panel nobody clicked for this long sleeps (its token, the only way to edit it, lasts 15 minutes).
         self.awake_seconds: float = INTERACTION_TOKEN_SECONDS
 
@@ -127,11 +138,14 @@ class Panels:
         if not message_id:
             return
         key = (live.record.id, player)
+        self._stale.discard(key)
         older = self._live.get(key)
         handle = self._live[key] = PanelHandle(
             BoardHandle.of(interaction, message_id), live.record.channel_id, page, locale, shown
         )
-        handle.sleep = asyncio.get_running_loop().call_later(self.awake_seconds, self._fall_asleep, key, handle)
+        # The token's life began when the interaction did (its id's time), not when this answer went out.
+        awake = max(self.awake_seconds - age(interaction), 0.0)
+        handle.sleep = asyncio.get_running_loop().call_later(awake, self._fall_asleep, key, handle)
         if older is not None and older.sleep is not None:
             older.sleep.cancel()
         if older is not None and older.token.message_id != message_id and older.token.fresh():
@@ -146,23 +160,51 @@ class Panels:
         self._falling_asleep.add(task)
         task.add_done_callback(self._falling_asleep.discard)
 
+    def stale(self, game_id: int, player: int) -> bool:
+        """Whether ``player``'s panel of the game could not be kept current (nor shrunk): it may show an old
+        position, so their next answer in the game brings a fresh panel."""
+        return (game_id, player) in self._stale
+
+    def following(self, game_id: int, player: int, message_id: int) -> bool:
+        """Whether ``message_id`` is the player's panel of the game that is kept current (else it may be behind)."""
+        handle = self._live.get((game_id, player))
+        return handle is not None and handle.token.message_id == message_id
+
+    def _lost(self, key: tuple[int, int]) -> None:
+        """The live panel can no longer be edited: from now on it is stale."""
+        handle = self._live.pop(key, None)
+        if handle is not None and handle.sleep is not None:
+            handle.sleep.cancel()
+        self._stale.add(key)
+
     async def _sleep(self, key: tuple[int, int], handle: PanelHandle) -> None:
-        """The panel's token is about to die: rather than go on showing a position that will grow old, it says it
-        sleeps, without buttons."""
+        """The panel's token is about to die: rather than go on showing a position that will grow old, it shrinks to
+        a line with a Refresh button (``STOPPED``)."""
         async with self.lock(handle.channel_id, key[1]):
             if self._live.get(key) is not handle:
                 return  # clicked since: a fresh token took over
             del self._live[key]
+            refresh = discord.ui.Button[discord.ui.View](
+                custom_id=REFRESH_ID.format(game=key[0]),
+                label=render(_p("button", "Refresh"), handle.locale),
+                style=discord.ButtonStyle.secondary,
+            )
+            view = discord.ui.View(timeout=None)
+            view.add_item(refresh)
             try:
-                await handle.token.edit(self.client, content=render(ASLEEP, handle.locale), view=None)
-            except discord.HTTPException:
-                log.debug("Could not put a panel of game %s to sleep", key[0], exc_info=True)
+                await handle.token.edit(self.client, content=render(STOPPED, handle.locale), view=detached(view))
+            except discord.HTTPException as error:
+                log.debug("Could not shrink a panel of game %s before its token died", key[0], exc_info=True)
+                if not dismissed(error):
+                    self._stale.add(key)
 
     # ---- following the table ----------------------------------------------------------------------------------
 
     async def on_moved(self, event: Transition) -> None:
         """Bring every live panel of the game up to date, in the background (the mover's waits for their answer)."""
         game_id = event.live.record.id
+        if event.ended:
+            self._stale = {key for key in self._stale if key[0] != game_id}  # no fresh panel for a game that is over
         # Only the game's players can have its panels: no walk over every live panel of every game.
         for key in [(game_id, player) for player in event.live.record.players if (game_id, player) in self._live]:
             running = self._catching_up.get(key)
@@ -188,14 +230,17 @@ class Panels:
                 if handle.shown >= now:
                     return
                 if not handle.token.fresh():
-                    self._live.pop(key, None)  # its token is dead: the panel can no longer be edited
+                    self._lost(key)  # its token is dead: the panel can no longer be edited
                     return
                 message = self.compose(live, presenter, player, handle.page, handle.locale, False)
                 try:
                     await handle.token.edit(self.client, **message)
-                except discord.HTTPException:
+                except discord.HTTPException as error:
                     log.debug("Could not bring a panel of game %s up to date", game_id, exc_info=True)
-                    self._live.pop(key, None)  # dismissed, or the token died: the next panel opened takes over
+                    if over or dismissed(error):
+                        self._live.pop(key, None)  # nothing on show to put right
+                    else:
+                        self._lost(key)  # its token died: the player's next answer brings a fresh panel
                     return
                 handle.shown = now
                 if over:
@@ -211,6 +256,7 @@ class Panels:
         """An abandoned game's panels are kept current no more (their buttons are refused as the game's)."""
         for key in [key for key in self._live if key[0] == game_id]:
             del self._live[key]
+        self._stale = {key for key in self._stale if key[0] != game_id}
 
     def close(self) -> None:
         for handle in self._live.values():
@@ -219,6 +265,13 @@ class Panels:
         for task in [*self._catching_up.values(), *self._falling_asleep]:
             task.cancel()
         self._catching_up.clear()
+
+
+def dismissed(error: discord.HTTPException) -> bool:
+    """Whether Discord refused a panel's edit because the message is gone (its owner dismissed it: "Unknown
+    Message"), not because the token can no longer reach it (every edit goes through a token Discord accepts for
+    the message: ``BoardHandle``)."""
+    return error.code == UNKNOWN_MESSAGE
 
 
 async def panel_game(

@@ -15,6 +15,7 @@ from typing import Literal
 
 import discord
 
+from i18n import _, lines, render
 from table.answer import Interaction, clicked_message, send, update
 from table.boards import BoardHandle, Boards, pings
 from table.panels import Panels
@@ -76,6 +77,9 @@ class Asked:
     locale: str
 
 
+# What opens the fresh panel sent to a player whose panel could no longer follow the game.
+FRESH = _("Your earlier panel could no longer follow the game; this one does:")
+
 # The panel an answer carries: its message id (None: unknown), its page, and the move count it shows.
 Shown = tuple[int | None, str | None, int]
 
@@ -101,6 +105,8 @@ class Replies:
             shown = await self._new_board(asked, moved, plan, board, shrunk)
         else:
             shown = await self._in_place(asked, moved, plan, board)
+        if shown is None and self.panels.stale(moved.live.record.id, moved.by):
+            shown = await self._fresh_panel(asked, moved)
         if shown is not None:
             message_id, page, position = shown
             await self.panels.opened(asked.interaction, moved.live, moved.by, message_id, page, asked.locale, position)
@@ -132,8 +138,8 @@ class Replies:
                 shown = await self._update_panel(asked, moved)
             posted = await send(interaction, allowed_mentions=pings(moved, boards.at_the_keyboard), **board)
             handle = BoardHandle.of(interaction, posted or 0)
-            if plan.panel == "after":
-                await self._send_panel(asked, moved, ack=False)
+            if plan.panel == "after" and not self.panels.stale(live.record.id, moved.by):
+                await self._send_panel(asked, moved, ack=False)  # (a stale panel's owner gets a fresh one instead)
             await boards.moved(live, handle.message_id, old, handle, shrunk)
         await boards.show_picture(moved, board, handle.message_id)
         return shown
@@ -162,3 +168,15 @@ class Replies:
         if not kept:
             return None
         return (sent if sent is not None else await original_id(interaction)), page, position
+
+    async def _fresh_panel(self, asked: Asked, moved: Transition) -> Shown | None:
+        """A fresh panel for a player whose live panel Discord would no longer let the bot edit (it may show an old
+        position): a private message of this answer's, so its token keeps it current from now on."""
+        interaction, live = asked.interaction, moved.live
+        own = not interaction.response.is_done()
+        message = self.panels.compose(live, moved.presenter, moved.by, None, asked.locale, False)
+        message["content"] = render(lines(FRESH, message["content"]), asked.locale)
+        sent = await send(interaction, ephemeral=True, **message)
+        if sent is None and own:
+            sent = await original_id(interaction)
+        return sent, None, moved.presenter.game.move_count(live.state)

@@ -2053,7 +2053,9 @@ class FakeDiscord:
         if channel is not None:
             values["channel_id"] = str(_id_of(channel))
         if interaction is not None:
-            values.update(interaction_id=str(interaction.id), token=interaction.token)
+            values["token"] = interaction.token
+            if "{interaction_id}" in path:  # the webhook routes name the interaction by its token alone
+                values["interaction_id"] = str(interaction.id)
         if message_id is not None:
             values["message_id"] = message_id if message_id == "@original" else str(_id_of(message_id))
         segments = path.strip("/").split("/")

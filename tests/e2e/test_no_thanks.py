@@ -574,10 +574,19 @@ async def open_game(
 
 
 async def wait_notice(world: World, member: Member) -> Message:
-    """The channel's newest notice that ``member``'s DMs are closed."""
-    return await world.fake.wait_message(
-        world.channel, lambda m: member.mention in m.content and "direct messages" in m.content
-    )
+    """The private notice telling ``member`` their DMs are closed, in an answer to their own action (never in the
+    channel): their first /hand brings it if no action of theirs did yet."""
+    fake = world.fake
+
+    def notices() -> list[Message]:
+        return [m for m in fake.ephemeral_messages(member) if CLOSED_DMS in m.content]
+
+    await fake.wait_idle()
+    if not notices():
+        await fake.invoke("hand", user=member, channel=world.channel)
+    await fake.wait_for(lambda: bool(notices()), what=f"{member.name}'s private notice")
+    assert not [m for m in public_messages(fake, world.channel) if CLOSED_DMS in m.content]
+    return notices()[0]
 
 
 # ---- whole games -------------------------------------------------------------------------------------------------
@@ -823,10 +832,10 @@ async def test_closed_dms_get_a_notice_without_chips_and_the_game_goes_on(world:
             await table.play_turn(turns)
             turns += 1
             assert turns < 200
-        notices = [
-            m for m in public_messages(fake, world.channel) if shy.mention in m.content and "direct" in m.content
-        ]
+        assert not [m for m in public_messages(fake, world.channel) if CLOSED_DMS in m.content]
+        notices = [m for m in fake.ephemeral_messages(shy) if CLOSED_DMS in m.content]
         assert len(notices) == 1  # told once per game, not at every change of their chips
+        assert all(not [m for m in fake.ephemeral_messages(p) if CLOSED_DMS in m.content] for p in table.members[2:])
         table.check_secrets()  # no notice (nor anything else public) shows a chip count
         text = private(await fake.invoke("hand", user=shy, channel=world.channel))
         assert f"Your chips: {no_thanks.chips(table.state, shy.id)}" in text

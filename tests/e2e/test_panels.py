@@ -37,6 +37,7 @@ from tests.players import (
 )
 
 REPLACED = "This panel is closed: your newest one is below."
+STOPPED = "This panel stopped following the game: press Refresh or use /hand."
 # Seeds whose games last long enough for every player to play many turns from a kept panel.
 SEEDS = {3: 10, 4: 10, 5: 10}
 
@@ -281,16 +282,27 @@ async def test_only_a_clearly_worse_lay_or_a_kept_pile_takes_one_confirming_clic
         assert the_game.top(saved_state(world), kept.pile) == kept.card
 
 
-async def test_a_panel_whose_token_is_about_to_die_says_it_sleeps(world: World) -> None:
+async def test_a_panel_whose_token_is_about_to_die_stops_with_a_refresh_button_that_brings_it_back(
+    world: World,
+) -> None:
     members = world.players[:3]
     fake = world.fake
     ana = members[0]
     async with world.bot(seed=10) as bot:
         await open_game(world, members)
-        # Past the token's life the panel could no longer follow the table: it goes to sleep instead of growing old.
+        # Past the token's life the panel could no longer follow the table: it stops instead of growing old.
         bot.tables.panels.awake_seconds = 0.5
         panel = (await fake.click(newest_board(world), label="My hand", user=ana)).original
         assert panel is not None
-        await fake.wait_for(lambda: panel.content.startswith("This panel went to sleep"), what="the panel to sleep")
-        assert panel.buttons == []
+        await fake.wait_for(lambda: panel.content.startswith(STOPPED), what="the panel to stop")
+        assert [b.get("label") for b in panel.buttons] == ["Refresh"]
         assert live_panels(world, ana) == []
+        # Refresh redraws it in place, as the table is now, through the click's own token: it follows again.
+        bot.tables.panels.awake_seconds = 60.0
+        rec = await fake.click(panel, label="Refresh", user=ana)
+        assert rec.response is not None
+        assert rec.response.type == 7  # an update of the clicked message
+        assert hand_in(panel.content) == list(the_game.hand(saved_state(world), ana.id))
+        assert live_panels(world, ana) == [panel]
+        # Discord accepted every edit of it (each through a token it accepts for the panel).
+        assert not [r for r in fake.requests if 400 <= r.status < 500 and r.status != 429]

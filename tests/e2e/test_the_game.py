@@ -133,7 +133,6 @@ class Table:
         self.starter = starter or members[0]  # who lays the first card
         self.by_id = {member.id: member for member in members}
         self.closed = {member.id for member in closed_dms}
-        self.told_closed: set[int] = set()
         self.known: dict[int, list[int]] = {}  # each player's hand as last shown to them privately
         self.state: State | None = None
         self.first_message = len(self.fake.channel_messages(self.channel))  # where this game's messages begin
@@ -208,14 +207,15 @@ class Table:
             assert not self.fake.dms(member)
             if the_game.is_over(self.replica()):
                 return  # no notice, no /hand: the game is over
-            if member.id not in self.told_closed:  # the channel is told once per game, not at every draw
-                self.told_closed.add(member.id)
-                notices = [m for m in self.messages() if CLOSED_DMS in m.content]
-                assert len(notices) == 1, notices
-                assert member.mention in notices[0].content, notices[0]
             shown = await self.fake.invoke("hand", user=member, channel=self.channel)
             assert answer(shown).ephemeral
             assert hand_in(answer(shown).content) == cards
+            # Told privately, once per game (by the answer to their first action or /hand), never in the channel.
+            await self.fake.wait_for(
+                lambda: len([m for m in self.fake.ephemeral_messages(member) if CLOSED_DMS in m.content]) == 1,
+                what=f"{member.name}'s one private notice about their DMs",
+            )
+            assert not [m for m in self.messages() if CLOSED_DMS in m.content]
         else:
             with suppress(TimeoutError, AssertionError):  # delivered in the background
                 await self.fake.wait_for(lambda: latest_hand(self.fake, member) == cards, timeout=3)
@@ -601,22 +601,22 @@ async def test_smaller_hands_deal_one_card_fewer(world: World) -> None:
 # ---- closed DMs, restarts ------------------------------------------------------------------------------------------
 
 
-async def test_a_player_with_closed_dms_is_told_in_the_channel_and_the_game_goes_on(world: World) -> None:
+async def test_a_player_with_closed_dms_is_told_privately_and_the_game_goes_on(world: World) -> None:
     ana, ben = world.players[:2]
     async with world.bot(seed=109) as bot:
         table = Table(world, bot, [ana, ben], closed_dms=(ben,))
-        started = await table.open()
-        notice = started.followups[0]
-        assert not notice.ephemeral
-        assert notice.content.startswith(f"{ben.mention}: I can't send you direct messages")
-        told = notice.content.split(" ⏰")[0]  # (the turn clock's deadline may follow)
+        await table.open()  # ben's first /hand brings the notice (Table.learn_hand checks it)
+        notices = [m for m in world.fake.ephemeral_messages(ben) if CLOSED_DMS in m.content]
+        assert len(notices) == 1
+        told = notices[0].content.split(" ⏰")[0]  # (the turn clock's deadline may follow)
+        assert told.startswith("I can't send you direct messages")
         assert "/hand" in told
         assert ana.mention not in told
         last = await table.play_to_end()
         table.check_game_over(last)
-        notices = [m for m in public_messages(world.fake, world.channel) if "can't send you direct" in m.content]
-        assert len(notices) == 1  # told once per game, not at every draw
-        assert all(m.content.startswith(f"{ben.mention}:") and "Your hand" not in m.content for m in notices)
+        assert len([m for m in world.fake.ephemeral_messages(ben) if CLOSED_DMS in m.content]) == 1  # once per game
+        assert not [m for m in world.fake.ephemeral_messages(ana) if CLOSED_DMS in m.content]
+        assert not [m for m in public_messages(world.fake, world.channel) if CLOSED_DMS in m.content]
         assert not world.fake.dms(ben)
         assert world.fake.dms(ana)
 
