@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
 import discord
-from discord.http import MultipartParameters, handle_message_parameters
+from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
@@ -33,6 +33,11 @@ def dynamic_item_patterns(client: discord.Client) -> Iterable[re.Pattern[str]]:
     """The custom id patterns of the dynamic items ``client`` listens for (``Client.add_dynamic_items``)."""
     patterns: Iterable[re.Pattern[str]] = client._connection._view_store._dynamic_items
     return patterns
+
+
+def api_base() -> str:
+    """The address of Discord's REST API that discord.py talks to (the tests point it at the fake Discord)."""
+    return str(Route.BASE)
 
 
 def zstd_available() -> bool:

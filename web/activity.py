@@ -21,9 +21,9 @@ from typing import Any
 import aiohttp
 import discord
 from aiohttp import web
-from discord.http import Route
 
 from cogs._ui import ErrorHandlingView
+from discord_internals import api_base
 from i18n import SOURCE_LANGUAGE, Text, _, language, render
 from storage import GameRecord, GameStore
 from web.tokens import Signer, still_open
@@ -108,14 +108,14 @@ class SignIn:
         }
         async with self._under_way:
             try:
-                async with self._session.post(f"{Route.BASE}/oauth2/token", data=form) as response:
+                async with self._session.post(f"{api_base()}/oauth2/token", data=form) as response:
                     granted = await response.json() if response.status == 200 else {}
                 token = granted.get("access_token")
                 if not isinstance(token, str):
                     log.info("Discord refused an Activity's sign-in code (HTTP %d)", response.status)
                     return None
                 headers = {"Authorization": f"Bearer {token}"}
-                async with self._session.get(f"{Route.BASE}/users/@me", headers=headers) as response:
+                async with self._session.get(f"{api_base()}/users/@me", headers=headers) as response:
                     user = await response.json() if response.status == 200 else None
             except (aiohttp.ClientError, TimeoutError, ValueError) as error:
                 log.warning("The Activity's sign-in could not reach Discord: %r", error)

@@ -9,11 +9,11 @@ import pytest
 
 from cogs.the_game_presenter import PRESENTER
 from engine import the_game
-from engine.ai import PLAYERS
 from engine.game import Setup
 from engine.the_game import EndTurn, Play, Signal
 from i18n import languages, render
 from table.presenter import Step
+from table.registry import computer_player
 
 TURN_LINE = 200
 # Real Discord ids: a mention is written <@1575985424776560645> in the message, 22 characters.
@@ -32,7 +32,8 @@ def steps_of(state: the_game.State, moves: list[tuple[int, the_game.Action]]) ->
 def turn_lines(players: int, seed: int) -> list[list[Step]]:
     """The moves of each turn of a seeded game of computer players who signal after every move (as at a table),
     cut where the board moves on."""
-    ai = PLAYERS["the_game"]
+    ai = computer_player("the_game")
+    assert ai is not None
     seats = tuple(BASE + seat for seat in range(players))
     state = the_game.GAME.new_game(Setup(seats, seed, frozenset(), the_game.INFO.rules_version))
     rng = random.Random(seed)
