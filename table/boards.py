@@ -1,10 +1,12 @@
 """The boards: one message per game in the channel, composed by the game's presenter, edited in place, superseded.
 
 The channel stays quiet: the board is one message edited in place, and a new board is posted at the bottom only when the
-presenter says the table moved on (a new turn, a card taken), when the game ends, or when chat has pushed the board out
-of sight. Only a new board pings, and only the player who must act next. Edits go through the token of the interaction
-that posted the board while it lasts (outside the bot's global rate limit); board changes of one game go out in order,
-so a slow answer to an earlier move never overwrites the board a later move put up.
+presenter says the table moved on (a new turn, a card taken), when the game ends, or when people talked since it went
+up (an edit would log the move above talk that came before it: the channel reads in the order things happened). The
+old board shrinks to its lines of the log before the new one is posted, so two boards are never live at once. Only a
+new board pings, and only the player who must act next. Edits go through the token of the interaction that posted the
+board while it lasts (outside the bot's global rate limit); board changes of one game go out in order, so a slow answer
+to an earlier move never overwrites the board a later move put up.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ log = logging.getLogger(__name__)
 
 # An interaction's token edits its messages for 15 minutes; leave a margin.
 INTERACTION_TOKEN_SECONDS = 14 * 60
+# Talk since a board kept per channel (only whether any is left matters: a few deletions can't empty a long talk).
+CHAT_KEPT = 50
 # A person who acted this recently, with only computer players moving since, is looking at the table: their next
 # turn is shown without a ping.
 AT_THE_KEYBOARD_SECONDS = 10.0
@@ -178,7 +182,7 @@ class Boards:
         self.languages = languages
         self.deadline = deadline
         self.buttons = buttons
-        self._chat_since: dict[int, int] = {}
+        self._chat_since: dict[int, set[int]] = {}  # channel id -> the people's messages since its board went up
         self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board by token
         self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._shown: OrderedDict[int, Shown] = OrderedDict()  # game id -> what its board shows
@@ -247,11 +251,11 @@ class Boards:
         text = board_text(moved, shown.last, framing, record_line)
         # Talk since the board went up: editing it would log this move above talk that came before it, so the board
         # goes up anew below the talk, and the old one keeps only the moves made before it.
-        talked = self._chat_since.get(record.channel_id, 0) > 0
+        talked = bool(self._chat_since.get(record.channel_id))
         fresh = moved.ended or record.message_id is None or moved.moved_on or talked
         if fresh:
             # Counted from here: talk while the new board is on its way is below the old board, and may be above it.
-            self._chat_since[record.channel_id] = 0
+            self._chat_since.pop(record.channel_id, None)
         shown.text = text
         shrunk = self.supersede(live, presenter, moved.number - 1 if talked else moved.number) if fresh else None
         return self.public(record, presenter, moved.after, text), fresh, shrunk
@@ -278,11 +282,16 @@ class Boards:
     def at_the_keyboard(self, game_id: int, player: int) -> bool:
         return self.games.last_to_act(game_id, player, AT_THE_KEYBOARD_SECONDS)
 
-    def note_chat(self, channel_id: int) -> None:
+    def note_chat(self, channel_id: int, message_id: int) -> None:
         """A person wrote in the channel: the next move posts the board again below what they wrote, so the channel
         reads in the order things happened (and the board stays in sight)."""
-        if channel_id in self.games.running_kinds:
-            self._chat_since[channel_id] = self._chat_since.get(channel_id, 0) + 1
+        said = self._chat_since.setdefault(channel_id, set()) if channel_id in self.games.running_kinds else None
+        if said is not None and len(said) < CHAT_KEPT:
+            said.add(message_id)
+
+    def chat_gone(self, channel_id: int, message_id: int) -> None:
+        """A message was deleted (by its writer, or by the no-numbers rule): it is no talk to keep order with."""
+        self._chat_since.get(channel_id, set()).discard(message_id)
 
     def is_board_click(self, interaction: Interaction, record: GameRecord) -> bool:
         message = clicked_message(interaction)
@@ -370,7 +379,7 @@ class Boards:
         message.setdefault("allowed_mentions", NO_PINGS)
         clicked = clicked_message(interaction)
         async with self.turn(live.record.id):
-            self._chat_since[live.record.channel_id] = 0
+            self._chat_since.pop(live.record.channel_id, None)
             old = live.record.message_id
             shrunk = (
                 None if presenter is None else self.supersede(live, presenter, presenter.game.move_count(live.state))

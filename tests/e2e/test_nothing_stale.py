@@ -266,3 +266,21 @@ async def test_chat_and_cards_stay_in_the_order_they_happened(world: World) -> N
         assert [m for m in fake.channel_messages(world.channel) if game_buttons(m)] == [
             public_messages(fake, world.channel)[-1]
         ]
+
+
+async def test_a_reminder_shrinks_to_a_line_once_its_turn_is_over(world: World) -> None:
+    members = world.players[:3]
+    async with world.bot(seed=38) as bot:
+        bot.tables.clock.scale = 0.2  # 30 s: the reminder after 4 s, the deadline after 6 s
+        await open_game(world, members, turn_time="30 seconds")
+        await play_a_few(world, members, 1)  # the first card: the first mover's turn is timed
+        reminder = (await world.fake.wait_for(lambda: said(world, "⏰"), timeout=10, what="the reminder"))[0]
+        assert DEADLINE.search(reminder.content)
+        bot.tables.clock.scale = 10.0
+        mover = next(m for m in members if m.mention in reminder.content)
+        while the_game.current_player(saved_state(world)) == mover.id:
+            await play_a_few(world, members, 1)
+        await world.fake.wait_for(
+            lambda: not DEADLINE.search(reminder.content), timeout=5, what="the reminder to shrink"
+        )
+        assert reminder.content == f"⏰ {mover.mention} was reminded that their turn was running out."
