@@ -18,8 +18,7 @@ from cogs._types import Interaction
 from cogs._ui import in_text_channel, reply_error
 from cogs.lobby_message import LobbyMessage
 from storage import GameRecord
-from table.answer import detached
-from table.end_screen import REMATCH_ID, replay_view
+from table.end_screen import REMATCH_ID, retire_end_screens
 from table.transition import Transition
 
 if TYPE_CHECKING:
@@ -90,25 +89,15 @@ class AfterTheEnd(commands.Cog):
 
     async def on_moved(self, event: Transition) -> None:
         """A game ended: the channel's previous end screen loses its Rematch (its Replay stays), in the background
-        (the move's answer does not wait for it)."""
+        (the move's answer does not wait for it). A copy shown by /board does the same (``Table.show_result``)."""
         if event.presenter.game.is_over(event.after):
             task = asyncio.ensure_future(self.retire_older(event.live.record))
             self._tidying.add(task)
             task.add_done_callback(self._tidying.discard)
 
     async def retire_older(self, ended: GameRecord) -> None:
-        games = await self.bot.storage.channel_games(ended.channel_id, limit=5)
-        # The last finished one before it: a game ended early in between lost its buttons when it was ended.
-        older = next((g for g in games if g.id < ended.id and g.status == "finished"), None)
-        if older is None or older.message_id is None:
-            return
-        channel = self.bot.get_partial_messageable(ended.channel_id)
-        replay_only = detached(replay_view(older, self.bot.tables.languages.of_record(older)))
-        try:
-            await channel.get_partial_message(older.message_id).edit(view=replay_only)
-        except discord.HTTPException:
-            # Deleted, or no longer ours to edit: a click on it is refused all the same.
-            log.info("The end screen of game %s kept its Rematch", older.id, exc_info=True)
+        tables = self.bot.tables
+        await retire_end_screens(self.bot, self.bot.storage, ended, tables.languages.of_record)
 
 
 async def setup(bot: Bot) -> None:

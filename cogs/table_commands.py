@@ -94,7 +94,11 @@ class TableCommands(commands.Cog):
     @commands.Cog.listener()
     async def on_message(self, message: discord.Message) -> None:
         if message.guild is not None and not message.author.bot:
-            self.bot.tables.boards.note_chat(message.channel.id)
+            self.bot.tables.boards.note_chat(message.channel.id, message.id)
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        self.bot.tables.boards.chat_gone(payload.channel_id, payload.message_id)
 
     @app_commands.command(name="endgame", description="End this channel's lobby or game (host or Manage Channels).")
     @app_commands.guild_only()

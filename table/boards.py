@@ -1,10 +1,12 @@
 """The boards: one message per game in the channel, composed by the game's presenter, edited in place, superseded.
 
 The channel stays quiet: the board is one message edited in place, and a new board is posted at the bottom only when the
-presenter says the table moved on (a new turn, a card taken), when the game ends, or when chat has pushed the board out
-of sight. Only a new board pings, and only the player who must act next. Edits go through the token of the interaction
-that posted the board while it lasts (outside the bot's global rate limit); board changes of one game go out in order,
-so a slow answer to an earlier move never overwrites the board a later move put up.
+presenter says the table moved on (a new turn, a card taken), when the game ends, or when people talked since it went
+up (an edit would log the move above talk that came before it: the channel reads in the order things happened). The
+old board shrinks to its lines of the log before the new one is posted, so two boards are never live at once. Only a
+new board pings, and only the player who must act next. Edits go through the token of the interaction that posted the
+board while it lasts (outside the bot's global rate limit); board changes of one game go out in order, so a slow answer
+to an earlier move never overwrites the board a later move put up.
 """
 
 from __future__ import annotations
@@ -42,8 +44,8 @@ log = logging.getLogger(__name__)
 
 # An interaction's token edits its messages for 15 minutes; leave a margin.
 INTERACTION_TOKEN_SECONDS = 14 * 60
-# Chat messages after the board that push it out of sight: the next change posts the board again below them.
-REPOST_AFTER_MESSAGES = 8
+# Talk since a board kept per channel (only whether any is left matters: a few deletions can't empty a long talk).
+CHAT_KEPT = 50
 # A person who acted this recently, with only computer players moving since, is looking at the table: their next
 # turn is shown without a ping.
 AT_THE_KEYBOARD_SECONDS = 10.0
@@ -53,6 +55,10 @@ SHOWN_KEPT = 5000
 
 # What a superseded board says when nothing happened while it was on show (a repost by /board).
 MOVED_BELOW = _("The board moved below.")
+# The last line of a game ended without a score (/endgame): its board, its panels, a copy of its end shown by /board.
+ENDED_EARLY = _("This game was ended early.")
+# What a lobby's message keeps once /endgame closed it.
+LOBBY_CLOSED = _("This lobby was closed.")
 
 # What the clock adds to a board: the deadline line, and the vote buttons once the mover has missed a turn.
 DeadlineLine = Callable[[GameRecord, int | None], Localized | None]
@@ -176,7 +182,7 @@ class Boards:
         self.languages = languages
         self.deadline = deadline
         self.buttons = buttons
-        self._chat_since: dict[int, int] = {}
+        self._chat_since: dict[int, set[int]] = {}  # channel id -> the people's messages since its board went up
         self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board by token
         self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._shown: OrderedDict[int, Shown] = OrderedDict()  # game id -> what its board shows
@@ -243,27 +249,31 @@ class Boards:
         announcement = presenter.announce(moved.before, moved.after, moved.by, moved.action)
         shown.last = announcement if framing is None else framing(announcement)
         text = board_text(moved, shown.last, framing, record_line)
-        fresh = (
-            moved.ended
-            or record.message_id is None
-            or moved.moved_on
-            or self._chat_since.get(record.channel_id, 0) >= REPOST_AFTER_MESSAGES
-        )
+        # Talk since the board went up: editing it would log this move above talk that came before it, so the board
+        # goes up anew below the talk, and the old one keeps only the moves made before it.
+        talked = bool(self._chat_since.get(record.channel_id))
+        fresh = moved.ended or record.message_id is None or moved.moved_on or talked
+        if fresh:
+            # Counted from here: talk while the new board is on its way is below the old board, and may be above it.
+            self._chat_since.pop(record.channel_id, None)
         shown.text = text
-        shrunk = self.supersede(live, presenter, moved.number) if fresh else None
+        shrunk = self.supersede(live, presenter, moved.number - 1 if talked else moved.number) if fresh else None
         return self.public(record, presenter, moved.after, text), fresh, shrunk
 
     async def record_line(self, moved: Transition) -> Localized | None:
         """Under an end screen: these players' record at this game, read after the move that ended it committed."""
         return await team_record(self.stats, moved.live.record) if moved.ended else None
 
-    def supersede(self, live: Live, presenter: SomePresenter, upto: int) -> Message:
+    def supersede(self, live: Live, presenter: SomePresenter, upto: int, end: Text | None = None) -> Message:
         """The board on show gives way to a new one at move ``upto``: the edit that shrinks it to a line or two of
-        the log, saying what happened while it was on show (no embed, no buttons, no deadline, nobody to move)."""
+        the log, saying what happened while it was on show (no embed, no buttons, no deadline, nobody to move);
+        ``end`` closes the log of a game ended without a move (/endgame)."""
         shown = self.shown(live, presenter)
         steps = live.since(shown.since, upto)
         summary = presenter.summary(steps) if steps else None
-        text = lines(began(live.record) if shown.since == 0 else None, summary or MOVED_BELOW)
+        text = lines(began(live.record) if shown.since == 0 else None, summary or (end or MOVED_BELOW))
+        if end is not None and summary is not None:
+            text = lines(text, end)
         shown.since = upto
         # A log that would outgrow a message keeps its newest lines (Discord refuses the whole edit otherwise).
         content = cut(render(text, self.languages.of_record(live.record)), CONTENT, keep_last=True)
@@ -272,10 +282,16 @@ class Boards:
     def at_the_keyboard(self, game_id: int, player: int) -> bool:
         return self.games.last_to_act(game_id, player, AT_THE_KEYBOARD_SECONDS)
 
-    def note_chat(self, channel_id: int) -> None:
-        """A person wrote in the channel: after a few messages the board is out of sight and is posted again."""
-        if channel_id in self.games.running_kinds:
-            self._chat_since[channel_id] = self._chat_since.get(channel_id, 0) + 1
+    def note_chat(self, channel_id: int, message_id: int) -> None:
+        """A person wrote in the channel: the next move posts the board again below what they wrote, so the channel
+        reads in the order things happened (and the board stays in sight)."""
+        said = self._chat_since.setdefault(channel_id, set()) if channel_id in self.games.running_kinds else None
+        if said is not None and len(said) < CHAT_KEPT:
+            said.add(message_id)
+
+    def chat_gone(self, channel_id: int, message_id: int) -> None:
+        """A message was deleted (by its writer, or by the no-numbers rule): it is no talk to keep order with."""
+        self._chat_since.get(channel_id, set()).discard(message_id)
 
     def is_board_click(self, interaction: Interaction, record: GameRecord) -> bool:
         message = clicked_message(interaction)
@@ -300,9 +316,10 @@ class Boards:
             await self.show_in_place(played, board)
             return
         async with self.turn(live.record.id):
+            await self.retire(live.record, live.record.message_id, shrunk)
             channel = self.client.get_partial_messageable(live.record.channel_id)
             message = await channel.send(allowed_mentions=pings(played, self.at_the_keyboard), **fit(board))
-            await self.moved(live, message.id, live.record.message_id, None, shrunk)
+            await self.moved(live, message.id)
         await self.show_picture(played, board, message.id)
 
     async def show_picture(self, played: Transition, board: Message, message_id: int | None) -> None:
@@ -362,6 +379,7 @@ class Boards:
         message.setdefault("allowed_mentions", NO_PINGS)
         clicked = clicked_message(interaction)
         async with self.turn(live.record.id):
+            self._chat_since.pop(live.record.channel_id, None)
             old = live.record.message_id
             shrunk = (
                 None if presenter is None else self.supersede(live, presenter, presenter.game.move_count(live.state))
@@ -371,26 +389,26 @@ class Boards:
                 await update(interaction, **message)
                 handle = BoardHandle.of(interaction, clicked.id)
             else:
+                await self.retire(live.record, old, shrunk)
                 handle = BoardHandle.of(interaction, await send(interaction, **message) or 0)
-            await self.moved(live, handle.message_id, old, handle, shrunk)
+            await self.moved(live, handle.message_id, handle)
 
-    async def moved(
-        self,
-        live: Live,
-        new_id: int | None,
-        old_id: int | None,
-        handle: BoardHandle | None = None,
-        shrunk: Message | None = None,
-    ) -> None:
-        """The board now lives in message ``new_id``: remember it, and shrink the old one (``shrunk``), or at least
-        take its buttons off."""
+    async def retire(self, record: GameRecord, old_id: int | None, shrunk: Message | None) -> None:
+        """The board on show shrinks (``shrunk``), or at least loses its buttons, before its successor goes up: never
+        two live boards, not even for a moment. Should Discord refuse, the new board goes up all the same."""
+        if old_id is None:
+            return
+        try:
+            await self.edit(record, shrunk or {"view": None}, old_id)
+        except discord.HTTPException:
+            log.info("The old board of game %s could not shrink", record.id, exc_info=True)
+
+    async def moved(self, live: Live, new_id: int | None, handle: BoardHandle | None = None) -> None:
+        """The board now lives in message ``new_id`` (the old one shrank before it went up, ``retire``)."""
         record = live.record
         if not new_id:
             return
-        self._chat_since[record.channel_id] = 0
         await self.games.board_at(live, new_id)
-        if old_id is not None and old_id != new_id:
-            await self.edit(record, shrunk or {"view": None}, old_id)
         if handle is not None:
             self._handles[record.id] = handle
         else:
@@ -428,6 +446,21 @@ class Boards:
             live = self.games.cached(record.id)
             if live is not None and message_id is None:
                 await self.games.board_at(live, None)
+
+    async def ended_early(self, record: GameRecord, live: Live | None) -> None:
+        """A game ended without a move (/endgame, a deleted channel): its board shrinks to its log and a last line,
+        a lobby's message to one line; no embed, no buttons, no deadline."""
+        locale = self.languages.of_record(record)
+        if live is not None and record.status == "running":
+            presenter = self.games.presenter(record)
+            shrunk = self.supersede(live, presenter, presenter.game.move_count(live.state), ENDED_EARLY)
+        else:
+            shrunk = {"content": render(LOBBY_CLOSED if record.status == "lobby" else ENDED_EARLY, locale)}
+            shrunk.update(embed=None, view=None)
+        try:
+            await self.edit(live.record if live is not None else record, shrunk)
+        finally:
+            self.forget(record.id)
 
     def forget(self, game_id: int) -> None:
         self._handles.pop(game_id, None)

@@ -41,6 +41,11 @@ MISSES_FOR_AUTOPILOT = 3
 MIN_REMINDER_SECONDS = 10
 
 
+def reminded(player: int) -> Text:
+    """What a reminder keeps once its turn is over (or the game): no deadline that would go on reading live."""
+    return _("⏰ {player} was reminded that their turn was running out.", player=mention(player))
+
+
 class TurnClock:
     def __init__(self, client: discord.Client, storage: TableStore, games: Games, languages: Languages) -> None:
         self.client = client
@@ -52,6 +57,9 @@ class TurnClock:
         self._heap: list[tuple[float, int, int, bool]] = []  # (when, game id, seq, is the reminder)
         self._changed = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        # game id -> the reminder on show: (channel id, message id, the player reminded, the table's language)
+        self._reminders: dict[int, tuple[int, int, int, str]] = {}
+        self._shrinking: set[asyncio.Task[None]] = set()
 
     # ---- keeping the clock ----------------------------------------------------------------------------------------
 
@@ -76,6 +84,9 @@ class TurnClock:
         that shows its deadline is drawn)."""
         if event.player is not None and not event.auto and not is_ai(event.player):
             await self.acted(event.live, event.player)
+        shown = self._reminders.get(event.live.record.id)
+        if shown is not None and (event.moved_on or event.ended or event.upcoming != shown[2]):
+            self._shrink_reminder(event.live.record.id)
         await self.restart(event.live, event.presenter, event.moved_on)
 
     async def restart(self, live: Live, presenter: SomePresenter, moved_on: bool) -> None:
@@ -109,7 +120,25 @@ class TurnClock:
 
     async def stop_game(self, game_id: int) -> None:
         self.deadlines.pop(game_id, None)
+        self._shrink_reminder(game_id)
         await self.storage.clear_timer(game_id)
+
+    def _shrink_reminder(self, game_id: int) -> None:
+        """The turn a reminder was about is over: it shrinks to a line without its deadline, in the background (the
+        board does not wait on it)."""
+        shown = self._reminders.pop(game_id, None)
+        if shown is None:
+            return
+        task = asyncio.ensure_future(self._edit_reminder(*shown))
+        self._shrinking.add(task)
+        task.add_done_callback(self._shrinking.discard)
+
+    async def _edit_reminder(self, channel_id: int, message_id: int, player: int, locale: str) -> None:
+        message = self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
+        try:
+            await message.edit(content=render(reminded(player), locale))
+        except discord.HTTPException:
+            log.info("A reminder in channel %s could not shrink", channel_id, exc_info=True)
 
     async def _run(self) -> None:
         while True:
@@ -156,11 +185,14 @@ class TurnClock:
                     when=when,
                 )
             )
-            await self.announce(
+            posted = await self.announce(
                 record,
                 text,
                 discord.AllowedMentions(users=[discord.Object(player)]) if pings_on(record, player) else NO_PINGS,
             )
+            if posted is not None:
+                self._shrink_reminder(game_id)  # one reminder on show per game
+                self._reminders[game_id] = (record.channel_id, posted, player, self.languages.of_record(record))
             return
         self.deadlines.pop(game_id, None)
         await self.games.events.turn_ran_out(TurnRanOut(record.channel_id, game_id, player))
@@ -218,8 +250,11 @@ class TurnClock:
 
     async def announce(
         self, record: GameRecord, text: Text, allowed_mentions: discord.AllowedMentions = USERS_ONLY
-    ) -> None:
-        """Tell the table ``text``, in the table's language."""
+    ) -> int | None:
+        """Tell the table ``text``, in the table's language; the message's id (None if Discord refused it)."""
         channel = self.client.get_partial_messageable(record.channel_id)
-        with suppress(discord.HTTPException):
-            await channel.send(render(text, self.languages.of_record(record)), allowed_mentions=allowed_mentions)
+        try:
+            sent = await channel.send(render(text, self.languages.of_record(record)), allowed_mentions=allowed_mentions)
+        except discord.HTTPException:
+            return None
+        return sent.id

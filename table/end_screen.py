@@ -8,12 +8,18 @@ clicks, with ``/history``'s one check that keeps a daily deal's replay closed un
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+
 import discord
 
 from i18n import Localized, Text, _, _n, _p, joined, number, render
-from storage import GameRecord, StatsStore
+from storage import GameRecord, GameStore, StatsStore
+from table.answer import detached
 from table.people import is_ai, mention
 from table.registry import GAMES
+
+log = logging.getLogger(__name__)
 
 REMATCH_ID = "rematch:{game}"
 END_REPLAY_ID = "replay:{game}"
@@ -112,3 +118,27 @@ def replay_view(record: GameRecord, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(replay_button(record, locale))
     return view
+
+
+async def retire_end_screens(
+    client: discord.Client,
+    storage: GameStore,
+    newest: GameRecord,
+    locale_of: Callable[[GameRecord], str],
+    copy_of: int | None = None,
+) -> None:
+    """``newest`` ended and its end screen (its message) is the channel's newest: the end screen before it keeps only
+    its Replay, so one Rematch is live in a channel. ``copy_of``: an older end screen of ``newest`` itself, which a
+    copy (``/board``) replaced. A game ended by /endgame has no end screen (its message is forgotten as it ends)."""
+    stale = [(newest, copy_of)] if copy_of is not None else []
+    games = await storage.channel_games(newest.channel_id, limit=5)
+    older = next((g for g in games if g.id < newest.id and g.ended_at is not None and g.message_id), None)
+    if older is not None and older.message_id is not None:
+        stale.append((older, older.message_id))
+    channel = client.get_partial_messageable(newest.channel_id)
+    for game, message_id in stale:
+        try:
+            await channel.get_partial_message(message_id).edit(view=detached(replay_view(game, locale_of(game))))
+        except discord.HTTPException:
+            # Deleted, or no longer ours to edit: a click on its Rematch is refused all the same.
+            log.info("The end screen of game %s kept its Rematch", game.id, exc_info=True)

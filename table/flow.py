@@ -20,7 +20,7 @@ import discord
 
 import metrics
 from i18n import Localized, _, lines, render
-from storage import GameRecord, Storage
+from storage import GameRecord, Storage, StorageError
 from table.answer import (
     Interaction,
     UserError,
@@ -32,10 +32,10 @@ from table.answer import (
     send,
     update,
 )
-from table.boards import Boards
+from table.boards import ENDED_EARLY, Boards
 from table.clock import TurnClock
 from table.courier import Courier
-from table.end_screen import final_view, team_record
+from table.end_screen import final_view, retire_end_screens, team_record
 from table.events import Events
 from table.games import Games
 from table.language import Languages
@@ -76,6 +76,10 @@ def compose_panel(
     action did (``last``: the last move's announcement). ``link`` (the web table's button, or None) goes under the
     panel's own buttons."""
     message = presenter.panel(live.record, live.state, player, page, locale)
+    if presenter.game.is_over(live.state):
+        # The game's last word: its panel keeps no button (not even Refresh), nothing about it reads live.
+        message["view"] = None
+        link = None
     if last is not None:
         content = message["content"]
         shown = lines(last, content) if ack else lines(content, _("Last: {move}", move=last))
@@ -240,14 +244,18 @@ class Table:
         presenter = self.games.presenter(record)
         state = await self.games.final_state(record)
         over = presenter.game.is_over(state)
-        text = (
-            lines(presenter.game_over_text(state), await team_record(self.storage, record))
-            if over
-            else _("This game was ended early.")
-        )
+        text = lines(presenter.game_over_text(state), await team_record(self.storage, record)) if over else ENDED_EARLY
         message = self.boards.public(record, presenter, state, text)
         message["view"] = detached(final_view(record, self.languages.for_table(interaction)))
-        await send(interaction, **message)
+        posted = await send(interaction, **message)
+        if not posted:
+            return
+        # The copy is the channel's newest end screen now: the one it replaces (and an older game's) keeps its Replay.
+        try:
+            await self.storage.set_message(record.id, posted)
+            await retire_end_screens(self.client, self.storage, record, self.languages.of_record, record.message_id)
+        except StorageError:
+            log.warning("The end screen of game %s could not move to its copy", record.id, exc_info=True)
 
     # ---- starting and ending ------------------------------------------------------------------------------------
 
@@ -268,14 +276,24 @@ class Table:
     async def abandon(self, record: GameRecord) -> GameRecord:
         """End an open game without a score (the caller holds the channel's lock); its board or lobby loses its
         buttons."""
+        live = self.games.cached(record.id)  # its log, for the board's last lines; forgotten once abandoned
         ended = await self.games.abandon(record)
-        self.boards.forget(record.id)
-        self.panels.forget(record.id)
         await self.clock.stop_game(record.id)
+        self.nudges.forget(record.id)
+        # No move announces this end: the board, the panels and the reminders are told here, within the lock.
         try:
-            await self.boards.edit(ended, {"view": None})
+            await self.boards.ended_early(record, live)
         except Exception:
-            log.info("Could not take the buttons off the board of game %s", record.id, exc_info=True)
+            log.info("Could not shrink the board of game %s", record.id, exc_info=True)
+        await self.panels.ended_early(record.id, ENDED_EARLY)
+        # Its board is no end screen: a later game's end leaves it alone (``retire_end_screens``); and once it was
+        # dealt, the end screen before it is out of date (its Rematch would be refused).
+        try:
+            await self.storage.set_message(record.id, None)
+            if record.status == "running":
+                await retire_end_screens(self.client, self.storage, ended, self.languages.of_record)
+        except StorageError:
+            log.warning("The messages of game %s could not be put by", record.id, exc_info=True)
         if self.after_abandon is not None:
             try:
                 await self.after_abandon(ended)

@@ -73,10 +73,7 @@ class Nudges:
         posted = self._posted.get(game_id)
         if posted is not None and (posted[0] == actor or posted[0] != upcoming):
             del self._posted[game_id]
-            # In the background: the mover's answer does not wait on a deletion.
-            task = asyncio.ensure_future(self._delete(posted[1], posted[2]))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._delete_later(posted[1], posted[2])
 
     async def _nudge(self, record: GameRecord, player: int, token: object) -> None:
         await asyncio.sleep(self.seconds)
@@ -98,6 +95,19 @@ class Nudges:
     async def _delete(self, channel_id: int, message_id: int) -> None:
         with suppress(discord.HTTPException):
             await self.client.get_partial_messageable(channel_id).get_partial_message(message_id).delete()
+
+    def forget(self, game_id: int) -> None:
+        """A game ended without a move (/endgame): its nudge on the way is called off, one posted is deleted."""
+        self._waiting.pop(game_id, None)
+        posted = self._posted.pop(game_id, None)
+        if posted is not None:
+            self._delete_later(posted[1], posted[2])
+
+    def _delete_later(self, channel_id: int, message_id: int) -> None:
+        """In the background: the mover's answer (or /endgame's) does not wait on a deletion."""
+        task = asyncio.ensure_future(self._delete(channel_id, message_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def close(self) -> None:
         for task in list(self._tasks):

@@ -35,7 +35,7 @@ from typing import Any
 
 import discord
 
-from i18n import _, _p, render
+from i18n import Text, _, _p, render
 from storage import GameRecord
 from table.answer import Interaction, UserError, age, detached
 from table.boards import INTERACTION_TOKEN_SECONDS, BoardHandle
@@ -252,10 +252,18 @@ class Panels:
         if self._catching_up.get(key) is task:
             del self._catching_up[key]
 
-    def forget(self, game_id: int) -> None:
-        """An abandoned game's panels are kept current no more (their buttons are refused as the game's)."""
+    async def ended_early(self, game_id: int, text: Text) -> None:
+        """A game ended without a move (/endgame): its live panels shrink to ``text``, without buttons."""
         for key in [key for key in self._live if key[0] == game_id]:
-            del self._live[key]
+            handle = self._live.pop(key)
+            if handle.sleep is not None:
+                handle.sleep.cancel()
+            if not handle.token.fresh():
+                continue
+            try:
+                await handle.token.edit(self.client, content=render(text, handle.locale), view=None)
+            except discord.HTTPException:
+                log.debug("Could not close a panel of game %s", game_id, exc_info=True)
         self._stale = {key for key in self._stale if key[0] != game_id}
 
     def close(self) -> None:

@@ -129,18 +129,18 @@ class Replies:
         boards, interaction, live = self.boards, asked.interaction, moved.live
         shown = None
         async with boards.turn(live.record.id):
-            old = live.record.message_id
+            # The old board shrinks to its line of the log before the new one goes below: never two live boards.
             if plan.clicked == "shrunk":
-                # The clicked board shrinks to its line of the log; the new board goes below.
-                await update(interaction, **(shrunk or {"view": None}))
-                old = None
-            elif plan.clicked == "panel":
-                shown = await self._update_panel(asked, moved)
+                await update(interaction, **(shrunk or {"view": None}))  # the clicked board itself
+            else:
+                if plan.clicked == "panel":
+                    shown = await self._update_panel(asked, moved)
+                await boards.retire(live.record, live.record.message_id, shrunk)
             posted = await send(interaction, allowed_mentions=pings(moved, boards.at_the_keyboard), **board)
             handle = BoardHandle.of(interaction, posted or 0)
             if plan.panel == "after" and not self.panels.stale(live.record.id, moved.by):
                 await self._send_panel(asked, moved, ack=False)  # (a stale panel's owner gets a fresh one instead)
-            await boards.moved(live, handle.message_id, old, handle, shrunk)
+            await boards.moved(live, handle.message_id, handle)
         await boards.show_picture(moved, board, handle.message_id)
         return shown
 

@@ -897,6 +897,8 @@ async def test_numbers_in_the_chat_stay_in_a_no_thanks_game(world: World) -> Non
             "playing The Game; No Thanks! commands don't work here.",
         )
 
+        # A chip paid before the talk edits the board in place (after talk, a move posts the board anew below it).
+        await table.act(table.to_move(), "pass")
         ana, ben = world.players[:2]
         said = [
             await fake.send_message(world.channel, ana, "I'd take 17 with 3 chips on it"),
@@ -906,7 +908,6 @@ async def test_numbers_in_the_chat_stay_in_a_no_thanks_game(world: World) -> Non
         await fake.edit_message(edited, "no thanks, I keep my 9 chips")
         board = table.newest_board()
         await fake.add_reaction(board, ana, "3️⃣")
-        await table.act(table.to_move(), "pass")
 
         control = await fake.send_message(world.other_channel, host, "I have a 42")
         await fake.wait_for(lambda: control.deleted, what="the control message in The Game to be removed")

@@ -557,51 +557,39 @@ async def test_no_thanks_panel_has_take_and_no_thanks_with_the_chips(world: Worl
 # ---- the newest board is the current position --------------------------------------------------------------------
 
 
-async def test_chat_pushes_the_board_up_and_the_next_change_reposts_it_below(world: World) -> None:
+async def test_talk_since_the_board_makes_the_next_change_repost_it_below(world: World) -> None:
     members = world.players[:3]
     fake = world.fake
     async with world.bot(seed=THE_GAME_SEED):
         await open_game(world, members)
         ana = members[0]
         state = saved_state(world)
-        play = choose(the_game.hand(state, ana.id), tops_of(state), 0, 2)
-        assert play is not None
-        await fake.invoke("play", user=ana, channel=world.channel, options={"card": play.card, "pile": play.pile})
+        first = choose(the_game.hand(state, ana.id), tops_of(state), 0, 2)
+        assert first is not None
+        await fake.invoke("play", user=ana, channel=world.channel, options={"card": first.card, "pile": first.pile})
         await fake.wait_idle()
         old = await the_game_board(world)
-        # A little chat does not move the board.
+        # Talk after the board: the next card goes up below it (an edit would log it above talk that came before it).
         for line in ("nice", "go on"):
             await fake.send_message(world.channel, members[1], line)
         state = saved_state(world)
-        play = choose(the_game.hand(state, ana.id), tops_of(state), 1, 2)
-        assert play is not None
-        await fake.invoke("play", user=ana, channel=world.channel, options={"card": play.card, "pile": play.pile})
-        await fake.wait_idle()
-        assert old.buttons
-        assert public_messages(fake, world.channel)[-1].author.id != fake.bot.id  # still above the chat
-        # Eight messages push it out of sight: the next change posts it again at the bottom.
-        for number in range(8):
-            await fake.send_message(world.channel, members[number % 3], f"chat line {'ab'[number % 2]}")
-        check_pings_before = len(public_messages(fake, world.channel))
-        await fake.invoke("endturn", user=ana, channel=world.channel)
+        second = choose(the_game.hand(state, ana.id), tops_of(state), 1, 2)
+        assert second is not None
+        await fake.invoke("play", user=ana, channel=world.channel, options={"card": second.card, "pile": second.pile})
         await fake.wait_idle()
         board = await the_game_board(world)
         assert board is not old
-        assert len(public_messages(fake, world.channel)) == check_pings_before + 1
         assert not old.buttons
-        # And after 8 more chat lines, a card laid (no new turn) reposts it too.
-        for number in range(8):
-            await fake.send_message(world.channel, members[number % 3], "more chat")
-        state = saved_state(world)
-        mover = next(m for m in members if m.id == the_game.current_player(state))
-        play = choose(the_game.hand(state, mover.id), tops_of(state), 0, 2)
-        assert play is not None
-        await fake.invoke("play", user=mover, channel=world.channel, options={"card": play.card, "pile": play.pile})
+        assert f"laid {first.card} on {first.pile}" in old.content
+        assert f" {second.card} " not in old.content
+        assert public_messages(fake, world.channel)[-1] is board
+        assert board.pinged == []  # the mover's own card pings nobody
+        # Without talk, the next change edits the board in place (End turn moves the table on: a new board).
+        await fake.invoke("endturn", user=ana, channel=world.channel)
         await fake.wait_idle()
         again = await the_game_board(world)
         assert again is not board
         assert not board.buttons
-        assert again.pinged == []  # the mover's own card pings nobody
         # /board also posts it at the bottom, and the old one loses its buttons.
         shown = await fake.invoke("board", user=world.spectator, channel=world.channel)
         await fake.wait_idle()
@@ -712,6 +700,9 @@ async def test_game_over_board_result_rematch_and_a_new_deal_in_two_clicks(world
         assert shown.original is not None
         check_game_over_text(shown.original.content, state)
         assert live_buttons(shown.original) == END_SCREEN
+        # The copy is the channel's newest end screen: the one it replaces keeps only its Replay.
+        await fake.wait_for(lambda: live_buttons(final) == ["Replay"], what="the older end screen to lose Rematch")
+        final = shown.original
         # /hand after the end still refuses plainly.
         hand = await fake.invoke("hand", user=ana, channel=world.channel)
         assert answer(hand).ephemeral

@@ -75,6 +75,8 @@ async def test_a_whole_game_in_a_thread_with_a_number_removed_and_the_channel_le
         await table.open()  # lobby, board and buttons in the thread; the hand by DM
         assert saved_row(at_thread)["status"] == "running"
         await number_is_removed(world, thread, ben)
+        # The talk that stayed is below the board: /board brings it below the talk (else the next card would).
+        await fake.invoke("board", user=ben, channel=thread)
         await play_short_game(table)
         assert saved_row(at_thread)["status"] == "finished"
         # Moderation ends with the game.

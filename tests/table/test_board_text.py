@@ -57,3 +57,37 @@ async def test_the_board_after_a_move_and_the_one_it_supersedes(storage: SQLiteS
     assert shrunk is None
     assert f"<@{mover}>" in board["content"]
     assert boards.last(record.id) is not None  # the panels say it: "Last: ..."
+
+
+async def test_talk_since_the_board_posts_it_anew_and_the_old_one_keeps_only_the_moves_before(
+    storage: SQLiteStorage,
+) -> None:
+    games, _heard = core(storage)
+    boards = boards_of(games, storage)
+    record = await storage.create_game(NewGame(CHANNEL, 1, "no_thanks", PLAYERS[0], PLAYERS, (), 5, 1))
+    live = await games.start(record)
+    await games.board_at(live, 1000)
+    first = no_thanks.current_player(live.state)
+    assert first is not None
+    paid = await games.play(CHANNEL, first, no_thanks.NoThanks())
+    _board, fresh, _shrunk = boards.after(paid)
+    assert not fresh  # no talk yet: the chip paid edits the board in place
+    games.running_kinds[CHANNEL] = "no_thanks"
+    boards.note_chat(CHANNEL, 1)
+    second = paid.upcoming
+    assert second is not None
+    again = await games.play(CHANNEL, second, no_thanks.NoThanks())
+    board, fresh, shrunk = boards.after(again)
+    assert fresh  # talk since the board: an edit would log this chip above it
+    assert shrunk is not None
+    # The old board, above the talk, keeps the first chip only; the second is on the new board, below the talk.
+    began, *logged = shrunk["content"].splitlines()
+    assert "began with" in began
+    assert f"<@{first}>" in " ".join(logged)
+    assert f"<@{second}>" not in " ".join(logged)
+    assert f"<@{second}>" in board["content"]
+    # Counted afresh from the new board: the next chip edits it in place.
+    third = again.upcoming
+    assert third is not None
+    _board, fresh, _shrunk = boards.after(await games.play(CHANNEL, third, no_thanks.NoThanks()))
+    assert not fresh
