@@ -201,12 +201,12 @@ class TurnClock:
 
     async def acted(self, live: Live, player: int) -> None:
         """A person acted: they are back, whatever the clock said."""
-        if player not in options_of(live.record).autopilot and not options_of(live.record).misses.get(player):
+        if not options_of(live.record).away(player):
             return
 
         def back(record: GameRecord) -> dict[str, object] | None:
             options = options_of(record)
-            if player not in options.autopilot and not options.misses.get(player):
+            if not options.away(player):
                 return None
             counts = {p: n for p, n in options.misses.items() if p != player}
             return {"options": options.but(misses=counts, autopilot=options.autopilot - {player})}
@@ -227,13 +227,14 @@ class TurnClock:
         record = await self.games.modify(game_id, count)
         if record is None or record.status != "running":
             return None
-        if player in options_of(record).autopilot:
+        options = options_of(record)
+        if player in options.autopilot:
             await self.announce(
                 record,
                 _n(
                     "{player} missed {count} turn in a row: the autopilot plays their turns until they act again.",
                     "{player} missed {count} turns in a row: the autopilot plays their turns until they act again.",
-                    options_of(record).misses[player],
+                    options.misses[player],
                     player=mention(player),
                 ),
             )

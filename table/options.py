@@ -68,6 +68,10 @@ class TableOptions:
         default_factory=lambda: MappingProxyType({}), compare=False
     )  # keys of a newer version, as stored
 
+    def away(self, player: int) -> bool:
+        """Whether ``player`` counts as away: on the autopilot, or with a missed turn not yet made up by acting."""
+        return player in self.autopilot or bool(self.misses.get(player))
+
     @property
     def daily(self) -> bool:
         return self.deal == DAILY
