@@ -31,7 +31,13 @@ import metrics
 import startup
 from cogs._ui import check_options, reply_error
 from config import ConfigError, Settings
-from discord_internals import dynamic_item_patterns, event_parsers
+from discord_internals import (
+    IDLE_BUCKET_SECONDS,
+    dynamic_item_patterns,
+    event_parsers,
+    forget_idle_buckets,
+    stop_bucket_scans,
+)
 from i18n import _, render
 from i18n.slash import CatalogTranslator, sync_payload
 from storage import Storage, StorageUnavailable, maintenance, open_storage
@@ -142,6 +148,8 @@ class Bot(commands.Bot):
             **options,
         )
         skip_own_messages(self)
+        stop_bucket_scans(self)
+        self._forgetting_buckets: asyncio.Task[None] | None = None
         self.settings = settings
         # Every game's shuffle comes from a seed stored with it. The seeds come from the OS, or from ``seed``
         # when a test wants the same games every run.
@@ -164,6 +172,13 @@ class Bot(commands.Bot):
         # Replaying every running game once now reports a damaged one at start, for its channel only, and delivers
         # the DMs a stop interrupted.
         await self.tables.resume()
+        self._forgetting_buckets = asyncio.create_task(self.forget_idle_buckets(), name="forget idle rate limits")
+
+    async def forget_idle_buckets(self) -> None:
+        """discord.py keeps a rate-limit bucket per channel and DM channel it wrote to; idle tables should not."""
+        while True:
+            await asyncio.sleep(IDLE_BUCKET_SECONDS / 2)
+            forget_idle_buckets(self)
 
     async def on_interaction(self, interaction: discord.Interaction[Bot]) -> None:
         """Answer a click on a button no handler knows (from an older version of the bot) instead of ignoring it."""
@@ -236,6 +251,8 @@ class Bot(commands.Bot):
         log.info("Connected as %s (id %s) to %d servers", self.user, self.user and self.user.id, len(self.guilds))
 
     async def close(self) -> None:
+        if self._forgetting_buckets is not None:
+            self._forgetting_buckets.cancel()
         tables = self.__dict__.get("tables")
         if tables is not None:
             await tables.close()

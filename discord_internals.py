@@ -117,3 +117,33 @@ async def respond_with_message(
     )
     interaction.response._response_type = discord.InteractionResponseType.channel_message
     return dict(data)
+
+
+# A rate-limit bucket idle this long holds nothing Discord still counts: its windows last seconds (5 messages per
+# 5 s in a channel). discord.py keeps one per channel and DM channel for five minutes, about 1 KB each, and once there
+# are 256 it scans them all whenever a new one appears: with thousands of DM channels, memory per idle game and a
+# full scan per new DM channel.
+IDLE_BUCKET_SECONDS = 30.0
+
+
+def stop_bucket_scans(client: discord.Client) -> None:
+    """No full scan of the rate-limit buckets per new bucket: ``forget_idle_buckets``, called on a timer, does it."""
+    client.http._try_clear_expired_ratelimits = lambda: None  # type: ignore[method-assign]
+
+
+def forget_idle_buckets(client: discord.Client, idle: float = IDLE_BUCKET_SECONDS) -> int:
+    """Drop the rate-limit buckets nothing used for ``idle`` seconds, none of whose limits still runs (nothing in
+    flight or waiting, no reset ahead); a later request starts a fresh one, as discord.py does for a new channel.
+    Returns how many were dropped."""
+    buckets = client.http._buckets
+    stale = []
+    for key, bucket in buckets.items():
+        now = bucket._loop.time()
+        if now - bucket._last_request < idle or bucket.outgoing or bucket._pending_requests:
+            continue
+        if bucket._sleeping.locked() or (bucket.expires is not None and bucket.expires > now):
+            continue
+        stale.append(key)
+    for key in stale:
+        del buckets[key]
+    return len(stale)

@@ -149,11 +149,16 @@ class Allocations:
         if self.first is None:
             self.first = snapshot
             return {}
-        growth = snapshot.compare_to(self.first, "lineno")[:15]
+        # BENCH_TRACEMALLOC_FRAMES=N (N > 1): grouped by whole traceback, showing where each allocation was asked for.
+        frames = tracemalloc.get_traceback_limit()
+        growth = snapshot.compare_to(self.first, "traceback" if frames > 1 else "lineno")
+        lines = int(os.environ.get("BENCH_TRACEMALLOC_LINES", "15"))
         return {
             "tracemalloc_kb": tracemalloc.get_traced_memory()[0] // 1024,
             "tracemalloc_growth": [
-                f"{stat.size_diff // 1024:+} KB {stat.count_diff:+} blocks {stat.traceback[0]}" for stat in growth
+                f"{stat.size_diff // 1024:+} KB {stat.count_diff:+} blocks "
+                + " <- ".join(str(frame) for frame in reversed(stat.traceback))
+                for stat in growth[:lines]
             ],
         }
 
@@ -178,7 +183,7 @@ def main() -> None:
     HAND_OFFS.install()
     env = os.environ
     if env.get("BENCH_TRACEMALLOC"):
-        tracemalloc.start()
+        tracemalloc.start(int(env.get("BENCH_TRACEMALLOC_FRAMES", "1")))
     with point_discord_at(env["FAKE_DISCORD_API"], env["FAKE_DISCORD_GATEWAY"], env["FAKE_DISCORD_CDN"]):
         bot.main()
 

@@ -40,6 +40,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import math
 import os
 import platform
 import random
@@ -86,6 +87,7 @@ TOKEN = "load-test-token"
 TARGET_P99_MS = 50.0
 TARGET_REQUESTS_PER_ACTION = 0.5
 TARGET_KB_PER_GAME = 20.0
+TARGET_KB_PER_IDLE_GAME = 5.0  # issue 39: an opened game nobody plays
 
 READY_TIMEOUT = 60.0
 EXIT_TIMEOUT = 15.0
@@ -150,6 +152,8 @@ class Stats:
 def percentile(values: Sequence[float], fraction: float) -> float:
     """Nearest-rank percentile (the p99 of 100 values is the 99th smallest)."""
     ordered = sorted(values)
+    if not ordered:
+        return math.nan
     rank = max(1, -(-len(ordered) * fraction // 1))
     return ordered[int(rank) - 1]
 
@@ -620,6 +624,7 @@ class Result:
     window: float
     stats: Stats
     rss_ready: int
+    rss_open: int
     rss_start: Sample
     rss_end: Sample
     rss_quiet: Sample
@@ -754,11 +759,17 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
 
         openings = asyncio.Semaphore(args.open_concurrency)
         tasks = [asyncio.create_task(game.run(openings), name=f"game-{n}") for n, game in enumerate(games)]
-        deadline = loop.time() + 120
+        # Opening takes about 50 ms of the bot's CPU per game: a deadline that grows with the games asked for.
+        deadline = loop.time() + 120 + args.games * 0.1
         while bench.active < args.games:
             if loop.time() > deadline:
                 raise RuntimeError(f"only {bench.active} of {args.games} games started: {dict(bench.problems)}")
             await asyncio.sleep(0.05)
+        # Every game open and none played yet: what an idle running game costs (issue 39: at most 5 KB).
+        await asyncio.wait_for(bench.idle.wait(), ANSWER_TIMEOUT * 6)
+        await asyncio.sleep(max(1.0, args.idle_wait))
+        rss_open = await bot.steady_rss_kb()
+        print(f"{args.games} games open and idle: VmRSS {rss_open / 1024:.1f} MB", flush=True)
         bench.all_open.set()
         print(f"{args.games} games running; warming up for {args.warmup:g} s...", flush=True)
         await asyncio.sleep(args.warmup)
@@ -821,6 +832,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
             window=window,
             stats=bench.stats,
             rss_ready=rss_ready,
+            rss_open=rss_open,
             rss_start=samples[0],
             rss_end=rss_end,
             rss_quiet=rss_quiet,
@@ -872,24 +884,31 @@ def report(result: Result) -> bool:
     """Print the figures; True if every target is met and the run was clean."""
     args, stats = result.args, result.stats
     latencies = [value for values in stats.latency.values() for value in values]
-    actions = stats.actions
+    actions = stats.actions or math.nan  # an idle run (--seconds with a huge --think) makes none
     p99 = percentile(latencies, 0.99) * 1000
     per_action = (result.requests_dm + sum(result.requests_other.values())) / actions
     games = result.rss_quiet.active
     per_game = (result.rss_quiet.rss_kb - result.rss_ready) / games if games else float("nan")
     window_growth = result.rss_end.rss_kb - result.rss_start.rss_kb
+    idle_per_game = (result.rss_open - result.rss_ready) / args.games
     ms = 1000.0
     checks = {
         "p99": p99 < TARGET_P99_MS,
         "requests": per_action <= TARGET_REQUESTS_PER_ACTION,
         "memory": per_game < TARGET_KB_PER_GAME,
+        "idle": idle_per_game <= TARGET_KB_PER_IDLE_GAME,
     }
     # (figure, value, target, check)
     rows: list[tuple[str, str, str, str]] = [
-        ("slash command -> answer: median", f"{statistics.median(latencies) * ms:.1f} ms", "", ""),
+        (
+            "slash command -> answer: median",
+            f"{(statistics.median(latencies) if latencies else math.nan) * ms:.1f} ms",
+            "",
+            "",
+        ),
         ("                          p90", f"{percentile(latencies, 0.90) * ms:.1f} ms", "", ""),
         ("                          p99", f"{p99:.1f} ms", f"< {TARGET_P99_MS:g} ms", "p99"),
-        ("                          max", f"{max(latencies) * ms:.1f} ms", "", ""),
+        ("                          max", f"{max(latencies, default=math.nan) * ms:.1f} ms", "", ""),
     ]
     if stats.complete:
         complete = stats.complete
@@ -908,9 +927,17 @@ def report(result: Result) -> bool:
         ("  anything else", f"{sum(result.requests_other.values()) / actions:.3f}", "", ""),
         ("all REST requests per action", f"{result.requests_all / actions:.3f}", "", ""),
         ("bot VmRSS after ready, no game", f"{result.rss_ready / 1024:.1f} MB", "", ""),
+        (f"  {args.games} games opened, none played yet", f"{result.rss_open / 1024:.1f} MB", "", ""),
+        ("memory per idle game", f"{idle_per_game:.1f} KB", f"<= {TARGET_KB_PER_IDLE_GAME:g} KB", "idle"),
         (f"  under load, {result.rss_end.active} games", f"{result.rss_end.rss_kb / 1024:.1f} MB", "", ""),
         (f"  {games} games open, none in flight", f"{result.rss_quiet.rss_kb / 1024:.1f} MB", "", ""),
         ("memory per active game", f"{per_game:.1f} KB", f"< {TARGET_KB_PER_GAME:g} KB", "memory"),
+        (
+            "  kept after the load, per game",
+            f"{(result.rss_quiet.rss_kb - result.rss_open) / args.games:.1f} KB",
+            "",
+            "",
+        ),
         ("VmRSS growth under load", f"{window_growth / actions * 1000:.0f} KB per 1000 actions", "", ""),
     ]
     think = f"{args.think:g} s mean think time" if args.think > 0 else "no think time (flat out)"
@@ -1044,6 +1071,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     length.add_argument("--actions", type=int, default=0, help="measure this many actions instead of a time")
     parser.add_argument(
         "--think", type=float, default=1.0, help="mean pause of a player before each action, s (default 1; 0: none)"
+    )
+    parser.add_argument(
+        "--idle-wait",
+        type=float,
+        default=0.0,
+        help="seconds the opened games are left idle before their memory is read (default 0: at once)",
     )
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
     parser.add_argument("--open-concurrency", type=int, default=20, help="games being opened at once (default 20)")

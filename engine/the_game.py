@@ -110,7 +110,8 @@ class State:
     expert: bool
     smaller_hands: bool
     hands: tuple[tuple[int, ...], ...]  # per seat, ascending
-    draw_pile: tuple[int, ...]  # drawn from the front
+    # Drawn from the front; one byte a card (1-99): a seventh of a tuple's memory, in every game a bot keeps open.
+    draw_pile: bytes
     piles: tuple[tuple[int, ...], ...]  # A, B, C, D: every laid card, oldest first (row cards not included)
     left: tuple[bool, ...]  # per seat
     turn: int | None  # seat of the mover; None until the first card is laid
@@ -364,7 +365,22 @@ def legal_actions(state: State, player: int) -> list[Action]:
     return actions
 
 
+# The view of the position asked for last: one move's board and every player's panel ask for the same position's
+# view many times over. One (state, view) pair, swapped whole, so a reader on another thread sees a matching pair.
+_last_view: tuple[State | None, PublicView | None] = (None, None)
+
+
 def public_view(state: State) -> PublicView:
+    global _last_view
+    seen, view = _last_view
+    if seen is state and view is not None:
+        return view
+    view = _public_view(state)
+    _last_view = (state, view)
+    return view
+
+
+def _public_view(state: State) -> PublicView:
     tops = _tops(state)
     over = is_over(state)
     return PublicView(
@@ -413,7 +429,7 @@ def new_game(
     random.Random(seed).shuffle(deck)
     size = _hand_size(len(seats), smaller_hands)
     hands = tuple(tuple(sorted(deck[i * size : (i + 1) * size])) for i in range(len(seats)))
-    draw_pile = tuple(deck[len(seats) * size :])
+    draw_pile = bytes(deck[len(seats) * size :])
     # No end check here: on four fresh piles every card fits, and every hand holds at least the minimum.
     return State(
         players=seats,
@@ -577,7 +593,7 @@ def _end_turn(state: State, seat: int) -> State:
     count = max(0, _hand_size(len(state.players), state.smaller_hands) - len(cards))
     new = replace(
         state,
-        hands=replace_at(state.hands, seat, tuple(sorted(cards + state.draw_pile[:count]))),
+        hands=replace_at(state.hands, seat, tuple(sorted((*cards, *state.draw_pile[:count])))),
         draw_pile=state.draw_pile[count:],
         move_count=state.move_count + 1,
     )
@@ -585,13 +601,13 @@ def _end_turn(state: State, seat: int) -> State:
 
 
 def _leave(state: State, seat: int) -> State:
-    draw_pile = list(state.draw_pile + state.hands[seat])
+    draw_pile = [*state.draw_pile, *state.hands[seat]]
     # Seeded by the seed and the move count so that replaying the moves shuffles identically.
     random.Random(f"{state.seed}:{state.move_count}").shuffle(draw_pile)
     new = replace(
         state,
         hands=replace_at(state.hands, seat, ()),
-        draw_pile=tuple(draw_pile),
+        draw_pile=bytes(draw_pile),
         left=replace_at(state.left, seat, True),
         move_count=state.move_count + 1,
     )

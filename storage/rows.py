@@ -9,6 +9,7 @@ already mapped: busy to ``StorageBusy``, a unique key to ``Duplicate``, a databa
 from __future__ import annotations
 
 import json
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
@@ -94,13 +95,13 @@ def record(row: Row) -> GameRecord:
         id=row["id"],
         channel_id=row["channel_id"],
         guild_id=row["guild_id"],
-        kind=row["kind"],
+        kind=sys.intern(row["kind"]),  # a handful of values, one copy each in every game kept in memory
         host_id=row["host_id"],
         players=players,
         variants=variants,
         seed=row["seed"],
         rules_version=row["rules_version"],
-        status=row["status"],
+        status=sys.intern(row["status"]),
         revision=row["revision"],
         moves=row["move_count"],
         options=options if isinstance(options, dict) else {},

@@ -126,8 +126,22 @@ class TableOptions:
         return self.but(deal=None, date=None, autopilot=(), misses={}, votes={})
 
 
+# Stored options read lately, by the identity of the mapping a row carries: a move asks for them some eight times
+# and a row's mapping is never changed in place (a change writes a new row), so each is read once.
+_READ_KEPT = 4096
+_read: dict[int, tuple[Mapping[str, object], TableOptions]] = {}
+
+
 def options_of(record: GameRecord) -> TableOptions:
-    return TableOptions.load(record.options)
+    data = record.options
+    known = _read.get(id(data))
+    if known is not None and known[0] is data:
+        return known[1]
+    options = TableOptions.load(data)
+    _read[id(data)] = (data, options)  # the mapping kept alive with it, so its id is not reused meanwhile
+    if len(_read) > _READ_KEPT:
+        del _read[next(iter(_read))]
+    return options
 
 
 def default_turn_time(kind: str) -> int:

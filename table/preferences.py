@@ -55,24 +55,41 @@ class Preferences:
 NONE_CHOSEN = Preferences()
 # Read again after this long: a change made through another process (another shard) reaches this one.
 FRESH_SECONDS = 300.0
-_known: dict[int, tuple[Preferences, float]] = {}  # user id -> preferences, when read
+# People who chose nothing, remembered at most: forgetting one changes no answer (``preferences_of`` says "nothing
+# chosen" either way), it costs one read at their next interaction. Those who chose something are all remembered.
+PLAIN_KEPT = 8192
+_chosen: dict[int, tuple[Preferences, float]] = {}  # user id -> their preferences, when read
+_plain: dict[int, float] = {}  # user id -> when read, for those who chose nothing (oldest first)
 
 
 def preferences_of(user_id: int) -> Preferences:
     """The preferences of ``user_id`` as last read (unset for somebody not read yet)."""
-    entry = _known.get(user_id)
+    entry = _chosen.get(user_id)
     return NONE_CHOSEN if entry is None else entry[0]
 
 
 def known(user_id: int) -> bool:
     """Whether this person's preferences were read lately (else the next interaction reads them again)."""
-    entry = _known.get(user_id)
-    return entry is not None and time.monotonic() - entry[1] < FRESH_SECONDS
+    entry = _chosen.get(user_id)
+    read = entry[1] if entry is not None else _plain.get(user_id)
+    return read is not None and time.monotonic() - read < FRESH_SECONDS
+
+
+def _remember(user_id: int, preferences: Preferences) -> None:
+    _chosen.pop(user_id, None)
+    _plain.pop(user_id, None)
+    if preferences != NONE_CHOSEN:
+        _chosen[user_id] = (preferences, time.monotonic())
+        return
+    _plain[user_id] = time.monotonic()
+    if len(_plain) > PLAIN_KEPT:
+        del _plain[next(iter(_plain))]
 
 
 def reset() -> None:
     """Start from nothing read (a new bot, a new database: in tests, one after another in one process)."""
-    _known.clear()
+    _chosen.clear()
+    _plain.clear()
 
 
 def guard_on(user_id: int) -> bool:
@@ -96,16 +113,17 @@ async def load(storage: TableStore, user_id: int) -> Preferences:
         # The defaults meanwhile: the next interaction reads again.
         log.warning("Could not read the preferences of user %s", user_id, exc_info=True)
         return preferences_of(user_id)
-    _known[user_id] = (found, time.monotonic())
+    _remember(user_id, found)
     return found
 
 
 async def save(storage: TableStore, user_id: int, preferences: Preferences) -> None:
     """Store a person's preferences (committed on return) and use them from now on."""
     await storage.set_meta(preferences_key(user_id), preferences.to_json())
-    _known[user_id] = (preferences, time.monotonic())
+    _remember(user_id, preferences)
 
 
 def forget(user_id: int) -> None:
     """Drop what is remembered of a person who asked to be forgotten (the database's copy goes with their data)."""
-    _known.pop(user_id, None)
+    _chosen.pop(user_id, None)
+    _plain.pop(user_id, None)

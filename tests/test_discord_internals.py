@@ -17,7 +17,14 @@ import pytest
 from discord.http import HTTPClient, handle_message_parameters
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context, interaction_message_response_params
 
-from discord_internals import colour_formatter, dynamic_item_patterns, event_parsers, zstd_available
+from discord_internals import (
+    colour_formatter,
+    dynamic_item_patterns,
+    event_parsers,
+    forget_idle_buckets,
+    stop_bucket_scans,
+    zstd_available,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 PRODUCT = ("bot.py", "config.py", "metrics.py", "startup.py", "cogs", "table", "web", "storage", "engine", "i18n")
@@ -91,6 +98,26 @@ def test_the_private_attributes_exist() -> None:
     assert {"_state", "_session"} <= set(discord.Interaction.__slots__)
     assert "_response_type" in discord.InteractionResponse.__slots__
     assert hasattr(discord.Client(intents=discord.Intents.none()), "_connection")
+
+
+async def test_idle_buckets_are_forgotten_and_busy_ones_kept() -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    http = client.http
+    stop_bucket_scans(client)
+    buckets = {f"route:{n}": http.get_ratelimit(f"route:{n}") for n in range(300)}
+    assert len(http._buckets) == 300  # no scan on the new buckets past 256
+    idle, in_flight, waiting, limited, recent = (buckets[f"route:{n}"] for n in range(5))
+    now = idle._loop.time()
+    for bucket in buckets.values():
+        bucket._last_request = now - 60
+    recent._last_request = now - 5
+    in_flight.outgoing = 1
+    waiting._pending_requests.append(idle._loop.create_future())
+    limited.expires = now + 10  # Discord asked to wait: a fresh bucket would not know
+    assert forget_idle_buckets(client, idle=30) == 296
+    assert set(http._buckets.values()) == {in_flight, waiting, limited, recent}
+    assert forget_idle_buckets(client, idle=1) == 1  # the recent one, once it too is idle long enough
+    await client.close()
 
 
 def private_uses(path: Path) -> list[str]:

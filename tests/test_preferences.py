@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from cogs.the_game_panel import misclick_risks
@@ -45,8 +43,8 @@ def test_only_what_was_chosen_is_saved() -> None:
 
 
 def test_a_persons_pings_win_over_the_servers_either_way() -> None:
-    preferences._known[ANA] = (Preferences(pings=True), time.monotonic())
-    preferences._known[BEN] = (Preferences(pings=False), time.monotonic())
+    preferences._remember(ANA, Preferences(pings=True))
+    preferences._remember(BEN, Preferences(pings=False))
     assert wants_pings(ANA, server_default=False)
     assert not wants_pings(BEN, server_default=True)
     record = GameRecord(
@@ -66,9 +64,37 @@ def test_a_guard_switched_off_never_asks_that_person() -> None:
         worse = regrets(the_game.observation(state, player))
         bad = max(worse, key=lambda play: worse[play])
         assert misclick_risks(the_game.observation(state, player), bad.card, bad.pile)
-    preferences._known[ANA] = (Preferences(guard=False), time.monotonic())
+    preferences._remember(ANA, Preferences(guard=False))
     assert not guard_on(ANA)
     assert guard_on(BEN)
     worse = regrets(the_game.observation(state, ANA))
     bad = max(worse, key=lambda play: worse[play])
     assert misclick_risks(the_game.observation(state, ANA), bad.card, bad.pile) == []
+
+
+class Remembered:
+    """A storage that counts the preferences read."""
+
+    def __init__(self, chosen: dict[str, str]) -> None:
+        self.chosen, self.reads = chosen, 0
+
+    async def get_meta(self, key: str) -> str | None:
+        self.reads += 1
+        return self.chosen.get(key)
+
+
+async def test_memory_holds_every_choice_but_only_so_many_who_chose_nothing() -> None:
+    everyone = range(1, preferences.PLAIN_KEPT + 1001)
+    storage = Remembered({preferences.preferences_key(7): '{"guard": false}'})
+    for user in everyone:
+        await preferences.load(storage, user)  # type: ignore[arg-type]
+    assert len(preferences._plain) == preferences.PLAIN_KEPT
+    assert not guard_on(7)  # one who chose is never dropped, however many came after
+    assert preferences.known(7)
+    assert preferences.known(everyone[-1])
+    assert not preferences.known(1)
+    assert preferences.preferences_of(1) == Preferences()  # forgotten: the same answer, read again when they act
+    reads = storage.reads
+    await preferences.load(storage, 1)
+    await preferences.load(storage, everyone[-1])
+    assert storage.reads == reads + 1

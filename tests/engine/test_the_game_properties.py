@@ -169,7 +169,7 @@ WON = [won_game(24, 5), won_game(45, 3), won_game(73, 1)]
 @pytest.mark.parametrize("setup", WON)
 def test_the_examples_of_long_games_are_won(setup: dict[str, int | float | bool]) -> None:
     states, log = play_out(setup, check=False)
-    assert (states[-1].status, states[-1].draw_pile) == ("won", ())
+    assert (states[-1].status, len(states[-1].draw_pile)) == ("won", 0)
     assert len(log) > 98
 
 
