@@ -128,7 +128,7 @@ class TableOptions:
 
 # Stored options read lately, by the identity of the mapping a row carries: a move asks for them some eight times
 # and a row's mapping is never changed in place (a change writes a new row), so each is read once.
-_READ_KEPT = 4096
+_READ_KEPT = 512
 _read: dict[int, tuple[Mapping[str, object], TableOptions]] = {}
 
 
