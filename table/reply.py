@@ -1,10 +1,10 @@
 """The answer to the person who acted: planned by one pure function of the move, sent by one part.
 
 ``reply_plan`` decides, from the Transition, where the action came from (the board's button, a private panel's, a
-command) and whether the board goes up anew, what the answer does: update the clicked message (to the new board, to
-the shrunk old board, or to the mover's panel), post the new board, edit the board on show in place, send the mover
-a private panel. ``Replies.answer`` carries it out, in the one order that keeps boards in sequence, and keeps the
-panel it showed current from then on (``Panels.opened``).
+command, a DM panel) and whether the board goes up anew, what the answer does: update the clicked message (to the new
+board, to the shrunk old board, to the mover's panel, or to the mover's DM panel), post the new board, edit the board
+on show in place, send the mover a private panel. ``Replies.answer`` carries it out, in the one order that keeps
+boards in sequence, and keeps the panel it showed current from then on (``Panels.opened``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import discord
 from i18n import _, lines, render
 from table.answer import Interaction, clicked_message, send, update
 from table.boards import BoardHandle, Boards, pings
+from table.courier import Courier, dm_panel_of
 from table.panels import Panels
 from table.transition import Transition
 from table.wire import Message
@@ -29,6 +30,7 @@ class Source(Enum):
     BOARD = "board"
     PANEL = "panel"
     COMMAND = "command"
+    DM = "dm"  # the player's DM panel (``Registration.dm_panel``): no guild, not the game's channel
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +40,7 @@ class ReplyPlan:
     ``edit_board``: the board on show is edited in place. ``panel``: a private panel sent as a new message, the
     answer's own ("ack": it opens with the move) or a followup under a new board ("after": what is left in hand)."""
 
-    clicked: Literal["board", "shrunk", "panel"] | None
+    clicked: Literal["board", "shrunk", "panel", "dm"] | None
     post_board: bool
     edit_board: bool
     panel: Literal["ack", "after"] | None
@@ -46,6 +48,9 @@ class ReplyPlan:
 
 def reply_plan(moved: Transition, source: Source, fresh: bool) -> ReplyPlan:
     """The answer to ``moved``, made from ``source``, when the board it leaves goes up anew (``fresh``) or not."""
+    if source is Source.DM:
+        # The DM shows the hand again; the board is in the channel, where the DM's answer cannot post.
+        return ReplyPlan("dm", post_board=fresh, edit_board=not fresh, panel=None)
     if not fresh:
         if source is Source.BOARD:
             return ReplyPlan("board", post_board=False, edit_board=False, panel=None)
@@ -85,14 +90,17 @@ Shown = tuple[int | None, str | None, int]
 
 
 class Replies:
-    def __init__(self, boards: Boards, panels: Panels) -> None:
+    def __init__(self, boards: Boards, panels: Panels, courier: Courier) -> None:
         self.boards = boards
         self.panels = panels
+        self.courier = courier
 
     def source(self, interaction: Interaction, moved: Transition) -> Source:
         clicked = clicked_message(interaction)
         if clicked is None:
             return Source.COMMAND
+        if interaction.guild_id is None and dm_panel_of(moved.live.record) is not None:
+            return Source.DM
         return Source.BOARD if self.boards.is_board_click(interaction, moved.live.record) else Source.PANEL
 
     async def answer(self, asked: Asked, moved: Transition) -> None:
@@ -101,6 +109,13 @@ class Replies:
         boards = self.boards
         board, fresh, shrunk = boards.after(moved, record_line=await boards.record_line(moved))
         plan = reply_plan(moved, self.source(asked.interaction, moved), fresh)
+        if plan.clicked == "dm":
+            await self._update_dm(asked, moved)
+            if plan.post_board:
+                await boards.put_up(moved, board, shrunk)
+            else:
+                await boards.show_in_place(moved, board)
+            return
         if plan.post_board:
             shown = await self._new_board(asked, moved, plan, board, shrunk)
         else:
@@ -153,6 +168,18 @@ class Replies:
         )
         clicked = clicked_message(asked.interaction)
         return (clicked.id if clicked is not None else None), page, position
+
+    async def _update_dm(self, asked: Asked, moved: Transition) -> None:
+        """The clicked DM shows the hand again with what the move did (or the page its button asked for); when that is
+        what the courier was to deliver, it is recorded as delivered."""
+        live, interaction = moved.live, asked.interaction
+        panel = dm_panel_of(live.record)
+        assert panel is not None  # the source is a DM panel only where the game has one
+        message = panel(live.record, live.state, moved.by, asked.page, asked.locale, moved.step)
+        await update(interaction, **message)
+        clicked = clicked_message(interaction)
+        if clicked is not None and asked.page is None:
+            await self.courier.shown_by_answer(live, moved.by, clicked.id, str(message.get("content", "")))
 
     async def _send_panel(self, asked: Asked, moved: Transition, *, ack: bool) -> Shown | None:
         """The mover's panel as a new private message. Kept current only as the interaction's own answer: a followup
