@@ -343,6 +343,7 @@ class Table:
         self.nudges.close()
         self.clock.stop()
         self.panels.close()
+        self.replies.close()
         if self._resuming is not None:
             self._resuming.cancel()
         await self.courier.close()

@@ -9,6 +9,8 @@ boards in sequence, and keeps the panel it showed current from then on (``Panels
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
@@ -22,6 +24,8 @@ from table.courier import Courier, dm_panel_of
 from table.panels import Panels
 from table.transition import Transition
 from table.wire import Message
+
+log = logging.getLogger(__name__)
 
 
 class Source(Enum):
@@ -82,6 +86,9 @@ class Asked:
     locale: str
 
 
+# How long the board waits before showing a lay made from a DM: about the time a player takes for their next card.
+BOARD_SETTLE_SECONDS = 3.0
+
 # What opens the fresh panel sent to a player whose panel could no longer follow the game.
 FRESH = _("Your earlier panel could no longer follow the game; this one does:")
 
@@ -94,6 +101,8 @@ class Replies:
         self.boards = boards
         self.panels = panels
         self.courier = courier
+        self.board_settle_seconds = BOARD_SETTLE_SECONDS
+        self._showing: set[asyncio.Task[None]] = set()
 
     def source(self, interaction: Interaction, moved: Transition) -> Source:
         clicked = clicked_message(interaction)
@@ -114,7 +123,7 @@ class Replies:
             if plan.post_board:
                 await boards.put_up(moved, board, shrunk)
             else:
-                await boards.show_in_place(moved, board)
+                self._show_soon(moved, board)
             return
         if plan.post_board:
             shown = await self._new_board(asked, moved, plan, board, shrunk)
@@ -168,6 +177,27 @@ class Replies:
         )
         clicked = clicked_message(asked.interaction)
         return (clicked.id if clicked is not None else None), page, position
+
+    def _show_soon(self, moved: Transition, board: Message) -> None:
+        """The board shows a move made from a DM a moment later: with no interaction in the channel, each board edit
+        spends the global rate limit, so a lay the same player follows up quickly (the turn's next card, its end) is
+        shown by that later move's edit, or by the new board the turn's end posts (``Boards.show_in_place`` leaves a
+        board alone once a later move is on show)."""
+
+        async def show() -> None:
+            await asyncio.sleep(self.board_settle_seconds)
+            try:
+                await self.boards.show_in_place(moved, board)
+            except Exception:
+                log.warning("Could not show a move of game %s on its board", moved.live.record.id, exc_info=True)
+
+        task = asyncio.ensure_future(show())
+        self._showing.add(task)
+        task.add_done_callback(self._showing.discard)
+
+    def close(self) -> None:
+        for task in self._showing:
+            task.cancel()
 
     async def _update_dm(self, asked: Asked, moved: Transition) -> None:
         """The clicked DM shows the hand again with what the move did (or the page its button asked for); when that is
