@@ -188,7 +188,7 @@ class Courier:
         if known.texts.get(player) == private and player not in known.buried:
             return True
         message = self.compose(live, player, private, await self.languages.reader(player))
-        text = str(message.get("content", ""))
+        text, composed = str(message.get("content", "")), self._moves(live)
         message_id, shown = sent.get(player, (None, ""))
         reposted = player in known.buried and message_id is not None
         known.buried.discard(player)
@@ -208,7 +208,8 @@ class Courier:
             return True
         await self.storage.set_private_message(record.id, player, delivered, text)
         sent[player] = (delivered, text)
-        known.texts[player] = private
+        if composed == self._moves(live) or dm_panel_of(record) is None:
+            known.texts[player] = private  # (a DM panel composed before a later move, the end say, is looked at again)
         if reposted and message_id is not None and message_id != delivered:
             await self._delete(player, message_id)  # the new hand is up first: the old one goes
         return True
