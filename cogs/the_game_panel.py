@@ -36,6 +36,8 @@ def panel_button(game: int, verb: str, a: object = "", b: object = "", **options
 
 # End turn on a DM panel out of turn (the DM cannot follow whose turn it is, so the button stays enabled).
 NOT_YOUR_TURN_YET = _("It isn't your turn yet: End turn works once it is.")
+# A leaver's DM keeps their last hand line and this, without buttons (the rules' own words for it).
+LEFT = _("You left this game, so you can't act in it any more.")
 
 CARD_PAGE = re.compile(r"card([0-9]+)")  # the panel's page choosing a pile for a card
 LAY_PAGE = re.compile(r"lay([0-9]+)([A-D])")  # the panel's page asking before a risky card
@@ -161,18 +163,18 @@ def dm_panel(
     record: GameRecord, state: State, player: int, page: str | None, locale: str, done: Step | None
 ) -> dict[str, Any]:
     """The player's DM as a panel. Its resting page shows only what changes by the player's own moves (their hand,
-    what they just did), so no one else's move needs a DM edit: every card and End turn stay enabled (a click out of
-    turn opens the card's piles, disabled, or says whose turn it is, in place). Its other pages are the channel
-    panel's (piles, a question before a risky card, signals), drawn fresh by each click; once the game is over it
-    has no button left."""
+    what they just did), so no one else's move needs a DM edit: every card and End turn stay enabled (out of turn a
+    card opens its piles, disabled; End turn says, in place, that the turn is not theirs yet). Its other pages are
+    the channel panel's (piles, a question before a risky card, signals), drawn fresh by each click; once the game
+    is over, or the player left it, it has no button left."""
     cards = the_game.hand(state, player)
     chosen = CARD_PAGE.fullmatch(page or "") or LAY_PAGE.fullmatch(page or "")
-    over = the_game.is_over(state)
-    if (page == "signals" or (chosen is not None and int(chosen[1]) in cards)) and not over:
+    over, gone = the_game.is_over(state), state.left[state.players.index(player)]
+    if (page == "signals" or (chosen is not None and int(chosen[1]) in cards)) and not (over or gone):
         return hand_panel(record, state, player, page, locale)
-    ended = _("The game is over.") if over else None
+    ended = _("The game is over.") if over else LEFT if gone else None
     content = render(lines(hand_line(cards), done_line(done, player), ended), locale)
-    if over:
+    if ended is not None:
         return {"content": content, "view": None}
     view = discord.ui.View(timeout=None)
     for button in hand_buttons(

@@ -330,6 +330,8 @@ class Presenter:
     def dm_due(self, before: State, after: State, player: int, action: Any) -> list[int]:
         # Even when the game ends right after the draw, and once the draw pile is empty (nothing drawn, but cards
         # laid from the channel's panel are gone): the DM, a panel of its own, shows the hand as it is.
+        if isinstance(action, Leave):
+            return [player]  # a leaver's DM loses its buttons
         if not isinstance(action, EndTurn):
             return []
         drew = the_game.hand(after, player) != the_game.hand(before, player)

@@ -61,3 +61,12 @@ def test_an_ended_game_leaves_no_button() -> None:
         message = dm_panel(record(), over, PLAYERS[0], page, "en", None)
         assert message["view"] is None
         assert message["content"].endswith("The game is over.")
+
+
+def test_a_leavers_dm_keeps_no_button() -> None:
+    state = the_game.new_game(PLAYERS, seed=3)
+    gone = the_game.apply(state, PLAYERS[1], the_game.Leave())
+    assert not the_game.is_over(gone)
+    message = dm_panel(record(), gone, PLAYERS[1], None, "de", None)
+    assert message["view"] is None
+    assert message["content"].splitlines()[-1] == "Du hast dieses Spiel verlassen und kannst darin nichts mehr tun."
