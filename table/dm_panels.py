@@ -21,13 +21,15 @@ NOT_SEATED = _("You're not playing in that game.")
 
 
 async def dm_game(games: Games, game_id: int, player: int) -> tuple[Live, SomePresenter]:
-    """The running game a DM panel's button was made for, or a friendly refusal."""
-    record = await games.storage.game(game_id)
+    """The running game a DM panel's button was made for, or a friendly refusal. From memory where this process
+    runs it (a game that ends leaves the cache; a move is decided again on the stored game anyway)."""
+    live = games.cached(game_id)
+    record = live.record if live is not None else await games.storage.game(game_id)
     if record is None or record.status != "running" or dm_panel_of(record) is None:
         raise UserError(DM_GAME_OVER)
     if player not in record.players:
         raise UserError(NOT_SEATED)
-    live = await games.live(record)
+    live = live or await games.live(record)
     presenter = games.presenter(live.record)
     if presenter.game.is_over(live.state):
         raise UserError(DM_GAME_OVER)

@@ -16,7 +16,7 @@ import pytest
 from engine import the_game
 from tests.e2e.conftest import World
 from tests.e2e.table_helpers import newest_board, open_game
-from tests.fake_discord import Member, Message, RequestRecord
+from tests.fake_discord import InvalidInteraction, Member, Message, RequestRecord
 from tests.players import answer, choose, saved_state, tops_of
 
 HAND = {"en-US": "Your hand:", "de": "Deine Hand:"}
@@ -77,7 +77,8 @@ async def lay(world: World, dm: Message, member: Member, card: int, pile: str) -
 
 
 async def look_out_of_turn(world: World, member: Member, locale: str) -> None:
-    """Out of turn a card opens its piles, every one disabled, and Back returns to the hand: nothing refused."""
+    """Out of turn a card opens its piles, every one disabled, Back returns to the hand, and End turn says the turn
+    is not theirs yet: nothing refused, nothing changed."""
     state = saved_state(world)
     dm = hand_dm(world, member, locale)
     card = the_game.hand(state, member.id)[0]
@@ -85,6 +86,11 @@ async def look_out_of_turn(world: World, member: Member, locale: str) -> None:
     assert all(button(dm, "pile", card, p).get("disabled") for p in the_game.PILES), dm.content
     await click(world, dm, member, "page", "main")
     assert dm.content.startswith(HAND[locale])
+    # End turn out of turn: the DM says so in place (it cannot know whose turn it is without an edit per move).
+    await click(world, dm, member, "end")
+    assert dm.content.startswith(HAND[locale])
+    assert len(dm.content.splitlines()) == 2
+    assert saved_state(world) == state
 
 
 def dm_requests(world: World, requests: list[RequestRecord]) -> int:
@@ -279,6 +285,13 @@ async def test_a_dm_of_an_earlier_game_or_of_someone_not_seated_is_answered_priv
             return str(response.content)
 
         assert await click_fabricated(world.spectator) == "You're not playing in that game."
+        # As on Discord, only the DM's recipient can click in it, and the interaction has no guild, only a user.
+        with pytest.raises(InvalidInteraction):
+            await fake.click(hand_dm(world, members[0], "en-US"), f"tg:{game}:end::", user=members[1])
+        rec = await fake.click(hand_dm(world, members[0], "en-US"), f"tg:{game}:page:signals:", user=members[0])
+        assert "guild_id" not in rec.payload
+        assert "member" not in rec.payload
+        assert rec.payload["user"]["id"] == str(members[0].id)
         await fake.invoke("endgame", user=members[0], channel=world.channel)
         await fake.wait_for(
             lambda: not any(dm_buttons(m) for member in members for m in fake.dms(member)),
