@@ -299,3 +299,36 @@ async def test_a_dm_of_an_earlier_game_or_of_someone_not_seated_is_answered_priv
             what="the ended game's DMs to lose their buttons",
         )
         assert await click_fabricated(members[0]) == "That game is over: its buttons no longer do anything."
+
+
+async def test_the_dm_panel_works_after_a_restart(world: World) -> None:
+    """Its buttons name their game, so a restarted bot answers them; the DMs it finds as they should be stay as
+    they are (at most one edit each, to drop a line of what the player last did)."""
+    fake = world.fake
+    members = world.players[:3]
+    by_id = {m.id: m for m in members}
+
+    async def play_a_turn() -> None:
+        state = saved_state(world)
+        mover = by_id[the_game.current_player(state) or members[0].id]
+        dm = hand_dm(world, mover, "en-US")
+        while True:
+            view = the_game.public_view(state)
+            play = choose(the_game.hand(state, mover.id), tops_of(state), view.laid, view.minimum or 1)
+            if play is None:
+                await click(world, dm, mover, "end")
+                return
+            await lay(world, dm, mover, play.card, play.pile)
+            state = saved_state(world)
+
+    async with world.bot(seed=SEEDS[3]):
+        await open_game(world, members)
+        await play_a_turn()
+        await fake.wait_idle()
+    requests: list[RequestRecord] = []
+    async with world.bot(seed=SEEDS[3]):
+        fake.add_request_listener(requests.append)
+        await play_a_turn()
+        await play_a_turn()
+        await fake.wait_idle()
+    assert dm_requests(world, requests) <= len(members)
