@@ -11,7 +11,7 @@ privately: through their own click or command that caused the DM, else in the pr
 that game (``Courier.answered``). Nothing in the channel names them.
 
 Where the game's registration has a DM panel (``Registration.dm_panel``), the DM carries its buttons and is played
-from (``table.dm_clicks``): a click's answer updates the DM in place, free of the global rate limit, and when that
+from (``table.dm_panels``): a click's answer updates the DM in place, free of the global rate limit, and when that
 answer already shows what the courier would deliver, it is recorded as delivered (``shown_by_answer``) and not edited
 again. When a player's turn begins and the bot has posted something else in their DM conversation since the hand
 (another game's hand, any other DM), the hand is posted anew below it, then the old one deleted: only then, so the
@@ -31,6 +31,7 @@ import metrics
 from i18n import Localized, _, lines, render
 from storage import GameRecord, TableStore
 from table.answer import Interaction, send
+from table.boards import ENDED_EARLY
 from table.games import Games
 from table.language import Languages
 from table.live import Live
@@ -46,8 +47,6 @@ Shown = int | None  # the id of the DM that shows it; None: Discord failed
 RETRY_DM_SECONDS = 30.0
 # DM channels kept in memory (the rest are read from the database when next needed).
 DM_CHANNELS_KEPT = 20_000
-# The last line of a DM panel whose game was ended without a move (/endgame).
-DM_ENDED_EARLY = _("This game was ended early.")
 # Games whose delivered DMs are remembered (as many as games are kept in memory).
 SENT_KEPT = 5000
 DM_RETRIES = 3  # tries of one DM against Discord's server errors (5xx) before it waits for a later delivery
@@ -249,7 +248,7 @@ class Courier:
         for player, (message_id, text) in (await self.storage.private_messages(record.id)).items():
             if message_id is None:
                 continue
-            ended = render(lines(text, DM_ENDED_EARLY), await self.languages.reader(player))
+            ended = render(lines(text, ENDED_EARLY), await self.languages.reader(player))
             try:
                 await self.show(player, {"content": ended, "view": None}, message_id, game=record.id)
             except DMsClosed:
