@@ -23,30 +23,30 @@ MAX_REMEMBERED = 10_000  # people who clicked lately; older notes are dropped pa
 _made: dict[tuple[int, int], tuple[int, Any, float]] = {}
 
 
-def _note(interaction: Interaction, action: Any) -> None:
+def _note(interaction: Interaction, action: Any, channel_id: int | None) -> None:
     clicked = clicked_message(interaction)
-    if clicked is None or interaction.channel_id is None:
+    if clicked is None or channel_id is None:
         return
     now = time.monotonic()
     if len(_made) > MAX_REMEMBERED:
         for key in [key for key, (_id, _action, when) in _made.items() if now - when > REPEAT_SECONDS]:
             del _made[key]
-    _made[(interaction.channel_id, interaction.user.id)] = (clicked.id, action, now)
+    _made[(channel_id, interaction.user.id)] = (clicked.id, action, now)
 
 
-async def just_made(interaction: Interaction, action: Any, kind: str) -> int | None:
+async def just_made(interaction: Interaction, action: Any, kind: str, channel_id: int | None) -> int | None:
     """The id of the game where the interaction's user made ``action`` as their latest move a moment ago, with a
     click on the same message, no other person acting since (a double click's second click); None otherwise."""
     clicked = clicked_message(interaction)
-    if interaction.type is not discord.InteractionType.component or interaction.channel_id is None or not clicked:
+    if interaction.type is not discord.InteractionType.component or channel_id is None or not clicked:
         return None
     user = interaction.user.id
-    made = _made.get((interaction.channel_id, user))
+    made = _made.get((channel_id, user))
     if made is None or made[0] != clicked.id or made[1] != action or time.monotonic() - made[2] > REPEAT_SECONDS:
         return None
     tables = interaction.client.tables
     try:
-        live, _presenter = await tables.games.running(interaction.channel_id, kind)
+        live, _presenter = await tables.games.running(channel_id, kind)
     except (GameError, UserError):
         return None  # the game ended meanwhile: the refusal says so
     if not tables.games.last_to_act(live.record.id, user, REPEAT_SECONDS):
@@ -58,10 +58,12 @@ async def just_made(interaction: Interaction, action: Any, kind: str) -> int | N
 async def act_once(interaction: Interaction, action: Any, kind: str, **where: Any) -> None:
     """``Table.act``, except that a click repeating the move it just made is answered as the first was."""
     tables = interaction.client.tables
+    # A DM panel's click names the game's channel (``where["channel"]``); any other click is in it.
+    channel_id = where.get("channel") or interaction.channel_id
     try:
         await tables.act(interaction, action, kind=kind, **where)
     except (GameError, UserError):
-        game = await just_made(interaction, action, kind)
+        game = await just_made(interaction, action, kind, channel_id)
         if game is None:
             await redraw_if_behind(interaction, kind, where)
             raise
@@ -71,7 +73,7 @@ async def act_once(interaction: Interaction, action: Any, kind: str, **where: An
         elif not interaction.response.is_done():
             await interaction.response.defer()  # the board already shows the move: nothing to refuse
         return
-    _note(interaction, action)
+    _note(interaction, action, channel_id)
 
 
 async def redraw_if_behind(interaction: Interaction, kind: str, where: dict[str, Any]) -> None:

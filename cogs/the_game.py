@@ -17,7 +17,7 @@ from discord.ext import commands
 from cogs._types import Interaction
 from cogs._ui import in_text_channel
 from cogs.the_game_board import DIRECTION
-from cogs.the_game_panel import PanelButton, TheGameBoard
+from cogs.the_game_panel import PanelButton, TheGameBoard, dm_panel
 from cogs.the_game_picture import the_game_end_picture
 from cogs.the_game_presenter import PRESENTER
 from engine import ai, the_game
@@ -56,6 +56,7 @@ REGISTRATION = Registration(
     extension=__name__,
     ai=ai.THE_GAME,
     end_picture=the_game_end_picture,  # the course of the game
+    dm_panel=dm_panel,  # the hand in the DM carries its buttons (its resting page changes only by the player's moves)
     at_the_table=_(
         "**At the table**: press **My hand** under the board for your private panel: pick a card, then a pile (its "
         "button shows the jump), then **End turn**.\n"

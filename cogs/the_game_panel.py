@@ -4,7 +4,7 @@ signals, a question before a risky card) and what its buttons do, Hint's answer 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,9 +20,11 @@ from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import GameRecord
 from table import preferences
 from table.answer import detached, send
+from table.dm_panels import dm_game, show_dm_page
 from table.panels import offers_hint
 from table.people import mention
 from table.preferences import guard_on
+from table.presenter import Step
 
 if TYPE_CHECKING:
     pass
@@ -31,6 +33,11 @@ if TYPE_CHECKING:
 def panel_button(game: int, verb: str, a: object = "", b: object = "", **options: Any) -> discord.ui.Button[Any]:
     return discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}", **options)
 
+
+# End turn on a DM panel out of turn (the DM cannot follow whose turn it is, so the button stays enabled).
+NOT_YOUR_TURN_YET = _("It isn't your turn yet: End turn works once it is.")
+# A leaver's DM keeps their last hand line and this, without buttons (the rules' own words for it).
+LEFT = _("You left this game, so you can't act in it any more.")
 
 CARD_PAGE = re.compile(r"card([0-9]+)")  # the panel's page choosing a pile for a card
 LAY_PAGE = re.compile(r"lay([0-9]+)([A-D])")  # the panel's page asking before a risky card
@@ -113,6 +120,70 @@ def pile_button(
     )
 
 
+def hand_buttons(
+    game: int,
+    cards: tuple[int, ...],
+    label: Callable[[Text], str],
+    *,
+    playable: Callable[[int], bool],
+    can_end: bool,
+    over: bool,
+) -> list[discord.ui.Button[Any]]:
+    """The hand page's buttons, in the channel's panel and in the DM alike: a card each, End turn, Signals…."""
+    style = discord.ButtonStyle.primary
+    buttons = [
+        panel_button(game, "card", card, label=str(card), style=style, disabled=not playable(card), row=index // 5)
+        for index, card in enumerate(cards)
+    ]
+    end = label(_p("button", "End turn"))
+    buttons.append(panel_button(game, "end", label=end, style=discord.ButtonStyle.success, disabled=not can_end, row=2))
+    buttons.append(panel_button(game, "page", "signals", label=label(_p("button", "Signals…")), disabled=over, row=2))
+    return buttons
+
+
+def done_line(step: Step | None, player: int) -> Text | None:
+    """What the player's own move did, on their DM's resting page (nothing of the table, which others change)."""
+    if step is None or step.player != player:
+        return None
+    if isinstance(step.action, Play):
+        if the_game.is_backwards_trick(step.action.pile, the_game.top(step.before, step.action.pile), step.action.card):
+            return _("You laid {card} on {pile}: backwards trick!", card=step.action.card, pile=step.action.pile)
+        return _("You laid {card} on {pile}.", card=step.action.card, pile=step.action.pile)
+    if isinstance(step.action, EndTurn):
+        drawn = len(the_game.hand(step.after, player)) - len(the_game.hand(step.before, player))
+        if drawn > 0:
+            return _n(
+                "You ended your turn and drew {count} card.", "You ended your turn and drew {count} cards.", drawn
+            )
+        return _("You ended your turn.")
+    return None
+
+
+def dm_panel(
+    record: GameRecord, state: State, player: int, page: str | None, locale: str, done: Step | None
+) -> dict[str, Any]:
+    """The player's DM as a panel. Its resting page shows only what changes by the player's own moves (their hand,
+    what they just did), so no one else's move needs a DM edit: every card and End turn stay enabled (out of turn a
+    card opens its piles, disabled; End turn says, in place, that the turn is not theirs yet). Its other pages are
+    the channel panel's (piles, a question before a risky card, signals), drawn fresh by each click; once the game
+    is over, or the player left it, it has no button left."""
+    cards = the_game.hand(state, player)
+    chosen = CARD_PAGE.fullmatch(page or "") or LAY_PAGE.fullmatch(page or "")
+    over, gone = the_game.is_over(state), state.left[state.players.index(player)]
+    if (page == "signals" or (chosen is not None and int(chosen[1]) in cards)) and not (over or gone):
+        return hand_panel(record, state, player, page, locale)
+    ended = _("The game is over.") if over else LEFT if gone else None
+    content = render(lines(hand_line(cards), done_line(done, player), ended), locale)
+    if ended is not None:
+        return {"content": content, "view": None}
+    view = discord.ui.View(timeout=None)
+    for button in hand_buttons(
+        record.id, cards, lambda text: render(text, locale), playable=lambda card: True, can_end=True, over=False
+    ):
+        view.add_item(button)
+    return {"content": content, "view": detached(view)}
+
+
 def hand_panel(record: GameRecord, state: State, player: int, page: str | None, locale: str) -> dict[str, Any]:
     """The hand panel: a button per card; a card opens the pile buttons; the signals have a page of their own."""
     view = the_game.public_view(state)
@@ -188,33 +259,17 @@ def hand_panel(record: GameRecord, state: State, player: int, page: str | None, 
         buttons.append(panel_button(game, "page", "main", label=back, style=discord.ButtonStyle.secondary, row=3))
     else:
         tops = [(p.name, p.top) for p in view.piles]
-        for index, card in enumerate(cards):
-            fits = any(the_game.is_legal(name, top, card) for name, top in tops)
-            buttons.append(
-                panel_button(
-                    game,
-                    "card",
-                    card,
-                    label=str(card),
-                    style=discord.ButtonStyle.primary,
-                    # Enabled out of turn too: a panel left open is ready the moment the turn comes.
-                    disabled=view.over or not fits,
-                    row=index // 5,
-                )
-            )
         can_end = view.current_player == player and view.laid >= view.minimum and not view.over
-        buttons.append(
-            panel_button(
+        buttons.extend(
+            hand_buttons(
                 game,
-                "end",
-                label=label(_p("button", "End turn")),
-                style=discord.ButtonStyle.success,
-                disabled=not can_end,
-                row=2,
+                cards,
+                label,
+                # Enabled out of turn too: a panel left open is ready the moment the turn comes.
+                playable=lambda card: not view.over and any(the_game.is_legal(n, top, card) for n, top in tops),
+                can_end=can_end,
+                over=view.over,
             )
-        )
-        buttons.append(
-            panel_button(game, "page", "signals", label=label(_p("button", "Signals…")), disabled=view.over, row=2)
         )
         buttons.append(
             panel_button(
@@ -288,46 +343,67 @@ class PanelButton(
         tables = interaction.client.tables
         kind = the_game.INFO.kind
         await preferences.load(tables.storage, interaction.user.id)  # the guard follows their /me from the first click
+        channel_id, in_dm = interaction.channel_id or 0, interaction.guild_id is None
+        if in_dm:  # the player's DM panel: the game's channel comes from the game
+            live, _presenter = await dm_game(tables.games, self.game, interaction.user.id)
+            channel_id = live.record.channel_id
+            if self.verb == "end" and the_game.current_player(live.state) != interaction.user.id:
+                await show_dm_page(interaction, tables.games, tables.languages, self.game, None, NOT_YOUR_TURN_YET)
+                return
         if self.verb == "hint":
-            live, given = await tables.panels.hint(interaction.channel_id or 0, interaction.user.id, kind, self.game)
+            live, given = await tables.panels.hint(channel_id, interaction.user.id, kind, self.game)
             text = hint_text(live.state, given.action, given.why)
             await send(interaction, content=render(text, tables.languages.for_reader(interaction)), ephemeral=True)
             return
+        page = None if self.verb in ("pile", "lay", "end") else "signals"
         if self.verb in ("card", "page"):
             page = f"card{self.a}" if self.verb == "card" else (None if self.a == "main" else self.a)
-            await tables.show_panel(interaction, kind, game=self.game, page=page)
-            return
-        action: the_game.Action
-        if self.verb == "pile" and await self.risky(interaction):
-            await tables.show_panel(interaction, kind, game=self.game, page=f"lay{self.a}{self.b}")
-            return
-        if self.verb in ("pile", "lay"):
-            action = Play(int(self.a), self.b)
-        elif self.verb == "end":
-            action = EndTurn()
+        elif self.verb == "pile" and await self.risky(interaction, channel_id):
+            page = f"lay{self.a}{self.b}"
         else:
-            live, _presenter = await tables.games.running(interaction.channel_id or 0, kind)
-            mine = {(m.kind, m.pile) for m in live.state.signals if m.player == interaction.user.id}
-            pile = self.b or None
-            # A signal that is up comes down with the same click.
-            kind_clicked = the_game.CLEAR if (self.a, pile) in mine else self.a
-            if self.a == the_game.CLEAR:
-                pile = None
-            action = the_game.Signal(kind_clicked, pile)
-        # A signal click keeps the signals page open: the next signal is one more click.
-        await act_once(interaction, action, kind, game=self.game, page="signals" if self.verb == "sig" else None)
+            # A signal click keeps the signals page open: the next signal is one more click.
+            await act_once(
+                interaction,
+                await self.action(interaction, channel_id),
+                kind,
+                **where(self.game, page, in_dm, channel_id),
+            )
+            return
+        if in_dm:
+            await show_dm_page(interaction, tables.games, tables.languages, self.game, page)
+        else:
+            await tables.show_panel(interaction, kind, game=self.game, page=page)
 
-    async def risky(self, interaction: Interaction) -> bool:
+    async def action(self, interaction: Interaction, channel_id: int) -> the_game.Action:
+        """The move this button makes: a card on a pile, the end of the turn, or a signal raised or taken down."""
+        if self.verb in ("pile", "lay"):
+            return Play(int(self.a), self.b)
+        if self.verb == "end":
+            return EndTurn()
+        live, _presenter = await interaction.client.tables.games.running(channel_id, the_game.INFO.kind)
+        mine = {(m.kind, m.pile) for m in live.state.signals if m.player == interaction.user.id}
+        pile = self.b or None
+        # A signal that is up comes down with the same click.
+        kind_clicked = the_game.CLEAR if (self.a, pile) in mine else self.a
+        if self.a == the_game.CLEAR:
+            pile = None
+        return the_game.Signal(kind_clicked, pile)
+
+    async def risky(self, interaction: Interaction, channel_id: int) -> bool:
         """Whether this pile click asks first: judged on the table as it is now, not as the panel was drawn. A
         click the rules would refuse is not asked about: it goes on to its refusal."""
-        live, _presenter = await interaction.client.tables.games.running(
-            interaction.channel_id or 0, the_game.INFO.kind
-        )
+        live, _presenter = await interaction.client.tables.games.running(channel_id, the_game.INFO.kind)
         view = the_game.public_view(live.state)
         player = interaction.user.id
         if live.record.id != self.game or view.current_player not in (None, player) or view.over:
             return False
         return bool(misclick_risks(the_game.observation(live.state, player), int(self.a), self.b))
+
+
+def where(game: int, page: str | None, in_dm: bool, channel_id: int) -> dict[str, Any]:
+    """Where a panel's move is made: the game it was made for, the page to show after, and, from a DM, the game's
+    channel."""
+    return {"game": game, "page": page, **({"channel": channel_id} if in_dm else {})}
 
 
 class TheGameBoard(ErrorHandlingView):

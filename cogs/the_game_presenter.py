@@ -18,6 +18,8 @@ from table.people import mention
 from table.presenter import Step
 
 EXCELLENT = 10  # the rulebook's "excellent result": fewer than this many cards left
+# The start text's last sentence: the DM panel (``the_game_panel.dm_panel``), where a phone keeps the hand in reach.
+IN_YOUR_DMS = _("Your hand is also in your DMs, with the same buttons: you can play your whole turn from there.")
 
 RULES = _(
     "**The Game**: a cooperative game. Together, lay all 98 cards (2 to 99) on four piles.\n"
@@ -94,9 +96,9 @@ class Presenter:
             return _("hand: (no cards)")
         return _("hand: {cards}", cards=", ".join(str(card) for card in cards))
 
-    def start_text(self, state: State) -> Text:
+    def start_text(self, state: State) -> Localized:
         minimum = the_game.public_view(state).minimum
-        return _n(
+        teach = _n(
             "The Game begins ({variant}) with {players}! Press **My hand** under the board to see your cards and lay "
             "them: choose a card, then its pile. Anyone may lay the first card, and whoever does takes the first turn; "
             "lay at least {count} card each turn, then press **End turn**. No numbers in the chat from now on.",
@@ -107,6 +109,7 @@ class Presenter:
             variant=variant_text(state),
             players=joined([mention(p) for p in state.players], ", "),
         )
+        return joined([teach, IN_YOUR_DMS], " ")
 
     def announce(self, before: State, after: State, player: int, action: Any) -> Text:
         name = mention(player)
@@ -325,9 +328,14 @@ class Presenter:
         return hand_panel(record, state, player, page, locale)
 
     def dm_due(self, before: State, after: State, player: int, action: Any) -> list[int]:
-        # Even when the game ends right after the draw: the newest DM always shows the hand as it is.
-        drew = isinstance(action, EndTurn) and the_game.hand(after, player) != the_game.hand(before, player)
-        return [player] if drew else []
+        # Even when the game ends right after the draw, and once the draw pile is empty (nothing drawn, but cards
+        # laid from the channel's panel are gone): the DM, a panel of its own, shows the hand as it is.
+        if isinstance(action, Leave):
+            return [player]  # a leaver's DM loses its buttons
+        if not isinstance(action, EndTurn):
+            return []
+        drew = the_game.hand(after, player) != the_game.hand(before, player)
+        return [player] if drew or not after.draw_pile else []
 
     def show_after(self, before: State, after: State, player: int, action: Any) -> bool:
         # After every card, the last one too: the mover always sees what is left in their hand.

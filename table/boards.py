@@ -310,11 +310,16 @@ class Boards:
     async def publish(self, played: Transition, framing: Framing | None = None) -> None:
         """Show a move made without an interaction (a computer player's, the autopilot's): the board edited in
         place, or posted anew when the table moved on (one rate-limited request either way)."""
-        live = played.live
         board, fresh, shrunk = self.after(played, framing, await self.record_line(played))
         if not fresh:
             await self.show_in_place(played, board)
             return
+        await self.put_up(played, board, shrunk)
+
+    async def put_up(self, played: Transition, board: Message, shrunk: Message | None) -> None:
+        """Post the board ``played`` leaves anew as a channel message, the old one shrunk first (a move whose
+        interaction, if any, is not in the channel: its answer cannot post there)."""
+        live = played.live
         async with self.turn(live.record.id):
             await self.retire(live.record, live.record.message_id, shrunk)
             channel = self.client.get_partial_messageable(live.record.channel_id)

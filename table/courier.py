@@ -9,6 +9,13 @@ is undeliverable until they interact in another game (each refused request count
 address for a while after 10,000 of them in 10 minutes). They are told once per game how to open their DMs, and only
 privately: through their own click or command that caused the DM, else in the private answer to their next one in
 that game (``Courier.answered``). Nothing in the channel names them.
+
+Where the game's registration has a DM panel (``Registration.dm_panel``), the DM carries its buttons and is played
+from (``table.dm_panels``): a click's answer updates the DM in place, free of the global rate limit, and when that
+answer already shows what the courier would deliver, it is recorded as delivered (``shown_by_answer``) and not edited
+again. When a player's turn begins and the bot has posted something else in their DM conversation since the hand
+(another game's hand, any other DM), the hand is posted anew below it, then the old one deleted: only then, so the
+common case costs nothing. A game that ends takes the buttons off its DMs.
 """
 
 from __future__ import annotations
@@ -21,17 +28,20 @@ from dataclasses import dataclass, field
 import discord
 
 import metrics
-from i18n import Localized, _, render
+from i18n import Localized, _, lines, render
 from storage import GameRecord, TableStore
 from table.answer import Interaction, send
+from table.boards import ENDED_EARLY
 from table.games import Games
 from table.language import Languages
 from table.live import Live
-from table.registry import registration
+from table.registry import DMPanel, registration
 from table.transition import Transition
-from table.wire import edit_in_channel, send_in_channel
+from table.wire import Message, edit_in_channel, send_in_channel
 
 log = logging.getLogger(__name__)
+
+Shown = int | None  # the id of the DM that shows it; None: Discord failed
 
 # A DM Discord kept failing is tried again after this long.
 RETRY_DM_SECONDS = 30.0
@@ -56,9 +66,13 @@ class Sent:
     seen: int
     texts: dict[int, Localized] = field(default_factory=dict)
     stored: dict[int, tuple[int | None, str]] | None = None
+    # Players whose turn began with their hand buried under a newer DM: it is posted anew.
+    buried: set[int] = field(default_factory=set)
 
     def up_to_date(self, live: Live) -> bool:
         """Every DM of the game shows what it should."""
+        if self.buried:
+            return False
         return all(self.texts.get(player) == private for player, private in live.dm_text.items())
 
 
@@ -79,6 +93,8 @@ class Courier:
         # user id -> their DM channel, as stored: one read per user and process, not one per DM.
         self._dm_channels: dict[int, int] = {}
         self._sent: OrderedDict[int, Sent] = OrderedDict()  # game id -> what its DMs show
+        # DM channel -> the newest message the bot posted there (every DM the bot sends goes through ``show``).
+        self._newest: OrderedDict[int, int] = OrderedDict()
         self.closing = False
 
     def sent(self, live: Live) -> Sent:
@@ -108,10 +124,25 @@ class Courier:
         sent = self.sent(event.live)
         if sent.seen == event.number - 1:
             sent.seen = event.number  # else moves from another writer came between: ``deliver`` reads again
+        panel = dm_panel_of(event.live.record)
+        if panel is not None and event.ended:
+            sent.texts.clear()  # every DM loses its buttons: compared with what it shows, so edited once
+        if panel is not None and event.turn_began and event.upcoming is not None and self._buried(sent, event.upcoming):
+            sent.texts.pop(event.upcoming, None)
+            sent.buried.add(event.upcoming)
+        # A person's move is delivered after its answer (``Table.act``), which may have shown their DM already.
         if event.auto:
             self.deliver_later(event.live)
         if event.ended:  # nobody is told about a game that is over
             self._to_tell = {key for key in self._to_tell if key[0] != event.live.record.id}
+
+    def _buried(self, sent: Sent, player: int) -> bool:
+        """Whether the bot posted something in ``player``'s DM conversation after their hand of this game (unknown
+        after a restart, until the bot posts there again: then taken as not)."""
+        hand = (sent.stored or {}).get(player, (None, ""))[0]
+        channel = self._dm_channels.get(player)
+        newest = self._newest.get(channel) if channel is not None else None
+        return hand is not None and newest is not None and newest != hand
 
     def deliver_later(self, live: Live, interaction: Interaction | None = None) -> None:
         """Bring the game's DMs up to date in the background."""
@@ -153,15 +184,18 @@ class Courier:
     async def _deliver_one(self, live: Live, known: Sent, player: int, private: Localized) -> bool:
         """Make ``player``'s DM show ``private``; False when their DMs are closed to the bot."""
         record, sent = live.record, known.stored if known.stored is not None else {}
-        if known.texts.get(player) == private:
+        if known.texts.get(player) == private and player not in known.buried:
             return True
-        text = render(private, await self.languages.reader(player))
+        message = self.compose(live, player, private, await self.languages.reader(player))
+        text, composed = str(message.get("content", "")), self._moves(live)
         message_id, shown = sent.get(player, (None, ""))
-        if shown == text:
+        reposted = player in known.buried and message_id is not None
+        known.buried.discard(player)
+        if shown == text and not reposted:
             known.texts[player] = private
             return True
         try:
-            delivered = await self.show(player, text, message_id, game=record.id)
+            delivered = await self.show(player, message, None if reposted else message_id, game=record.id)
         except DMsClosed:
             return False
         if delivered is None and self._undeliverable.get(player) == record.id:
@@ -173,8 +207,53 @@ class Courier:
             return True
         await self.storage.set_private_message(record.id, player, delivered, text)
         sent[player] = (delivered, text)
-        known.texts[player] = private
+        if composed == self._moves(live) or dm_panel_of(record) is None:
+            known.texts[player] = private  # (a DM panel composed before a later move, the end say, is looked at again)
+        if reposted and message_id is not None and message_id != delivered:
+            await self._delete(player, message_id)  # the new hand is up first: the old one goes
         return True
+
+    def compose(self, live: Live, player: int, private: Localized, locale: str) -> Message:
+        """What ``player``'s DM shows at rest: the game's DM panel where it has one, else its private text."""
+        panel = dm_panel_of(live.record)
+        if panel is None:
+            return {"content": render(private, locale)}
+        return panel(live.record, live.state, player, None, locale, None)
+
+    async def _delete(self, player: int, message_id: int) -> None:
+        channel = self._dm_channels.get(player)
+        if channel is None:
+            return
+        try:
+            await self.client.http.delete_message(channel, message_id)
+        except discord.HTTPException:
+            log.info("Could not delete the buried hand of user %s", player, exc_info=True)
+
+    async def shown_by_answer(self, live: Live, player: int, message_id: int, content: str) -> None:
+        """A click's answer made ``player``'s DM (``message_id``) show ``content``: where that is the DM that was due,
+        it is recorded as delivered, so the courier does not edit it again."""
+        known = self.sent(live)
+        private = live.dm_text.get(player)
+        if private is None or known.texts.get(player) == private:
+            return  # nothing was due: what the answer shows needs no record
+        known.texts[player] = private
+        await self.storage.set_private_message(live.record.id, player, message_id, content)
+        if known.stored is not None:
+            known.stored[player] = (message_id, content)
+
+    async def ended_early(self, record: GameRecord) -> None:
+        """A game ended without a move (/endgame): its DM panels lose their buttons, with a last line saying so."""
+        if dm_panel_of(record) is None:
+            return
+        for player, (message_id, text) in (await self.storage.private_messages(record.id)).items():
+            if message_id is None:
+                continue
+            ended = render(lines(text, ENDED_EARLY), await self.languages.reader(player))
+            try:
+                await self.show(player, {"content": ended, "view": None}, message_id, game=record.id)
+            except DMsClosed:
+                continue
+            await self.storage.set_private_message(record.id, player, message_id, ended)
 
     async def _tell_closed(self, record: GameRecord, untold: list[int], interaction: Interaction | None) -> None:
         """Tell each of ``untold`` once per game, privately, that the bot cannot DM them and how to open their DMs:
@@ -210,24 +289,24 @@ class Courier:
         except discord.HTTPException:
             log.info("Could not tell user %s that their DMs are closed", interaction.user.id, exc_info=True)
 
-    async def show(self, user_id: int, text: str, message_id: int | None = None, *, game: int = 0) -> int | None:
-        """Show ``text`` in a DM to ``user_id``: edit ``message_id`` if given, else send a new message. Returns the
-        message's id, or None if Discord failed (worth trying later unless it refused); raises ``DMsClosed`` when the
-        user does not accept DMs from the bot, at once, without a request, if they refused one in ``game`` already
-        (outside a game, ``game`` is 0: any refusal counts until a game DM gets through).
-
-        The DM channel id is kept in the database so that each DM costs one request, even after a restart."""
+    async def show(self, user_id: int, text: str | Message, message_id: int | None = None, *, game: int = 0) -> Shown:
+        """Show ``text`` (or a message: content and buttons) in a DM to ``user_id``: edit ``message_id`` if given,
+        else send a new message. Returns the message's id, or None if Discord failed (worth trying later unless it
+        refused); raises ``DMsClosed`` when the user does not accept DMs from the bot, at once, without a request, if
+        they refused one in ``game`` already (outside a game, ``game`` is 0: any refusal counts until a game DM gets
+        through). The DM channel id is kept in the database: each DM costs one request, even after a restart."""
         refused_in = self._undeliverable.get(user_id)
         if refused_in is not None and (refused_in == game or not game):
             metrics.dm_failed("skipped")
             raise DMsClosed(user_id)
+        message: Message = {"content": text} if isinstance(text, str) else text
         for attempt in range(DM_RETRIES):
             try:
                 try:
-                    shown = await self._show(await self._channel(user_id, cached=True), text, message_id)
+                    shown = await self._show(await self._channel(user_id, cached=True), message, message_id)
                 except discord.NotFound:
                     # A remembered DM channel or message that no longer exists (say, the token changed): start afresh.
-                    shown = await self._show(await self._channel(user_id, cached=False), text, None)
+                    shown = await self._show(await self._channel(user_id, cached=False), message, None)
                 self._undeliverable.pop(user_id, None)
                 return shown
             except discord.Forbidden as error:
@@ -249,14 +328,20 @@ class Courier:
                 await asyncio.sleep(0.5 * 2**attempt)
         return None
 
-    async def _show(self, channel_id: int, text: str, message_id: int | None) -> int:
+    async def _show(self, channel_id: int, message: Message, message_id: int | None) -> int:
         if message_id is not None:
             try:
-                await edit_in_channel(self.client, channel_id, message_id, content=text)
+                await edit_in_channel(self.client, channel_id, message_id, **message)
                 return message_id
             except discord.NotFound:
                 pass  # the user deleted it, or it is from an old channel: send a new one
-        return await send_in_channel(self.client, channel_id, content=text)
+        sent = await send_in_channel(self.client, channel_id, **message)
+        # The conversation's newest message now: a hand posted before it is buried (``_buried``).
+        self._newest[channel_id] = sent
+        self._newest.move_to_end(channel_id)
+        if len(self._newest) > DM_CHANNELS_KEPT:
+            self._newest.popitem(last=False)
+        return sent
 
     async def _channel(self, user_id: int, *, cached: bool) -> int:
         channel_id = None
@@ -283,3 +368,9 @@ class Courier:
             await asyncio.wait(pending, timeout=2)
         for task in pending:
             task.cancel()
+
+
+def dm_panel_of(record: GameRecord) -> DMPanel | None:
+    """The game's DM panel (None: its DM is text only)."""
+    hosted = registration(record.kind)
+    return hosted.dm_panel if hosted is not None else None

@@ -104,7 +104,7 @@ class Table:
         self.seats = Seats(self.games, self.boards, self.clock)
         self.votes = Votes(self.games, self.clock, self.seats, self.languages)
         self.panels = Panels(client, self.games, self.panel)
-        self.replies = Replies(self.boards, self.panels)
+        self.replies = Replies(self.boards, self.panels, self.courier)
         self.nudges = Nudges(client, self.languages, self.boards.at_the_keyboard)
         self.lobby = Lobby(self.games, storage, self.clock, self.seats)  # the table's life around its game
         self.panel_link: PanelLink | None = None
@@ -157,10 +157,12 @@ class Table:
         board: tuple[int, int] | None = None,
         game: int | None = None,
         page: str | None = None,
+        channel: int | None = None,
     ) -> None:
         """Apply ``action`` by the interaction's user to the channel's game, commit it, then answer. ``game`` is the
-        game id a private panel's button was made for, ``page`` the panel page to show after."""
-        channel_id = interaction.channel_id
+        game id a private panel's button was made for, ``page`` the panel page to show after; ``channel`` the game's
+        channel when the click came from elsewhere (a DM panel)."""
+        channel_id = channel or interaction.channel_id
         assert channel_id is not None
         asked = Asked(interaction, page, self.languages.for_reader(interaction))
         async with AsyncExitStack() as holding:
@@ -286,6 +288,10 @@ class Table:
         except Exception:
             log.info("Could not shrink the board of game %s", record.id, exc_info=True)
         await self.panels.ended_early(record.id, ENDED_EARLY)
+        try:
+            await self.courier.ended_early(record)
+        except Exception:
+            log.info("Could not close the DM panels of game %s", record.id, exc_info=True)
         # Its board is no end screen: a later game's end leaves it alone (``retire_end_screens``); and once it was
         # dealt, the end screen before it is out of date (its Rematch would be refused).
         try:
@@ -337,6 +343,7 @@ class Table:
         self.nudges.close()
         self.clock.stop()
         self.panels.close()
+        self.replies.close()
         if self._resuming is not None:
             self._resuming.cancel()
         await self.courier.close()

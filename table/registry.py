@@ -18,14 +18,20 @@ from typing import Any, TypeAlias
 from engine.ai import AIPlayer
 from engine.game import NO_NUMBERS_IN_CHAT, Game, Move, Setup
 from i18n import Text
+from storage import GameRecord
 from table.picture import Picture
-from table.presenter import SomePresenter
+from table.presenter import SomePresenter, Step
+from table.wire import Message
 
 # Called once per finished game, in a thread, with the whole log: the end screen's picture, or None for none.
 EndPicture = Callable[[Setup, Sequence[Move[Any]]], Picture | None]
 # The core handles every game alike: a game's state and action types are its own, opaque to the core.
 SomeGame: TypeAlias = Game[Any, Any]
 SomeAI: TypeAlias = AIPlayer[Any, Any]
+# The player's DM as a panel: (game, state, player, page, locale, the move its answer shows) -> the DM's content and
+# buttons. Its resting page (``page`` None) may show only what changes by the player's own moves: nothing else edits
+# a DM (each DM edit spends the bot's global rate limit). Once the game is over, it carries no buttons.
+DMPanel = Callable[[GameRecord, Any, int, str | None, str, Step | None], Message]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +58,9 @@ class Registration:
     at_the_table: Text | None = None  # /rules: how the game is played with this bot, after the game's own rules
     first_game: Text | None = None  # the note with a person's answer when they open or join their first game here
     chat_rule: ChatRule | None = None  # required with ``NO_NUMBERS_IN_CHAT``, which removes numbers from the chat
+    # None: the DM is text only (a game whose decision needs what others' moves change, such as No Thanks!'s face-up
+    # card, has no buttons there: keeping them current would cost a DM edit per move).
+    dm_panel: DMPanel | None = None
 
     @property
     def kind(self) -> str:

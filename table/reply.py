@@ -1,14 +1,16 @@
 """The answer to the person who acted: planned by one pure function of the move, sent by one part.
 
 ``reply_plan`` decides, from the Transition, where the action came from (the board's button, a private panel's, a
-command) and whether the board goes up anew, what the answer does: update the clicked message (to the new board, to
-the shrunk old board, or to the mover's panel), post the new board, edit the board on show in place, send the mover
-a private panel. ``Replies.answer`` carries it out, in the one order that keeps boards in sequence, and keeps the
-panel it showed current from then on (``Panels.opened``).
+command, a DM panel) and whether the board goes up anew, what the answer does: update the clicked message (to the new
+board, to the shrunk old board, to the mover's panel, or to the mover's DM panel), post the new board, edit the board
+on show in place, send the mover a private panel. ``Replies.answer`` carries it out, in the one order that keeps
+boards in sequence, and keeps the panel it showed current from then on (``Panels.opened``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
@@ -18,9 +20,12 @@ import discord
 from i18n import _, lines, render
 from table.answer import Interaction, clicked_message, send, update
 from table.boards import BoardHandle, Boards, pings
+from table.courier import Courier, dm_panel_of
 from table.panels import Panels
 from table.transition import Transition
 from table.wire import Message
+
+log = logging.getLogger(__name__)
 
 
 class Source(Enum):
@@ -29,6 +34,7 @@ class Source(Enum):
     BOARD = "board"
     PANEL = "panel"
     COMMAND = "command"
+    DM = "dm"  # the player's DM panel (``Registration.dm_panel``): no guild, not the game's channel
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +44,7 @@ class ReplyPlan:
     ``edit_board``: the board on show is edited in place. ``panel``: a private panel sent as a new message, the
     answer's own ("ack": it opens with the move) or a followup under a new board ("after": what is left in hand)."""
 
-    clicked: Literal["board", "shrunk", "panel"] | None
+    clicked: Literal["board", "shrunk", "panel", "dm"] | None
     post_board: bool
     edit_board: bool
     panel: Literal["ack", "after"] | None
@@ -46,6 +52,9 @@ class ReplyPlan:
 
 def reply_plan(moved: Transition, source: Source, fresh: bool) -> ReplyPlan:
     """The answer to ``moved``, made from ``source``, when the board it leaves goes up anew (``fresh``) or not."""
+    if source is Source.DM:
+        # The DM shows the hand again; the board is in the channel, where the DM's answer cannot post.
+        return ReplyPlan("dm", post_board=fresh, edit_board=not fresh, panel=None)
     if not fresh:
         if source is Source.BOARD:
             return ReplyPlan("board", post_board=False, edit_board=False, panel=None)
@@ -77,6 +86,9 @@ class Asked:
     locale: str
 
 
+# How long the board waits before showing a lay made from a DM: about the time a player takes for their next card.
+BOARD_SETTLE_SECONDS = 3.0
+
 # What opens the fresh panel sent to a player whose panel could no longer follow the game.
 FRESH = _("Your earlier panel could no longer follow the game; this one does:")
 
@@ -85,14 +97,19 @@ Shown = tuple[int | None, str | None, int]
 
 
 class Replies:
-    def __init__(self, boards: Boards, panels: Panels) -> None:
+    def __init__(self, boards: Boards, panels: Panels, courier: Courier) -> None:
         self.boards = boards
         self.panels = panels
+        self.courier = courier
+        self.board_settle_seconds = BOARD_SETTLE_SECONDS
+        self._showing: set[asyncio.Task[None]] = set()
 
     def source(self, interaction: Interaction, moved: Transition) -> Source:
         clicked = clicked_message(interaction)
         if clicked is None:
             return Source.COMMAND
+        if interaction.guild_id is None and dm_panel_of(moved.live.record) is not None:
+            return Source.DM
         return Source.BOARD if self.boards.is_board_click(interaction, moved.live.record) else Source.PANEL
 
     async def answer(self, asked: Asked, moved: Transition) -> None:
@@ -101,6 +118,13 @@ class Replies:
         boards = self.boards
         board, fresh, shrunk = boards.after(moved, record_line=await boards.record_line(moved))
         plan = reply_plan(moved, self.source(asked.interaction, moved), fresh)
+        if plan.clicked == "dm":
+            await self._update_dm(asked, moved)
+            if plan.post_board:
+                await boards.put_up(moved, board, shrunk)
+            else:
+                self._show_soon(moved, board)
+            return
         if plan.post_board:
             shown = await self._new_board(asked, moved, plan, board, shrunk)
         else:
@@ -153,6 +177,39 @@ class Replies:
         )
         clicked = clicked_message(asked.interaction)
         return (clicked.id if clicked is not None else None), page, position
+
+    def _show_soon(self, moved: Transition, board: Message) -> None:
+        """The board shows a move made from a DM a moment later: with no interaction in the channel, each board edit
+        spends the global rate limit, so a lay the same player follows up quickly (the turn's next card, its end) is
+        shown by that later move's edit, or by the new board the turn's end posts (``Boards.show_in_place`` leaves a
+        board alone once a later move is on show)."""
+
+        async def show() -> None:
+            await asyncio.sleep(self.board_settle_seconds)
+            try:
+                await self.boards.show_in_place(moved, board)
+            except Exception:
+                log.warning("Could not show a move of game %s on its board", moved.live.record.id, exc_info=True)
+
+        task = asyncio.ensure_future(show())
+        self._showing.add(task)
+        task.add_done_callback(self._showing.discard)
+
+    def close(self) -> None:
+        for task in self._showing:
+            task.cancel()
+
+    async def _update_dm(self, asked: Asked, moved: Transition) -> None:
+        """The clicked DM shows the hand again with what the move did (or the page its button asked for); when that is
+        what the courier was to deliver, it is recorded as delivered."""
+        live, interaction = moved.live, asked.interaction
+        panel = dm_panel_of(live.record)
+        assert panel is not None  # the source is a DM panel only where the game has one
+        message = panel(live.record, live.state, moved.by, asked.page, asked.locale, moved.step)
+        await update(interaction, **message)
+        clicked = clicked_message(interaction)
+        if clicked is not None and asked.page is None:
+            await self.courier.shown_by_answer(live, moved.by, clicked.id, str(message.get("content", "")))
 
     async def _send_panel(self, asked: Asked, moved: Transition, *, ack: bool) -> Shown | None:
         """The mover's panel as a new private message. Kept current only as the interaction's own answer: a followup

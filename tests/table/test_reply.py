@@ -63,3 +63,16 @@ async def test_a_card_laid_by_command_under_a_new_board_shows_what_is_left_in_ha
     )
     # From a panel, the panel itself shows it: no second one.
     assert reply_plan(moved, Source.PANEL, fresh=True).panel is None
+
+
+@pytest.mark.parametrize(
+    ("fresh", "plan"),
+    [
+        # The DM shows the hand again; the board, in the channel, is edited by a request of its own.
+        (False, ReplyPlan("dm", post_board=False, edit_board=True, panel=None)),
+        # Or posted anew there: the DM's answer cannot post in the channel, and no panel goes with it.
+        (True, ReplyPlan("dm", post_board=True, edit_board=False, panel=None)),
+    ],
+)
+async def test_a_move_made_from_the_dm_answers_in_the_dm(storage: SQLiteStorage, fresh: bool, plan: ReplyPlan) -> None:
+    assert reply_plan(await lay_a_card(storage), Source.DM, fresh=fresh) == plan
