@@ -86,8 +86,9 @@ class Asked:
     locale: str
 
 
-# How long the board waits before showing a lay made from a DM: about the time a player takes for their next card.
-BOARD_SETTLE_SECONDS = 3.0
+# How long the board waits before showing a lay made from a DM, counted from the player's latest lay: longer than a
+# player takes for their next card and End turn, so a turn played at a person's pace costs no edit before its end.
+BOARD_SETTLE_SECONDS = 8.0
 
 # What opens the fresh panel sent to a player whose panel could no longer follow the game.
 FRESH = _("Your earlier panel could no longer follow the game; this one does:")
@@ -102,7 +103,7 @@ class Replies:
         self.panels = panels
         self.courier = courier
         self.board_settle_seconds = BOARD_SETTLE_SECONDS
-        self._showing: set[asyncio.Task[None]] = set()
+        self._showing: dict[int, asyncio.Task[None]] = {}  # game id -> the board edit waiting for the player to pause
 
     def source(self, interaction: Interaction, moved: Transition) -> Source:
         clicked = clicked_message(interaction)
@@ -179,24 +180,29 @@ class Replies:
         return (clicked.id if clicked is not None else None), page, position
 
     def _show_soon(self, moved: Transition, board: Message) -> None:
-        """The board shows a move made from a DM a moment later: with no interaction in the channel, each board edit
-        spends the global rate limit, so a lay the same player follows up quickly (the turn's next card, its end) is
-        shown by that later move's edit, or by the new board the turn's end posts (``Boards.show_in_place`` leaves a
-        board alone once a later move is on show)."""
+        """The board shows a move made from a DM once the player pauses: with no interaction in the channel, each board
+        edit spends the global rate limit, so a lay the same player follows up (the turn's next card, its end) is shown
+        by that later move's edit, or by the new board the turn's end posts (``Boards.show_in_place`` leaves a board
+        alone once a later move is on show). Each lay starts the wait anew."""
+        game = moved.live.record.id
 
         async def show() -> None:
             await asyncio.sleep(self.board_settle_seconds)
             try:
                 await self.boards.show_in_place(moved, board)
             except Exception:
-                log.warning("Could not show a move of game %s on its board", moved.live.record.id, exc_info=True)
+                log.warning("Could not show a move of game %s on its board", game, exc_info=True)
+            finally:
+                if self._showing.get(game) is task:
+                    del self._showing[game]
 
-        task = asyncio.ensure_future(show())
-        self._showing.add(task)
-        task.add_done_callback(self._showing.discard)
+        waiting = self._showing.get(game)
+        if waiting is not None:
+            waiting.cancel()
+        task = self._showing[game] = asyncio.ensure_future(show())
 
     def close(self) -> None:
-        for task in self._showing:
+        for task in self._showing.values():
             task.cancel()
 
     async def _update_dm(self, asked: Asked, moved: Transition) -> None:
