@@ -18,13 +18,12 @@ from __future__ import annotations
 import re
 from itertools import compress, count
 
-from chatfilter._censored import censored_reading
+from chatfilter._censored import censored_reading, may_be_censored
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
 from chatfilter._language import COMMON, LANGUAGES, Language
 from chatfilter._lookup import NOT_A_PART, TRIPLE_RE, lookup
 from chatfilter._misspellings import (
     LONE,
-    MIN_LENGTH,
     SHORT,
     SHORT_ALONE,
     SHORT_MAX,
@@ -36,6 +35,7 @@ from chatfilter._misspellings import (
 )
 from chatfilter._normalize import SOFT, SOFT_CHARS
 from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES, SPLIT_PHRASES
+from chatfilter._screen import readable
 
 __all__ = ["Message"]
 
@@ -90,7 +90,8 @@ class Message:
         stripped = self.stripped
         if SOFT not in stripped and "#" not in stripped:
             return False
-        return any(censored_reading(word) is not None for word in set(_CENSORED_RE.findall(stripped)))
+        words = may_be_censored(set(_CENSORED_RE.findall(stripped)))
+        return any(censored_reading(word) is not None for word in words)
 
     # -- single tokens --
 
@@ -105,8 +106,8 @@ class Message:
         keys: dict[str, str | None] = {tok: FORMS[tok] for tok in distinct if tok in FORMS}
         if "" in keys.values():
             return True  # a word that counts wherever it stands
-        # In the order of the message, so that a flagged message stops at its first number word as before.
-        for tok in [tok for tok in dict.fromkeys(tokens) if tok not in _KNOWN and len(tok) >= MIN_LENGTH]:
+        # The screens settle most of the other words at once (chatfilter._screen): only the rest is looked up.
+        for tok in readable(distinct - _KNOWN, stretched, large):
             key = lookup(tok, stretched, large)
             if key == "":
                 return True
