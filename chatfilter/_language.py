@@ -24,6 +24,7 @@ message can be said again. A word typed with its accent (``très``) is the word 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import compress, count
 
 __all__ = ["COMMON", "FUNCTION_WORDS", "LANGUAGES", "Language", "words"]
 
@@ -81,12 +82,9 @@ for _lang, _vocab in zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True):
         _LANGUAGES_OF[_w] = _LANGUAGES_OF.get(_w, 0) | _BITS[_lang]
 
 
-def _is_a_word(letter: str, k: int, tokens: list[str], seps: list[str]) -> bool:
-    """Whether the lone letter ``tokens[k]`` is a word: a French elision before an apostrophe (j'ai, c'est), or the
-    English "I" before a word ("I have ni ne"). Elsewhere it may be a letter of a spelled-out word ("d o s")."""
-    if k + 1 < len(seps) and seps[k + 1].startswith(("'", "’")):
-        return True
-    return letter == "i" and k + 1 < len(tokens) and len(tokens[k + 1]) > 1
+# A lone letter is a word before an apostrophe (a French elision: j'ai, c'est), and the English "I" before a word
+# ("I have ni ne"); elsewhere it may be a letter of a spelled-out word ("d o s").
+_APOSTROPHES = ("'", "’")
 
 
 class Language:
@@ -104,8 +102,12 @@ class Language:
         if letters:
             for token in letters:
                 listed[token] = 0
-            for k in [k for k, token in enumerate(tokens) if token in listed and len(token) == 1]:
-                if _is_a_word(tokens[k], k, tokens, seps):
+            # The places of the one-letter words are picked in C: a loop over the tokens cost a step per token on a
+            # message of a thousand single letters.
+            one = frozenset(letters)
+            last = len(tokens) - 1
+            for k in compress(count(), map(one.__contains__, tokens)):
+                if seps[k + 1].startswith(_APOSTROPHES) or (tokens[k] == "i" and k < last and len(tokens[k + 1]) > 1):
                     listed[tokens[k]] += 1
         for token, times in listed.items():
             bits = _LANGUAGES_OF[token]

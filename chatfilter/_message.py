@@ -44,7 +44,8 @@ _JOIN_SEP_RE = re.compile(r"[\s\x1f.\-·•/+~]{1,3}")
 # A word with censor characters between its letters (markdown characters are SOFT by now).
 _CENSORED_RE = re.compile(r"(?<![^\W\d_])[a-z]+(?:[\x1f#]+[a-z]+)+(?![^\W\d_])")
 # The tokens whose reading a dictionary probe settles: vocabulary words, and everyday words, which are none.
-_KNOWN = frozenset(FORMS) | COMMON
+_FORM_SET = frozenset(FORMS)
+_KNOWN = _FORM_SET | COMMON
 # The misspellings read only in context: a token that is one of them is looked at where it stands.
 _MISSPELT = frozenset((*SHORT, *SLOT, *SLOT_NAMES, *LONE))
 # A run of at least three one-letter tokens, each gap between them one to four characters without an apostrophe
@@ -254,31 +255,27 @@ class Message:
             for run in _LETTER_RUN_RE.findall(self.stripped):
                 parts = _LETTER_GAP_RE.split(run)
                 runs.append((parts[0::2], parts[1::2]))
+        if not runs:
+            return False
+        words: list[str] = []
         for letters, gaps in runs:
-            if self._run_is_number(letters, gaps):
-                return True
+            words += _run_words(letters, gaps)
             # "I have a s i x": the run may start with a one-letter word of its own.
-            if len(letters) >= 4 and letters[0] in _ONE_LETTER_WORDS and self._run_is_number(letters[1:], gaps[1:]):
-                return True
-        return False
+            if len(letters) >= 4 and letters[0] in _ONE_LETTER_WORDS:
+                words += _run_words(letters[1:], gaps[1:])
+        return self._spelled_out(words)
 
-    def _run_is_number(self, letters: list[str], gaps: list[str]) -> bool:
-        weights = {gap: _gap_weight(gap) for gap in set(gaps)}
-        lightest = min(weights.values())
-        if len(weights) == 1:  # every gap alike: one piece
-            pieces = ["".join(letters)]
-        else:
-            # The run splits at its heaviest gaps: each gap becomes a space or nothing, and the letters are joined
-            # with them in C (a loop here cost a step per letter).
-            breaks = {gap: " " if weight > lightest else "" for gap, weight in weights.items()}
-            pieces = "".join(map(str.__add__, letters, [*map(breaks.__getitem__, gaps), ""])).split(" ")
-        candidates = pieces if len(pieces) == 1 else [*pieces, "".join(pieces)]
-        for word in candidates:
+    def _spelled_out(self, words: list[str]) -> bool:
+        """Whether a word spelled out letter by letter is a number word that counts. Spelled-out letters carry no
+        neighbouring words, so only the message's language decides: the words of all runs are read together, and
+        the screens (chatfilter._screen) settle most of them at once."""
+        distinct = set(words)
+        keys = {FORMS[word] for word in _FORM_SET.intersection(distinct)}
+        for word in readable(distinct - _KNOWN, True, True):
             key = lookup(word, True, True)
-            # Spelled-out letters carry no neighbouring words, so only the message's language decides.
-            if key is not None and self._counts(key, 0, 0, whole_message=True):
-                return True
-        return False
+            if key is not None:
+                keys.add(key)
+        return any(self._counts(key, 0, 0, whole_message=True) for key in keys)
 
     # -- the cross-language words --
 
@@ -314,6 +311,20 @@ class Message:
         if self._language is None:
             self._language = Language(self.raw, self.seps)
         return self._language
+
+
+def _run_words(letters: list[str], gaps: list[str]) -> list[str]:
+    """The words a run of single letters spells: the run split at its heaviest gaps, and the pieces glued together
+    ("t h r e e  c a r d s": "three", "cards" and "threecards")."""
+    weights = {gap: _gap_weight(gap) for gap in set(gaps)}
+    lightest = min(weights.values())
+    if len(weights) == 1:  # every gap alike: one piece
+        return ["".join(letters)]
+    # Each gap becomes a space or nothing, and the letters are joined with them in C (a loop here cost a step per
+    # letter).
+    breaks = {gap: " " if weight > lightest else "" for gap, weight in weights.items()}
+    pieces = "".join(map(str.__add__, letters, [*map(breaks.__getitem__, gaps), ""])).split(" ")
+    return pieces if len(pieces) == 1 else [*pieces, "".join(pieces)]
 
 
 def _lengths(strings: list[str]) -> bytes:

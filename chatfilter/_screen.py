@@ -83,29 +83,26 @@ def _found(forms: list[str], lines: str) -> set[str]:
     return _near(forms, lines) | _FORM_SET.intersection(forms)
 
 
-def _german(words: list[str]) -> set[str]:
-    """The words whose German spoken reading (``_misspellings._german_spoken``) may be a number word: every sound
-    change undone on all of them at once, then the spelling and its two dialect endings screened."""
+def _german(words: list[str]) -> tuple[list[str], list[str]]:
+    """The spellings German spoken readings (``_misspellings._german_spoken``) try, with the word of each: every sound
+    change undone on all the words at once, then the spelling and its two dialect endings."""
     spoken = _undo_german_sounds(_lines(words)).split("\n")[1:]
-    found = _found(spoken, _lines(spoken))
-    hits = set(compress(words, map(found.__contains__, spoken)))
     # The dialect endings: "siebe" (a dropped n, also "dreizeh"), "fumfe" (an added e).
     ending = [(word, form) for word, form in zip(words, spoken, strict=True) if form.endswith(("e", "eh"))]
-    if ending:
-        owners = [word for word, _ in ending] * 2
-        forms = [*[form + "n" for _, form in ending], *[form[:-1] for _, form in ending]]
-        found = _found(forms, _lines(forms))
-        hits.update(compress(owners, map(found.__contains__, forms)))
-    return hits
+    owners = [*words, *[word for word, _ in ending] * 2]
+    return owners, [*spoken, *[form + "n" for _, form in ending], *[form[:-1] for _, form in ending]]
 
 
 def _may_read(forms: list[str]) -> set[str]:
     """A superset of the forms that ``_misspellings._read`` reads as a number word."""
     lines = _lines(forms)
     hits = _near(forms, lines)
+    # Every respelling the readings try, with the form it comes from, screened together at the end.
+    owners: list[str] = []
+    spellings: list[str] = []
     german = _GERMAN_LINES.findall(lines)
     if german:
-        hits |= _german(german)
+        owners, spellings = _german(german)
     # A rewrite at most halves a word: one longer than _MAX_SPOKEN is never rewritten (_misspellings._read).
     spelt = [form for form in forms if len(form) <= _MAX_SPOKEN]
     for needs, pattern, repl in _SPOKEN:
@@ -114,10 +111,11 @@ def _may_read(forms: list[str]) -> set[str]:
             holding = [form for form in spelt if needs in form]
             held = _lines(holding)
             out = held.replace(needs, repl) if pattern is None else pattern.sub(repl, held)
-            spoken = out.split("\n")[1:]
-            found = _found(spoken, out)
-            if found:
-                hits.update(compress(holding, map(found.__contains__, spoken)))
+            owners += holding
+            spellings += out.split("\n")[1:]
+    if spellings:
+        found = _found(spellings, _lines(spellings))
+        hits.update(compress(owners, map(found.__contains__, spellings)))
     return hits
 
 
