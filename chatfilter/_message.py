@@ -16,7 +16,7 @@ the strongest context of all ("sies" alone).
 from __future__ import annotations
 
 import re
-from itertools import compress, count
+from itertools import compress, count, filterfalse
 
 from chatfilter._censored import censored_reading, may_be_censored
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
@@ -35,7 +35,7 @@ from chatfilter._misspellings import (
 )
 from chatfilter._normalize import SOFT, SOFT_CHARS
 from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES, SPLIT_PHRASES
-from chatfilter._screen import readable
+from chatfilter._screen import read, readable
 
 __all__ = ["Message"]
 
@@ -104,16 +104,15 @@ class Message:
         # vocabulary words, the everyday words and the short ones without a loop: only the rest is looked up.
         # (A set operation with a dict, or with several arguments, walks the other side: these walk the message.)
         distinct = set(tokens)
-        keys: dict[str, str | None] = {tok: FORMS[tok] for tok in distinct if tok in FORMS}
+        keys: dict[str, str | None] = {tok: FORMS[tok] for tok in _FORM_SET.intersection(distinct)}
         if "" in keys.values():
             return True  # a word that counts wherever it stands
-        # The screens settle most of the other words at once (chatfilter._screen): only the rest is looked up.
-        for tok in readable(distinct - _KNOWN, stretched, large):
-            key = lookup(tok, stretched, large)
-            if key == "":
+        # The screens settle most of the other words at once (chatfilter._screen): only the rest is looked up, in
+        # the order of the message, so that a flagged message stops at its first number word as before.
+        for tok, reading in read(list(filterfalse(_KNOWN.__contains__, dict.fromkeys(tokens))), stretched, large):
+            if reading == "":
                 return True
-            if key is not None:
-                keys[tok] = key
+            keys[tok] = reading
         keys.update((tok, None) for tok in distinct.intersection(_MISSPELT) if tok not in keys)
         if not keys:
             return False

@@ -12,12 +12,15 @@ the batch twin of ``_lookup.lookup`` and ``_misspellings._read``: a reading adde
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from itertools import compress
+from operator import itemgetter
 
+from chatfilter._lookup import lookup
 from chatfilter._misspellings import (
     _DE_STARTS,
     _HEADS,
+    _LONG,
     _MAX_SPOKEN,
     _NEAR_SHORT,
     _SPOKEN,
@@ -28,7 +31,7 @@ from chatfilter._misspellings import (
 )
 from chatfilter._number_words import DE_ER_COMPOUND_RE, FORMS, LARGE_SPLIT_RE
 
-__all__ = ["readable"]
+__all__ = ["read", "readable"]
 
 
 def _lines_starting(starts: Iterable[str]) -> re.Pattern[str]:
@@ -38,15 +41,10 @@ def _lines_starting(starts: Iterable[str]) -> re.Pattern[str]:
     return re.compile("\n((?:" + "|".join(map(re.escape, sorted(starts))) + ")[^\n]*)")
 
 
-# A long word one edit from a number word keeps its first or its last three letters (_misspellings._may_be_near).
-# One scan finds both; the possessive "*+" and the look-behind read the end of a line once, without backtracking.
-_HEAD_OR_TAIL_LINES = re.compile(
-    "\n((?:"
-    + "|".join(map(re.escape, sorted(_HEADS)))
-    + ")[^\n]*+|[^\n]*+(?<="
-    + "|".join(map(re.escape, sorted(_TAILS)))
-    + "))"
-)
+# A long word one edit from a number word keeps its first or its last three letters (_misspellings._may_be_near);
+# a shorter one is one of _NEAR_SHORT.
+_HEAD = itemgetter(slice(0, 3))
+_TAIL = itemgetter(slice(-3, None))
 _GERMAN_LINES = _lines_starting(_DE_STARTS)
 _END = r"(?![^\n])"
 # One letter of another script at most: a word with two is no number word with one letter replaced.
@@ -61,6 +59,9 @@ _FORM_SET = frozenset(FORMS)
 _STRETCH_RE = re.compile(r"(.)\1\1+")
 # Below this many words the screens cost more than looking each word up.
 _FEW = 16
+# The words of a message are screened in chunks, the first one this long and each next one four times longer: a
+# message whose number word comes early stops about as early as when each word was looked up in turn.
+_FIRST_CHUNK = 64
 
 
 def _lines(words: Iterable[str]) -> str:
@@ -68,11 +69,21 @@ def _lines(words: Iterable[str]) -> str:
     return "\n" + "\n".join(words)
 
 
+def _line_around(lines: str, start: int, end: int) -> str:
+    """The line (word) of ``lines`` that holds ``lines[start:end]``."""
+    stop = lines.find("\n", end)
+    return lines[lines.rfind("\n", 0, start) + 1 : stop if stop >= 0 else len(lines)]
+
+
 def _near(forms: Collection[str], lines: str) -> set[str]:
     """The forms ``_misspellings._nearest`` may read: one edit from a short number word, with the head or the tail
     of a long one, or with one letter of another script (``lines``: the forms as :func:`_lines`)."""
     hits = set(_NEAR_SHORT.intersection(forms))
-    hits.update(_HEAD_OR_TAIL_LINES.findall(lines))
+    # A regex over the lines for the heads and tails cost a step per character; only the long words need them.
+    long = [form for form in forms if len(form) >= _LONG]
+    if long:
+        hits.update(compress(long, map(_HEADS.__contains__, map(_HEAD, long))))
+        hits.update(compress(long, map(_TAILS.__contains__, map(_TAIL, long))))
     if not lines.isascii():
         hits.update(_ONE_OTHER_LINES.findall(lines))
     return hits
@@ -125,24 +136,39 @@ def readable(words: set[str], stretched: bool, large: bool) -> set[str]:
     words = {word for word in words if len(word) >= MIN_LENGTH}
     if len(words) < _FEW:
         return words
-    listed = list(words)
-    lines = _lines(listed)
+    lines = _lines(words)
     maybe = set(_DOUBLED_LAST.intersection(words))
     maybe.update(_DE_ER_LINES.findall(lines))
-    if large and LARGE_SPLIT_RE.search(lines):
-        maybe.update(word for word in words if LARGE_SPLIT_RE.search(word))
+    if large:
+        # The words holding a large number word: each found on the joined text, cut out between its line breaks.
+        maybe.update(_line_around(lines, *match.span()) for match in LARGE_SPLIT_RE.finditer(lines))
     forms = list(words - ORDINARY)
     owners = forms.copy()
     if stretched:
-        once = _STRETCH_RE.sub(r"\1", lines)
-        if once != lines:
-            twice = _STRETCH_RE.sub(r"\1\1", lines)
-            for word, one, two in zip(listed, once.split("\n")[1:], twice.split("\n")[1:], strict=True):
-                if one != word:
-                    maybe.update(word for form in (one, two) if form in FORMS)
-                    forms += (one, two)
-                    owners += (word, word)
+        # "threeeee": the stretched words, each found on the joined text, read with a run of three letters or more
+        # cut to one and to two.
+        for word in {_line_around(lines, *match.span()) for match in _STRETCH_RE.finditer(lines)}:
+            collapsed = (_STRETCH_RE.sub(r"\1", word), _STRETCH_RE.sub(r"\1\1", word))
+            if not _FORM_SET.isdisjoint(collapsed):
+                maybe.add(word)
+            forms += collapsed
+            owners += (word, word)
     if forms:
         read = _may_read(forms)
         maybe.update(compress(owners, map(read.__contains__, forms)))
     return maybe
+
+
+def read(words: list[str], stretched: bool, large: bool) -> Iterator[tuple[str, str]]:
+    """The words that ``_lookup.lookup(word, stretched, large)`` reads as a number word, with their keys, in the
+    order of ``words`` (a message's distinct words, none a number word or an everyday word)."""
+    start, size = 0, _FIRST_CHUNK
+    while start < len(words):
+        chunk = words[start : start + size]
+        maybe = readable(set(chunk), stretched, large)
+        for word in compress(chunk, map(maybe.__contains__, chunk)):
+            key = lookup(word, stretched, large)
+            if key is not None:
+                yield word, key
+        start += size
+        size *= 4

@@ -15,6 +15,7 @@ import pytest
 import chatfilter
 import chatfilter._message as message
 import chatfilter._misspellings as misspellings
+import chatfilter._screen as screen
 from chatfilter import mentions_number
 from tests.chatfilter.adversarial import LIMIT, adversarial_messages
 from tests.chatfilter.chat_corpus_w5 import ALL_W5
@@ -126,14 +127,15 @@ def test_few_words_of_a_message_are_looked_up_one_by_one(monkeypatch: pytest.Mon
     words, random words, leetspeak); the screens settle them at once and leave at most a few dozen to the word-by-word
     lookup (it took all of them before: 307 for the random words)."""
     looked_up: list[int] = []
-    screen = message.readable
+    readable = screen.readable
 
     def counted(words: set[str], stretched: bool, large: bool) -> set[str]:
-        found = screen(words, stretched, large)
+        found = readable(words, stretched, large)
         looked_up.append(len(found))
         return found
 
-    monkeypatch.setattr(message, "readable", counted)
+    monkeypatch.setattr(screen, "readable", counted)  # the whole words, read in chunks
+    monkeypatch.setattr(message, "readable", counted)  # the words spelled out letter by letter
     for shape, texts in _SHAPES.items():
         for text in texts:
             looked_up.clear()

@@ -85,3 +85,13 @@ def test_the_screen_stops_most_words_of_the_adversarial_shapes() -> None:
 def test_a_few_words_are_looked_up_without_a_screen() -> None:
     """Below a few words the screens would cost more than the lookups: every word is left to lookup."""
     assert _screen.readable({"abcd", "efgh"}, False, False) == {"abcd", "efgh"}
+
+
+def test_read_gives_every_reading_of_lookup_in_order() -> None:
+    """``read`` screens in chunks and looks up the rest: the words it yields, with their keys and in their order, are
+    those lookup reads."""
+    words = _WORDS[:5_000]
+    for stretched, large in ((True, True), (False, False)):
+        expected = [(word, key) for word in words if (key := _lookup.lookup(word, stretched, large)) is not None]
+        assert len(expected) > 100
+        assert list(_screen.read(words, stretched, large)) == expected
