@@ -16,7 +16,8 @@ the strongest context of all ("sies" alone).
 from __future__ import annotations
 
 import re
-from itertools import compress, count, filterfalse
+from collections.abc import Iterable
+from itertools import compress, count
 
 from chatfilter._censored import censored_reading, may_be_censored
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
@@ -24,6 +25,7 @@ from chatfilter._language import COMMON, LANGUAGES, Language
 from chatfilter._lookup import NOT_A_PART, TRIPLE_RE, lookup
 from chatfilter._misspellings import (
     LONE,
+    MIN_LENGTH,
     SHORT,
     SHORT_ALONE,
     SHORT_MAX,
@@ -35,7 +37,7 @@ from chatfilter._misspellings import (
 )
 from chatfilter._normalize import SOFT, SOFT_CHARS
 from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES, SPLIT_PHRASES
-from chatfilter._screen import read, readable
+from chatfilter._screen import SCREEN_MIN, read, readable
 
 __all__ = ["Message"]
 
@@ -104,12 +106,18 @@ class Message:
         # vocabulary words, the everyday words and the short ones without a loop: only the rest is looked up.
         # (A set operation with a dict, or with several arguments, walks the other side: these walk the message.)
         distinct = set(tokens)
-        keys: dict[str, str | None] = {tok: FORMS[tok] for tok in _FORM_SET.intersection(distinct)}
+        keys: dict[str, str | None] = {tok: FORMS[tok] for tok in distinct if tok in FORMS}
         if "" in keys.values():
             return True  # a word that counts wherever it stands
         # The screens settle most of the other words at once (chatfilter._screen): only the rest is looked up, in
         # the order of the message, so that a flagged message stops at its first number word as before.
-        for tok, reading in read(list(filterfalse(_KNOWN.__contains__, dict.fromkeys(tokens))), stretched, large):
+        unknown = [tok for tok in dict.fromkeys(tokens) if tok not in _KNOWN and len(tok) >= MIN_LENGTH]
+        readings: Iterable[tuple[str, str]] = (
+            read(unknown, stretched, large)
+            if len(unknown) >= SCREEN_MIN
+            else [(tok, key) for tok in unknown if (key := lookup(tok, stretched, large)) is not None]
+        )
+        for tok, reading in readings:
             if reading == "":
                 return True
             keys[tok] = reading

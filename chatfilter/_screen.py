@@ -31,7 +31,7 @@ from chatfilter._misspellings import (
 )
 from chatfilter._number_words import DE_ER_COMPOUND_RE, FORMS, LARGE_SPLIT_RE
 
-__all__ = ["read", "readable"]
+__all__ = ["SCREEN_MIN", "read", "readable"]
 
 
 def _lines_starting(starts: Iterable[str]) -> re.Pattern[str]:
@@ -58,7 +58,7 @@ _DOUBLED_LAST = frozenset(form + form[-1] for form, key in FORMS.items() if key 
 _FORM_SET = frozenset(FORMS)
 _STRETCH_RE = re.compile(r"(.)\1\1+")
 # Below this many words the screens cost more than looking each word up.
-_FEW = 16
+SCREEN_MIN = 16
 # The words of a message are screened in chunks, the first one this long and each next one four times longer: a
 # message whose number word comes early stops about as early as when each word was looked up in turn.
 _FIRST_CHUNK = 64
@@ -134,7 +134,7 @@ def readable(words: set[str], stretched: bool, large: bool) -> set[str]:
     """Of a message's distinct words that are neither number words nor everyday words, those that
     ``_lookup.lookup(word, stretched, large)`` may read as a number word (a superset; it reads the rest as None)."""
     words = {word for word in words if len(word) >= MIN_LENGTH}
-    if len(words) < _FEW:
+    if len(words) < SCREEN_MIN:
         return words
     lines = _lines(words)
     maybe = set(_DOUBLED_LAST.intersection(words))
