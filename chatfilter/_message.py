@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from itertools import compress, count
+from itertools import compress, count, islice
 
 from chatfilter._censored import censored_reading, may_be_censored
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
@@ -189,9 +189,7 @@ class Message:
         n = len(tokens)
         # A join starts only where a token and the next one begin or make a number word: the pairs are built and
         # tested without a Python loop, and only their places are walked.
-        pairs = list(map(str.__add__, tokens, tokens[1:]))
-        if _JOINABLE.isdisjoint(pairs):
-            return False
+        pairs = map(str.__add__, tokens, islice(tokens, 1, None))
         for i in compress(count(), map(_JOINABLE.__contains__, pairs)):
             acc = tokens[i]
             if acc not in PREFIXES or _has_apostrophe(seps[i]):
