@@ -24,6 +24,7 @@ message can be said again. A word typed with its accent (``très``) is the word 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from itertools import compress, count
 
 __all__ = ["COMMON", "FUNCTION_WORDS", "LANGUAGES", "Language", "words"]
@@ -97,16 +98,21 @@ class Language:
         counts = dict.fromkeys(LANGUAGES, 0)
         # Counted per distinct word (a long message repeats its words); a one-letter word is a word only where it
         # stands before an apostrophe or a word, so those are looked at one by one.
-        listed = {token: times for token, times in Counter(tokens).items() if token in _LANGUAGES_OF}
+        listed = Counter(filter(_LANGUAGES_OF.__contains__, tokens))
         letters = [token for token in listed if len(token) == 1]
         if letters:
             for token in letters:
                 listed[token] = 0
-            # The places of the one-letter words are picked in C: a loop over the tokens cost a step per token on a
-            # message of a thousand single letters.
-            one = frozenset(letters)
+            # The places of the one-letter words are picked in C (a loop over the tokens cost a step per token on a
+            # message of a thousand single letters), and without an apostrophe only the places of "i".
+            separators = "".join(seps)
+            if "'" in separators or "’" in separators:
+                one = frozenset(letters)
+                places: Iterable[int] = compress(count(), map(one.__contains__, tokens))
+            else:
+                places = compress(count(), map("i".__eq__, tokens)) if "i" in listed else ()
             last = len(tokens) - 1
-            for k in compress(count(), map(one.__contains__, tokens)):
+            for k in places:
                 if seps[k + 1].startswith(_APOSTROPHES) or (tokens[k] == "i" and k < last and len(tokens[k + 1]) > 1):
                     listed[tokens[k]] += 1
         for token, times in listed.items():
