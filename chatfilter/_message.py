@@ -124,22 +124,22 @@ class Message:
         keys.update((tok, None) for tok in distinct.intersection(_MISSPELT) if tok not in keys)
         if not keys:
             return False
-        for i in compress(count(), map(keys.__contains__, tokens)):
-            tok = tokens[i]
-            key = keys[tok]
-            if key is not None:
-                if self._counts(key, i, i + 1):
-                    return True
-            else:
-                if len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
-                    return True
-                if tok in SLOT and self._slot_counts(*slot_misspelling(tok), i):
-                    return True
-                if tok in SLOT_NAMES and self._slot_counts(*name_misspelling(tok), i) and self._lower(i):
-                    return True
-                if tok in LONE and len(tokens) == 1 and self._counts(FORMS[LONE[tok]], i, i + 1):
-                    return True
-        return False
+        places = compress(count(), map(keys.__contains__, tokens))
+        return any(self._reads_as_number(i, keys[tokens[i]]) for i in places)
+
+    def _reads_as_number(self, i: int, key: str | None) -> bool:
+        """Whether token ``i``, a vocabulary word (``key`` its context rule, see :meth:`_counts`) or a misspelling
+        read only in context (``key`` None), counts where it stands."""
+        tok = self.tokens[i]
+        if key is not None:
+            return self._counts(key, i, i + 1)
+        if len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
+            return True
+        if tok in SLOT and self._slot_counts(*slot_misspelling(tok), i):
+            return True
+        if tok in SLOT_NAMES and self._slot_counts(*name_misspelling(tok), i) and self._lower(i):
+            return True
+        return tok in LONE and len(self.tokens) == 1 and self._counts(FORMS[LONE[tok]], i, i + 1)
 
     def _name_after(self, i: int, j: int) -> bool:
         """Whether token ``j`` is capitalized after a lower-case token ``i``: a name, not the rest of a word ("a
