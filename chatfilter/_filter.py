@@ -35,7 +35,11 @@ def mentions_number(text: str) -> bool:
 
 def _mentions_number_word(norm: str) -> bool:
     folded, stripped = fold(norm)
-    tokens, seps = _cut(stripped)  # seps[k] is the separator before tokens[k]
+    if len(stripped) < _CUT_MIN:
+        parts = _SPLIT_RE.split(stripped)
+        tokens, seps = parts[1::2], parts[0::2]  # seps[k] is the separator before tokens[k]
+    else:
+        tokens, seps = _cut(stripped)
     if not tokens:
         return False
     raw = _SPLIT_RE.split(folded)[1::2] if stripped is not folded else tokens
@@ -44,8 +48,8 @@ def _mentions_number_word(norm: str) -> bool:
 
 # An ASCII text is cut by str.translate and str.split, in C: the split regex costs a match per token, a fifth of a
 # millisecond on a message of a thousand short words. Letters become NUL for the separators, everything else a space
-# for the tokens (a text holding a NUL of its own takes the regex, and so does a short one: below about a hundred
-# characters the one regex call costs less than the four calls here).
+# for the tokens (a text holding a NUL of its own takes the regex, and so does a short one, see _mentions_number_word:
+# below about a hundred characters the one regex call costs less than the four calls here).
 _CUT_MIN = 100
 _NOT_LETTERS = str.maketrans({char: " " for char in map(chr, range(128)) if not char.isalpha()})
 _LETTERS = str.maketrans({char: "\0" for char in map(chr, range(128)) if char.isalpha()})
@@ -53,7 +57,7 @@ _LETTERS = str.maketrans({char: "\0" for char in map(chr, range(128)) if char.is
 
 def _cut(stripped: str) -> tuple[list[str], list[str]]:
     """The tokens (runs of letters) of a text and the separators around them, one more than the tokens."""
-    if len(stripped) < _CUT_MIN or not stripped.isascii() or "\0" in stripped:
+    if not stripped.isascii() or "\0" in stripped:
         parts = _SPLIT_RE.split(stripped)
         return parts[1::2], parts[0::2]
     tokens = stripped.translate(_NOT_LETTERS).split()

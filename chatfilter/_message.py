@@ -111,35 +111,37 @@ class Message:
             return True  # a word that counts wherever it stands
         # The screens settle most of the other words at once (chatfilter._screen): only the rest is looked up, in
         # the order of the message, so that a flagged message stops at its first number word as before.
-        unknown = [tok for tok in dict.fromkeys(tokens) if tok not in _KNOWN and len(tok) >= MIN_LENGTH]
-        readings: Iterable[tuple[str, str]] = (
-            read(unknown, stretched, large)
+        # (The set difference walks the message's words in C; most of them are known.)
+        unknown = {tok for tok in distinct - _KNOWN if len(tok) >= MIN_LENGTH}
+        readings: Iterable[tuple[str, str | None]] = (
+            read(list(filter(unknown.__contains__, dict.fromkeys(tokens))), stretched, large)
             if len(unknown) >= SCREEN_MIN
-            else [(tok, key) for tok in unknown if (key := lookup(tok, stretched, large)) is not None]
+            else [(tok, lookup(tok, stretched, large)) for tok in unknown]
         )
         for tok, reading in readings:
             if reading == "":
                 return True
-            keys[tok] = reading
+            if reading is not None:
+                keys[tok] = reading
         keys.update((tok, None) for tok in distinct.intersection(_MISSPELT) if tok not in keys)
         if not keys:
             return False
-        places = compress(count(), map(keys.__contains__, tokens))
-        return any(self._reads_as_number(i, keys[tokens[i]]) for i in places)
-
-    def _reads_as_number(self, i: int, key: str | None) -> bool:
-        """Whether token ``i``, a vocabulary word (``key`` its context rule, see :meth:`_counts`) or a misspelling
-        read only in context (``key`` None), counts where it stands."""
-        tok = self.tokens[i]
-        if key is not None:
-            return self._counts(key, i, i + 1)
-        if len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
-            return True
-        if tok in SLOT and self._slot_counts(*slot_misspelling(tok), i):
-            return True
-        if tok in SLOT_NAMES and self._slot_counts(*name_misspelling(tok), i) and self._lower(i):
-            return True
-        return tok in LONE and len(self.tokens) == 1 and self._counts(FORMS[LONE[tok]], i, i + 1)
+        for i in compress(count(), map(keys.__contains__, tokens)):
+            tok = tokens[i]
+            key = keys[tok]
+            if key is not None:
+                if self._counts(key, i, i + 1):
+                    return True
+            else:
+                if len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
+                    return True
+                if tok in SLOT and self._slot_counts(*slot_misspelling(tok), i):
+                    return True
+                if tok in SLOT_NAMES and self._slot_counts(*name_misspelling(tok), i) and self._lower(i):
+                    return True
+                if tok in LONE and len(tokens) == 1 and self._counts(FORMS[LONE[tok]], i, i + 1):
+                    return True
+        return False
 
     def _name_after(self, i: int, j: int) -> bool:
         """Whether token ``j`` is capitalized after a lower-case token ``i``: a name, not the rest of a word ("a
@@ -189,7 +191,12 @@ class Message:
         n = len(tokens)
         # A join starts only where a token and the next one begin or make a number word: the pairs are built and
         # tested without a Python loop, and only their places are walked.
-        pairs = map(str.__add__, tokens, islice(tokens, 1, None))
+        if n < _SHAPE_MIN_TOKENS:  # a short message: a list and one test of it cost less than the chain below
+            pairs: Iterable[str] = list(map(str.__add__, tokens, tokens[1:]))
+            if _JOINABLE.isdisjoint(pairs):
+                return False
+        else:  # tested as they are built, without keeping them; a message whose join counts stops at it
+            pairs = map(str.__add__, tokens, islice(tokens, 1, None))
         for i in compress(count(), map(_JOINABLE.__contains__, pairs)):
             acc = tokens[i]
             if acc not in PREFIXES or _has_apostrophe(seps[i]):
