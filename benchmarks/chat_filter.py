@@ -13,16 +13,24 @@ fastest of five, against issue 40's limit of 1 ms.
 
 ``CHATFILTER_PATH=/some/dir`` runs the benchmark against another copy of the package (a ``chatfilter`` folder in
 that directory), so that a change is measured before and after in the same run on the same machine.
+
+``--compare /some/dir`` loads that copy *and* this one into one process and alternates them per message: for every
+adversarial shape, the slowest message of each (fastest of seven calls) and the total time of the shape, new over
+old, which a busy machine changes less than the absolute figures; then the median of the realistic messages (each
+the fastest of thirty calls), old and new; ``--rounds N`` repeats it. Every message's verdicts are compared too.
 """
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import os
 import pathlib
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 if os.environ.get("CHATFILTER_PATH"):
@@ -49,6 +57,14 @@ def workload(rng: random.Random) -> list[str]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--compare", metavar="DIR", help="a folder holding another copy of the chatfilter package")
+    parser.add_argument("--rounds", type=int, default=1)
+    args = parser.parse_args()
+    if args.compare:
+        for _ in range(args.rounds):
+            compare(_load(args.compare), mentions_number)
+        return
     messages = workload(random.Random(37))
     for text in messages[:1000]:  # warm up
         mentions_number(text)
@@ -91,6 +107,62 @@ def _slowest(texts: list[str]) -> tuple[float, str]:
         if fastest > worst:
             worst, worst_text = fastest, text
     return worst, worst_text
+
+
+def _load(folder: str) -> Callable[[str], bool]:
+    """``mentions_number`` of the chatfilter package in ``folder``, loaded beside this one: its modules are imported
+    under the package's own name (they import each other by it) and then taken out of ``sys.modules`` again."""
+    ours = {name: module for name, module in sys.modules.items() if name.partition(".")[0] == "chatfilter"}
+    for name in ours:
+        del sys.modules[name]
+    sys.path.insert(0, folder)
+    try:
+        package = importlib.import_module("chatfilter")
+        if not str(package.__file__).startswith(str(pathlib.Path(folder).resolve())):
+            raise SystemExit(f"no chatfilter package in {folder}")
+        other: Callable[[str], bool] = package.mentions_number
+    finally:
+        sys.path.remove(folder)
+        for name in [name for name in sys.modules if name.partition(".")[0] == "chatfilter"]:
+            del sys.modules[name]
+        sys.modules.update(ours)
+    return other
+
+
+def _fastest(function: Callable[[str], bool], text: str, calls: int) -> float:
+    clock = time.perf_counter_ns
+    fastest = float("inf")
+    for _ in range(calls):
+        start = clock()
+        function(text)
+        fastest = min(fastest, (clock() - start) / 1000)
+    return fastest
+
+
+def compare(old: Callable[[str], bool], new: Callable[[str], bool]) -> None:
+    """Old and new alternated per message: the slowest message of each shape and the shape's total, new over old;
+    then the median of the realistic messages."""
+    print(f"{'shape':24} {'old µs':>8} {'new µs':>8} {'total new/old':>14}")
+    for shape, texts in adversarial_messages().items():
+        worst_old = worst_new = total_old = total_new = 0.0
+        for text in texts:
+            assert old(text) == new(text), (shape, text[:40])
+            before, after = _fastest(old, text, 7), _fastest(new, text, 7)
+            worst_old, worst_new = max(worst_old, before), max(worst_new, after)
+            total_old, total_new = total_old + before, total_new + after
+        print(f"{shape:24} {worst_old:8.0f} {worst_new:8.0f} {total_new / total_old:14.2f}")
+    realistic = [text for text, *_ in REALISTIC][:300]
+    times_before: list[float] = []
+    times_after: list[float] = []
+    for text in realistic:
+        assert old(text) == new(text), text
+        times_before.append(_fastest(old, text, 30))
+        times_after.append(_fastest(new, text, 30))
+    print(
+        f"{len(realistic)} realistic messages, fastest of thirty: median {statistics.median(times_before):.1f} µs "
+        f"before, {statistics.median(times_after):.1f} µs after (mean {statistics.mean(times_before):.1f} and "
+        f"{statistics.mean(times_after):.1f})"
+    )
 
 
 if __name__ == "__main__":

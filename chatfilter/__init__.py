@@ -52,7 +52,8 @@ deleting where nothing tells the languages apart: a number let through breaks th
 can be said again.
 
 Everything is compiled at import; nothing is cached per message. Within a message each distinct word is read once,
-and every step is a few passes over the text plus a bounded amount of work per distinct word, so a message at
+the distinct words are screened together before any is looked up (``chatfilter._screen``), and every step is a few
+passes over the text plus a bounded amount of work per distinct word, so a message at
 Discord's 2,000-character limit built to make one step work hardest stays cheap (``docs/chat-filter.md``, "Time at
 Discord's limit"; ``tests/chatfilter/test_bounded_work.py``). Standard library only; the table of ordinary
 words ships as generated JSON (``tools/gen_misspelling_exclusions.py``).

@@ -24,6 +24,8 @@ message can be said again. A word typed with its accent (``très``) is the word 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
+from itertools import compress, count
 
 __all__ = ["COMMON", "FUNCTION_WORDS", "LANGUAGES", "Language", "words"]
 
@@ -81,12 +83,9 @@ for _lang, _vocab in zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True):
         _LANGUAGES_OF[_w] = _LANGUAGES_OF.get(_w, 0) | _BITS[_lang]
 
 
-def _is_a_word(letter: str, k: int, tokens: list[str], seps: list[str]) -> bool:
-    """Whether the lone letter ``tokens[k]`` is a word: a French elision before an apostrophe (j'ai, c'est), or the
-    English "I" before a word ("I have ni ne"). Elsewhere it may be a letter of a spelled-out word ("d o s")."""
-    if k + 1 < len(seps) and seps[k + 1].startswith(("'", "’")):
-        return True
-    return letter == "i" and k + 1 < len(tokens) and len(tokens[k + 1]) > 1
+# A lone letter is a word before an apostrophe (a French elision: j'ai, c'est), and the English "I" before a word
+# ("I have ni ne"); elsewhere it may be a letter of a spelled-out word ("d o s").
+_APOSTROPHES = ("'", "’")
 
 
 class Language:
@@ -99,13 +98,22 @@ class Language:
         counts = dict.fromkeys(LANGUAGES, 0)
         # Counted per distinct word (a long message repeats its words); a one-letter word is a word only where it
         # stands before an apostrophe or a word, so those are looked at one by one.
-        listed = {token: times for token, times in Counter(tokens).items() if token in _LANGUAGES_OF}
+        listed = Counter(filter(_LANGUAGES_OF.__contains__, tokens))
         letters = [token for token in listed if len(token) == 1]
         if letters:
             for token in letters:
                 listed[token] = 0
-            for k in [k for k, token in enumerate(tokens) if token in listed and len(token) == 1]:
-                if _is_a_word(tokens[k], k, tokens, seps):
+            # The places of the one-letter words are picked in C (a loop over the tokens cost a step per token on a
+            # message of a thousand single letters), and without an apostrophe only the places of "i".
+            separators = "".join(seps)
+            if "'" in separators or "’" in separators:
+                one = frozenset(letters)
+                places: Iterable[int] = compress(count(), map(one.__contains__, tokens))
+            else:
+                places = compress(count(), map("i".__eq__, tokens)) if "i" in listed else ()
+            last = len(tokens) - 1
+            for k in places:
+                if seps[k + 1].startswith(_APOSTROPHES) or (tokens[k] == "i" and k < last and len(tokens[k + 1]) > 1):
                     listed[tokens[k]] += 1
         for token, times in listed.items():
             bits = _LANGUAGES_OF[token]

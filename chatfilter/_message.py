@@ -16,9 +16,10 @@ the strongest context of all ("sies" alone).
 from __future__ import annotations
 
 import re
-from itertools import compress, count
+from collections.abc import Iterable
+from itertools import compress, count, islice
 
-from chatfilter._censored import censored_reading
+from chatfilter._censored import censored_reading, may_be_censored
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
 from chatfilter._language import COMMON, LANGUAGES, Language
 from chatfilter._lookup import NOT_A_PART, TRIPLE_RE, lookup
@@ -36,6 +37,7 @@ from chatfilter._misspellings import (
 )
 from chatfilter._normalize import SOFT, SOFT_CHARS
 from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES, SPLIT_PHRASES
+from chatfilter._screen import SCREEN_MIN, read, readable
 
 __all__ = ["Message"]
 
@@ -44,7 +46,8 @@ _JOIN_SEP_RE = re.compile(r"[\s\x1f.\-·•/+~]{1,3}")
 # A word with censor characters between its letters (markdown characters are SOFT by now).
 _CENSORED_RE = re.compile(r"(?<![^\W\d_])[a-z]+(?:[\x1f#]+[a-z]+)+(?![^\W\d_])")
 # The tokens whose reading a dictionary probe settles: vocabulary words, and everyday words, which are none.
-_KNOWN = frozenset(FORMS) | COMMON
+_FORM_SET = frozenset(FORMS)
+_KNOWN = _FORM_SET | COMMON
 # The misspellings read only in context: a token that is one of them is looked at where it stands.
 _MISSPELT = frozenset((*SHORT, *SLOT, *SLOT_NAMES, *LONE))
 # A run of at least three one-letter tokens, each gap between them one to four characters without an apostrophe
@@ -90,7 +93,8 @@ class Message:
         stripped = self.stripped
         if SOFT not in stripped and "#" not in stripped:
             return False
-        return any(censored_reading(word) is not None for word in set(_CENSORED_RE.findall(stripped)))
+        words = may_be_censored(set(_CENSORED_RE.findall(stripped)))
+        return any(censored_reading(word) is not None for word in words)
 
     # -- single tokens --
 
@@ -105,13 +109,20 @@ class Message:
         keys: dict[str, str | None] = {tok: FORMS[tok] for tok in distinct if tok in FORMS}
         if "" in keys.values():
             return True  # a word that counts wherever it stands
-        # In the order of the message, so that a flagged message stops at its first number word as before.
-        for tok in [tok for tok in dict.fromkeys(tokens) if tok not in _KNOWN and len(tok) >= MIN_LENGTH]:
-            key = lookup(tok, stretched, large)
-            if key == "":
+        # The screens settle most of the other words at once (chatfilter._screen): only the rest is looked up, in
+        # the order of the message, so that a flagged message stops at its first number word as before.
+        # (The set difference walks the message's words in C; most of them are known.)
+        unknown = {tok for tok in distinct - _KNOWN if len(tok) >= MIN_LENGTH}
+        readings: Iterable[tuple[str, str | None]] = (
+            read(list(filter(unknown.__contains__, dict.fromkeys(tokens))), stretched, large)
+            if len(unknown) >= SCREEN_MIN
+            else [(tok, lookup(tok, stretched, large)) for tok in unknown]
+        )
+        for tok, reading in readings:
+            if reading == "":
                 return True
-            if key is not None:
-                keys[tok] = key
+            if reading is not None:
+                keys[tok] = reading
         keys.update((tok, None) for tok in distinct.intersection(_MISSPELT) if tok not in keys)
         if not keys:
             return False
@@ -180,9 +191,12 @@ class Message:
         n = len(tokens)
         # A join starts only where a token and the next one begin or make a number word: the pairs are built and
         # tested without a Python loop, and only their places are walked.
-        pairs = list(map(str.__add__, tokens, tokens[1:]))
-        if _JOINABLE.isdisjoint(pairs):
-            return False
+        if n < _SHAPE_MIN_TOKENS:  # a short message: a list and one test of it cost less than the chain below
+            pairs: Iterable[str] = list(map(str.__add__, tokens, tokens[1:]))
+            if _JOINABLE.isdisjoint(pairs):
+                return False
+        else:  # tested as they are built, without keeping them; a message whose join counts stops at it
+            pairs = map(str.__add__, tokens, islice(tokens, 1, None))
         for i in compress(count(), map(_JOINABLE.__contains__, pairs)):
             acc = tokens[i]
             if acc not in PREFIXES or _has_apostrophe(seps[i]):
@@ -253,31 +267,27 @@ class Message:
             for run in _LETTER_RUN_RE.findall(self.stripped):
                 parts = _LETTER_GAP_RE.split(run)
                 runs.append((parts[0::2], parts[1::2]))
+        if not runs:
+            return False
+        words: list[str] = []
         for letters, gaps in runs:
-            if self._run_is_number(letters, gaps):
-                return True
+            words += _run_words(letters, gaps)
             # "I have a s i x": the run may start with a one-letter word of its own.
-            if len(letters) >= 4 and letters[0] in _ONE_LETTER_WORDS and self._run_is_number(letters[1:], gaps[1:]):
-                return True
-        return False
+            if len(letters) >= 4 and letters[0] in _ONE_LETTER_WORDS:
+                words += _run_words(letters[1:], gaps[1:])
+        return self._spelled_out(words)
 
-    def _run_is_number(self, letters: list[str], gaps: list[str]) -> bool:
-        weights = {gap: _gap_weight(gap) for gap in set(gaps)}
-        lightest = min(weights.values())
-        if len(weights) == 1:  # every gap alike: one piece
-            pieces = ["".join(letters)]
-        else:
-            # The run splits at its heaviest gaps: each gap becomes a space or nothing, and the letters are joined
-            # with them in C (a loop here cost a step per letter).
-            breaks = {gap: " " if weight > lightest else "" for gap, weight in weights.items()}
-            pieces = "".join(map(str.__add__, letters, [*map(breaks.__getitem__, gaps), ""])).split(" ")
-        candidates = pieces if len(pieces) == 1 else [*pieces, "".join(pieces)]
-        for word in candidates:
+    def _spelled_out(self, words: list[str]) -> bool:
+        """Whether a word spelled out letter by letter is a number word that counts. Spelled-out letters carry no
+        neighbouring words, so only the message's language decides: the words of all runs are read together, and
+        the screens (chatfilter._screen) settle most of them at once."""
+        distinct = set(words)
+        keys = {FORMS[word] for word in _FORM_SET.intersection(distinct)}
+        for word in readable(distinct - _KNOWN, True, True):
             key = lookup(word, True, True)
-            # Spelled-out letters carry no neighbouring words, so only the message's language decides.
-            if key is not None and self._counts(key, 0, 0, whole_message=True):
-                return True
-        return False
+            if key is not None:
+                keys.add(key)
+        return any(self._counts(key, 0, 0, whole_message=True) for key in keys)
 
     # -- the cross-language words --
 
@@ -313,6 +323,20 @@ class Message:
         if self._language is None:
             self._language = Language(self.raw, self.seps)
         return self._language
+
+
+def _run_words(letters: list[str], gaps: list[str]) -> list[str]:
+    """The words a run of single letters spells: the run split at its heaviest gaps, and the pieces glued together
+    ("t h r e e  c a r d s": "three", "cards" and "threecards")."""
+    weights = {gap: _gap_weight(gap) for gap in set(gaps)}
+    lightest = min(weights.values())
+    if len(weights) == 1:  # every gap alike: one piece
+        return ["".join(letters)]
+    # Each gap becomes a space or nothing, and the letters are joined with them in C (a loop here cost a step per
+    # letter).
+    breaks = {gap: " " if weight > lightest else "" for gap, weight in weights.items()}
+    pieces = "".join(map(str.__add__, letters, [*map(breaks.__getitem__, gaps), ""])).split(" ")
+    return pieces if len(pieces) == 1 else [*pieces, "".join(pieces)]
 
 
 def _lengths(strings: list[str]) -> bytes:

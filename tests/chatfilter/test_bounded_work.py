@@ -13,16 +13,19 @@ from typing import Any
 import pytest
 
 import chatfilter
+import chatfilter._message as message
 import chatfilter._misspellings as misspellings
+import chatfilter._screen as screen
 from chatfilter import mentions_number
 from tests.chatfilter.adversarial import LIMIT, adversarial_messages
 from tests.chatfilter.chat_corpus_w5 import ALL_W5
 
 _PACKAGE = str(pathlib.Path(chatfilter.__file__).parent)
-# Steps per character of the message, and a fixed part for the short ones. The slowest shape (distinct words that
-# each reach every misspelling rewrite) takes about 50 steps a character; before the bound, 1,000 single letters
-# took 130 a character and 2,000 Arabic ligatures 1,100.
-_STEPS_PER_CHARACTER = 60
+# Steps per character of the message, and a fixed part for the short ones. The slowest shape (leetspeak, read twice)
+# takes about 19 steps a character since the screens of chatfilter._screen settle the distinct words at once; before
+# them, distinct words that each reached every misspelling rewrite took 48, and before the first bound 1,000 single
+# letters took 130 a character and 2,000 Arabic ligatures 1,100.
+_STEPS_PER_CHARACTER = 25
 _STEPS_FIXED = 3_000
 
 _SHAPES = adversarial_messages()
@@ -117,3 +120,27 @@ def test_the_one_edit_probe_copies_only_short_words(monkeypatch: pytest.MonkeyPa
     assert mentions_number("thirty" + "y" * 1990)
     assert mentions_number("zwei" + "m" * 1990)
     assert not mentions_number("thirst" + "x" * 1990)
+
+
+def test_few_words_of_a_message_are_looked_up_one_by_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message at the limit holds several hundred distinct words that reach the misspelling rules (spoken-looking
+    words, random words, leetspeak); the screens settle them at once and leave at most a few dozen to the word-by-word
+    lookup (it took all of them before: 307 for the random words)."""
+    looked_up: list[int] = []
+    readable = screen.readable
+
+    def counted(words: set[str], stretched: bool, large: bool) -> set[str]:
+        found = readable(words, stretched, large)
+        looked_up.append(len(found))
+        return found
+
+    monkeypatch.setattr(screen, "readable", counted)  # the whole words, read in chunks
+    monkeypatch.setattr(message, "readable", counted)  # the words spelled out letter by letter
+    for shape, texts in _SHAPES.items():
+        for text in texts:
+            looked_up.clear()
+            mentions_number(text)
+            assert sum(looked_up) <= 50, (shape, text[:40], looked_up)
+    looked_up.clear()
+    mentions_number(" ".join(f"zw{letter}kwabssich" for letter in "abcdefghijklmnopqrstuvwxyz"))
+    assert 0 < sum(looked_up) <= 26

@@ -124,6 +124,7 @@ def test_the_package_is_pure() -> None:
         "collections",
         "itertools",
         "json",
+        "operator",
         "pathlib",
         "re",
         "sys",

@@ -1,0 +1,97 @@
+"""The batch screens of chatfilter._screen: they never stop a word that lookup reads, and they do stop most others."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from chatfilter import _lookup, _screen
+from chatfilter._language import COMMON
+from chatfilter._misspellings import TARGETS
+from chatfilter._number_words import FORMS
+from tests.chatfilter.adversarial import adversarial_messages
+from tests.chatfilter.chat_corpus import ALL_CASES
+from tests.chatfilter.chat_corpus_issue40 import ALL_ISSUE40
+from tests.chatfilter.chat_corpus_misspellings import ALL_NEW
+from tests.chatfilter.chat_corpus_w5 import ALL_W5
+
+_KNOWN = frozenset(FORMS) | COMMON
+_WORD_RE = re.compile(r"[^\W\d_]+")
+# Respellings that reach every reading: the spoken rewrites, the German sound changes, stretches, doubled ends.
+_RESPELL = (
+    ("qu", "k"), ("c", "k"), ("oi", "wa"), ("v", "b"), ("x", "ss"), ("z", "ts"), ("ig", "ich"), ("ig", "isch"),
+    ("b", "ww"), ("b", "m"), ("n", "m"), ("t", "d"), ("f", "ef"), ("ben", "be"), ("n", "nn"), ("dix", "dis"),
+)  # fmt: skip
+
+
+def _words() -> list[str]:
+    """Tokens of the corpora and the adversarial shapes, and number words respelt and misspelt at random."""
+    texts = [text for text, *_ in (*ALL_CASES, *ALL_NEW, *ALL_ISSUE40, *ALL_W5)]
+    texts += [text.casefold() for texts in adversarial_messages().values() for text in texts]
+    words = {word for text in texts for word in _WORD_RE.findall(text.casefold())}
+    rng = random.Random(40)
+    targets = sorted(TARGETS)
+    for _ in range(20_000):
+        word = rng.choice(targets)
+        for old, new in rng.sample(_RESPELL, rng.randint(0, 3)):
+            word = word.replace(old, new)
+        letters = list(word)
+        for _ in range(rng.randint(0, 2)):
+            at = rng.randrange(len(letters))
+            edit = rng.random()
+            if edit < 0.4:
+                letters.insert(at, rng.choice("abcdefghijklmnopqrstuvwxyzé"))
+            elif edit < 0.7 and len(letters) > 3:
+                del letters[at]
+            else:
+                letters[at] = rng.choice("abcdefghijklmnopqrstuvwxyzж")
+        word = "".join(letters)
+        if rng.random() < 0.15:
+            word += word[-1] * rng.randint(1, 3)
+        if rng.random() < 0.05:
+            word = rng.choice(("hundert", "zehner", "mil")) + word
+        words.add(word)
+    return sorted(words - _KNOWN)
+
+
+_WORDS = _words()
+
+
+@pytest.mark.parametrize(("stretched", "large"), [(False, False), (True, False), (False, True), (True, True)])
+def test_the_screen_never_stops_a_word_that_lookup_reads(stretched: bool, large: bool) -> None:
+    read = [word for word in _WORDS if _lookup.lookup(word, stretched, large) is not None]
+    assert len(read) > 1_000  # the respellings reach the readings
+    missed = []
+    for start in range(0, len(_WORDS), 300):  # as many distinct words as a message at Discord's limit holds
+        batch = set(_WORDS[start : start + 300])
+        passed = _screen.readable(batch, stretched, large)
+        missed += [word for word in batch if word not in passed and _lookup.lookup(word, stretched, large)]
+    assert missed == []
+
+
+def test_the_screen_stops_most_words_of_the_adversarial_shapes() -> None:
+    """Spoken-looking words, random words and the leetspeak words are several hundred distinct words that each
+    reached the misspelling rules: the screens leave a few of them to be looked up one by one. (Words two edits
+    from a number word keep its head or tail, so most of them are looked up: that shape was never the slow one.)"""
+    shapes = adversarial_messages()
+    for text in (*shapes["misspelling-like words"][1:], shapes["other"][1].replace("!", "i")):
+        words = set(_WORD_RE.findall(text)) - _KNOWN
+        assert len(words) > 100
+        assert len(_screen.readable(words, True, True)) < len(words) // 5
+
+
+def test_a_few_words_are_looked_up_without_a_screen() -> None:
+    """Below a few words the screens would cost more than the lookups: every word is left to lookup."""
+    assert _screen.readable({"abcd", "efgh"}, False, False) == {"abcd", "efgh"}
+
+
+def test_read_gives_every_reading_of_lookup_in_order() -> None:
+    """``read`` screens in chunks and looks up the rest: the words it yields, with their keys and in their order, are
+    those lookup reads."""
+    words = _WORDS[:5_000]
+    for stretched, large in ((True, True), (False, False)):
+        expected = [(word, key) for word in words if (key := _lookup.lookup(word, stretched, large)) is not None]
+        assert len(expected) > 100
+        assert list(_screen.read(words, stretched, large)) == expected
