@@ -80,13 +80,20 @@ WRITABLE: dict[str, Callable[[Any], Any]] = {
 }
 
 
+def shared_strings(options: object) -> object:
+    """A row's options with one copy of each key and text value across games (JSON gives every row its own)."""
+    if not isinstance(options, dict):
+        return options
+    return {sys.intern(key): sys.intern(value) if isinstance(value, str) else value for key, value in options.items()}
+
+
 def record(row: Row) -> GameRecord:
     """A game row read with ``COLUMNS``; JSON that can't be read marks the game damaged instead of failing."""
     damaged = row["damaged"]
     try:
         players = tuple(int(p) for p in json.loads(row["players"]))
         variants = tuple(str(v) for v in json.loads(row["variants"]))
-        options = json.loads(row["options"])
+        options = shared_strings(json.loads(row["options"]))
         result = None if row["result"] is None else Result.load(json.loads(row["result"]))
     except (ValueError, TypeError):
         players, variants, options, result = (), (), {}, None

@@ -21,6 +21,7 @@ common case costs nothing. A game that ends takes the buttons off its DMs.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -52,6 +53,11 @@ SENT_KEPT = 5000
 DM_RETRIES = 3  # tries of one DM against Discord's server errors (5xx) before it waits for a later delivery
 
 
+def digest(text: str) -> bytes:
+    """What a DM's text is compared by: 16 bytes instead of the text, in every game a bot keeps open."""
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
 class DMsClosed(Exception):
     """The user does not accept direct messages from the bot (Discord's error 50007)."""
 
@@ -59,13 +65,13 @@ class DMsClosed(Exception):
 @dataclass(slots=True)
 class Sent:
     """What the courier knows a game's DMs show: ``texts`` holds the very objects of ``Live.dm_text`` once delivered
-    (a move that changes no DM asks the database nothing); ``stored`` the stored DMs (player -> message id, text),
-    read once per game and process, and again when another writer moved the game on (it may have delivered DMs
-    itself): ``seen`` is the move count this process followed the game to."""
+    (a move that changes no DM asks the database nothing); ``stored`` the stored DMs (player -> message id, digest of
+    the text: ``digest``), read once per game and process, and again when another writer moved the game on (it may
+    have delivered DMs itself): ``seen`` is the move count this process followed the game to."""
 
     seen: int
     texts: dict[int, Localized] = field(default_factory=dict)
-    stored: dict[int, tuple[int | None, str]] | None = None
+    stored: dict[int, tuple[int | None, bytes]] | None = None
     # Players whose turn began with their hand buried under a newer DM: it is posted anew.
     buried: set[int] = field(default_factory=set)
 
@@ -139,7 +145,7 @@ class Courier:
     def _buried(self, sent: Sent, player: int) -> bool:
         """Whether the bot posted something in ``player``'s DM conversation after their hand of this game (unknown
         after a restart, until the bot posts there again: then taken as not)."""
-        hand = (sent.stored or {}).get(player, (None, ""))[0]
+        hand = (sent.stored or {}).get(player, (None, b""))[0]
         channel = self._dm_channels.get(player)
         newest = self._newest.get(channel) if channel is not None else None
         return hand is not None and newest is not None and newest != hand
@@ -173,7 +179,9 @@ class Courier:
         moves = self._moves(live)
         if known.stored is None or known.seen != moves:
             # Read once per game and process, then kept as this process writes it.
-            known.stored, known.seen = await self.storage.private_messages(record.id), moves
+            stored = await self.storage.private_messages(record.id)
+            known.stored = {player: (message_id, digest(text)) for player, (message_id, text) in stored.items()}
+            known.seen = moves
         closed = [
             p for p, private in list(live.dm_text.items()) if not await self._deliver_one(live, known, p, private)
         ]
@@ -188,10 +196,10 @@ class Courier:
             return True
         message = self.compose(live, player, private, await self.languages.reader(player))
         text, composed = str(message.get("content", "")), self._moves(live)
-        message_id, shown = sent.get(player, (None, ""))
+        message_id, shown = sent.get(player, (None, b""))
         reposted = player in known.buried and message_id is not None
         known.buried.discard(player)
-        if shown == text and not reposted:
+        if shown == digest(text) and not reposted:
             known.texts[player] = private
             return True
         try:
@@ -206,7 +214,7 @@ class Courier:
             self._retries.add(retry)
             return True
         await self.storage.set_private_message(record.id, player, delivered, text)
-        sent[player] = (delivered, text)
+        sent[player] = (delivered, digest(text))
         if composed == self._moves(live) or dm_panel_of(record) is None:
             known.texts[player] = private  # (a DM panel composed before a later move, the end say, is looked at again)
         if reposted and message_id is not None and message_id != delivered:
@@ -239,7 +247,7 @@ class Courier:
         known.texts[player] = private
         await self.storage.set_private_message(live.record.id, player, message_id, content)
         if known.stored is not None:
-            known.stored[player] = (message_id, content)
+            known.stored[player] = (message_id, digest(content))
 
     async def ended_early(self, record: GameRecord) -> None:
         """A game ended without a move (/endgame): its DM panels lose their buttons, with a last line saying so."""
