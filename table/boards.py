@@ -16,7 +16,6 @@ import io
 import logging
 import time
 import weakref
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -185,7 +184,7 @@ class Boards:
         self._chat_since: dict[int, set[int]] = {}  # channel id -> the people's messages since its board went up
         self._handles: dict[int, BoardHandle] = {}  # game id -> how to edit its board by token
         self._turns: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        self._shown: OrderedDict[int, Shown] = OrderedDict()  # game id -> what its board shows
+        self._shown: dict[int, Shown] = {}  # game id -> what its board shows
 
     def public(self, record: GameRecord, presenter: SomePresenter, state: object, text: Localized | None) -> Message:
         """A public message in the table's language: ``text``, the headline, the board and its buttons (none once
@@ -215,7 +214,7 @@ class Boards:
         if shown is None:
             shown = self._shown[live.record.id] = shown_at_load(live, presenter)
             while len(self._shown) > SHOWN_KEPT:
-                self._shown.popitem(last=False)
+                del self._shown[next(iter(self._shown))]  # the oldest game first
         return shown
 
     async def on_moved(self, moved: Transition) -> None:

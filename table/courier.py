@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import discord
@@ -73,7 +72,7 @@ class Sent:
     texts: dict[int, Localized] = field(default_factory=dict)
     stored: dict[int, tuple[int | None, bytes]] | None = None
     # Players whose turn began with their hand buried under a newer DM: it is posted anew.
-    buried: set[int] = field(default_factory=set)
+    buried: frozenset[int] = frozenset()  # (shared while empty, as it nearly always is)
 
     def up_to_date(self, live: Live) -> bool:
         """Every DM of the game shows what it should."""
@@ -98,9 +97,9 @@ class Courier:
         self._undeliverable: dict[int, int] = {}
         # user id -> their DM channel, as stored: one read per user and process, not one per DM.
         self._dm_channels: dict[int, int] = {}
-        self._sent: OrderedDict[int, Sent] = OrderedDict()  # game id -> what its DMs show
+        self._sent: dict[int, Sent] = {}  # game id -> what its DMs show
         # DM channel -> the newest message the bot posted there (every DM the bot sends goes through ``show``).
-        self._newest: OrderedDict[int, int] = OrderedDict()
+        self._newest: dict[int, int] = {}  # DM channel -> the bot's newest message there (oldest channel first)
         self.closing = False
 
     def sent(self, live: Live) -> Sent:
@@ -108,7 +107,7 @@ class Courier:
         if sent is None:
             sent = self._sent[live.record.id] = Sent(self._moves(live))
             while len(self._sent) > SENT_KEPT:
-                self._sent.popitem(last=False)
+                del self._sent[next(iter(self._sent))]  # the oldest game first
         return sent
 
     def _moves(self, live: Live) -> int:
@@ -135,7 +134,7 @@ class Courier:
             sent.texts.clear()  # every DM loses its buttons: compared with what it shows, so edited once
         if panel is not None and event.turn_began and event.upcoming is not None and self._buried(sent, event.upcoming):
             sent.texts.pop(event.upcoming, None)
-            sent.buried.add(event.upcoming)
+            sent.buried |= {event.upcoming}
         # A person's move is delivered after its answer (``Table.act``), which may have shown their DM already.
         if event.auto:
             self.deliver_later(event.live)
@@ -198,7 +197,7 @@ class Courier:
         text, composed = str(message.get("content", "")), self._moves(live)
         message_id, shown = sent.get(player, (None, b""))
         reposted = player in known.buried and message_id is not None
-        known.buried.discard(player)
+        known.buried -= {player}
         if shown == digest(text) and not reposted:
             known.texts[player] = private
             return True
@@ -345,10 +344,10 @@ class Courier:
                 pass  # the user deleted it, or it is from an old channel: send a new one
         sent = await send_in_channel(self.client, channel_id, **message)
         # The conversation's newest message now: a hand posted before it is buried (``_buried``).
+        self._newest.pop(channel_id, None)
         self._newest[channel_id] = sent
-        self._newest.move_to_end(channel_id)
         if len(self._newest) > DM_CHANNELS_KEPT:
-            self._newest.popitem(last=False)
+            del self._newest[next(iter(self._newest))]
         return sent
 
     async def _channel(self, user_id: int, *, cached: bool) -> int:
