@@ -149,7 +149,7 @@ class Bot(commands.Bot):
         )
         skip_own_messages(self)
         stop_bucket_scans(self)
-        self._forgetting_buckets: asyncio.Task[None] | None = None
+        self._housekeeping: asyncio.Task[None] | None = None
         self.settings = settings
         # Every game's shuffle comes from a seed stored with it. The seeds come from the OS, or from ``seed``
         # when a test wants the same games every run.
@@ -172,10 +172,11 @@ class Bot(commands.Bot):
         # Replaying every running game once now reports a damaged one at start, for its channel only, and delivers
         # the DMs a stop interrupted.
         await self.tables.resume()
-        self._forgetting_buckets = asyncio.create_task(self.forget_idle_buckets(), name="forget idle rate limits")
+        self._housekeeping = asyncio.create_task(self.housekeeping(), name="housekeeping")
 
-    async def forget_idle_buckets(self) -> None:
-        """discord.py keeps a rate-limit bucket per channel and DM channel it wrote to; idle tables should not."""
+    async def housekeeping(self) -> None:
+        """What a long-running bot sheds on a timer: discord.py's rate-limit buckets of channels and DM channels no
+        longer written to."""
         while True:
             await asyncio.sleep(IDLE_BUCKET_SECONDS / 2)
             forget_idle_buckets(self)
@@ -251,8 +252,8 @@ class Bot(commands.Bot):
         log.info("Connected as %s (id %s) to %d servers", self.user, self.user and self.user.id, len(self.guilds))
 
     async def close(self) -> None:
-        if self._forgetting_buckets is not None:
-            self._forgetting_buckets.cancel()
+        if self._housekeeping is not None:
+            self._housekeeping.cancel()
         tables = self.__dict__.get("tables")
         if tables is not None:
             await tables.close()

@@ -806,7 +806,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
         # An action in flight may wait for its answer, then for the hand it brings, then resync (/board, /hand ...):
         # saturated (--think 0, 1000 games) that takes more than twice one answer's timeout.
         await asyncio.wait_for(bench.idle.wait(), ANSWER_TIMEOUT * 6)
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(args.quiet_wait)
         rss_quiet = Sample(loop.time() - started, await bot.steady_rss_kb(), bench.active, bench.stats.actions)
         caches_end = await bot.caches()
 
@@ -1077,6 +1077,12 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         type=float,
         default=0.0,
         help="seconds the opened games are left idle before their memory is read (default 0: at once)",
+    )
+    parser.add_argument(
+        "--quiet-wait",
+        type=float,
+        default=0.5,
+        help="seconds after the load before the memory of the open games is read (default 0.5)",
     )
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
     parser.add_argument("--open-concurrency", type=int, default=20, help="games being opened at once (default 20)")
