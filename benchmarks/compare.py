@@ -341,8 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             trees.append(tree)
             new = Side("new", label, tree)
         for side in (old, new):
-            if args.deps == "own":
-                side.python = own_environment(args.python, side.tree)
+            side.python = own_environment(args.python, side.tree) if args.deps == "own" else args.python
             check_imports(side)
         for number in range(1, args.runs + 1):
             for side in (old, new):
