@@ -75,12 +75,9 @@ _ES |= words("bien les")
 LANGUAGES = ("en", "de", "fr", "es")
 # Accents stripped too, for comparing with tokens that lost theirs.
 FUNCTION_WORDS: dict[str, frozenset[str]] = dict(zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True))
-_BITS = {lang: 1 << i for i, lang in enumerate(LANGUAGES)}
-# Each listed word with the languages it belongs to, as bits ("la" is French and Spanish).
-_LANGUAGES_OF: dict[str, int] = {}
-for _lang, _vocab in zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True):
-    for _w in _vocab:
-        _LANGUAGES_OF[_w] = _LANGUAGES_OF.get(_w, 0) | _BITS[_lang]
+# Every listed word (a word of several languages counts for each: "la" is French and Spanish), and those of one letter.
+_LISTED = _EN | _DE | _FR | _ES
+_LISTED_LETTERS = frozenset(word for word in _LISTED if len(word) == 1)
 
 
 # A lone letter is a word before an apostrophe (a French elision: j'ai, c'est), and the English "I" before a word
@@ -95,11 +92,10 @@ class Language:
     __slots__ = ("_counts",)
 
     def __init__(self, tokens: list[str], seps: list[str]) -> None:
-        counts = dict.fromkeys(LANGUAGES, 0)
         # Counted per distinct word (a long message repeats its words); a one-letter word is a word only where it
         # stands before an apostrophe or a word, so those are looked at one by one.
-        listed = Counter(filter(_LANGUAGES_OF.__contains__, tokens))
-        letters = [token for token in listed if len(token) == 1]
+        listed = Counter(filter(_LISTED.__contains__, tokens))
+        letters = _LISTED_LETTERS.intersection(listed)
         if letters:
             for token in letters:
                 listed[token] = 0
@@ -107,20 +103,18 @@ class Language:
             # message of a thousand single letters), and without an apostrophe only the places of "i".
             separators = "".join(seps)
             if "'" in separators or "’" in separators:
-                one = frozenset(letters)
-                places: Iterable[int] = compress(count(), map(one.__contains__, tokens))
+                places: Iterable[int] = compress(count(), map(letters.__contains__, tokens))
             else:
                 places = compress(count(), map("i".__eq__, tokens)) if "i" in listed else ()
             last = len(tokens) - 1
             for k in places:
                 if seps[k + 1].startswith(_APOSTROPHES) or (tokens[k] == "i" and k < last and len(tokens[k + 1]) > 1):
                     listed[tokens[k]] += 1
-        for token, times in listed.items():
-            bits = _LANGUAGES_OF[token]
-            for lang in LANGUAGES:
-                if bits & _BITS[lang]:
-                    counts[lang] += times
-        self._counts = counts
+        # Each language's words among the distinct ones, summed in C (a loop over them cost a step per word and
+        # language on a message of a thousand short words).
+        self._counts = {
+            lang: sum(map(listed.__getitem__, vocab.intersection(listed))) for lang, vocab in FUNCTION_WORDS.items()
+        }
 
     def prefers(self, lang: str, other: str) -> bool:
         """Whether the message reads more like ``lang`` than like ``other``."""

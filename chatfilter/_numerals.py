@@ -14,6 +14,7 @@ _NUMERIC_CHARS = frozenset(
     [ch for ch in map(chr, range(sys.maxunicode + 1)) if ch.isnumeric()]
     + ["\U0001f51f", *"\u2680\u2681\u2682\u2683\u2684\u2685"]
 )
+_ASCII_DIGITS = "0123456789"
 # NFKC turns a few symbols without a numeric value into digits (㏩ -> "10日"); a reader sees the digits.
 _DIGIT_RE = re.compile(r"\d")
 
@@ -25,6 +26,8 @@ _ROMAN_HINT_RE = re.compile(r"[IVXLC]{2}")
 
 def has_numeric_char(text: str) -> bool:
     """Whether the raw text (markup removed, nothing transliterated yet) holds a numeric character."""
+    if text.isascii():  # the ASCII digits are its only numeric characters: a scan in C, where the set hashes each one
+        return any(map(text.__contains__, _ASCII_DIGITS))
     return not _NUMERIC_CHARS.isdisjoint(text)
 
 
