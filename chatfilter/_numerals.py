@@ -15,6 +15,10 @@ _NUMERIC_CHARS = frozenset(
     + ["\U0001f51f", *"\u2680\u2681\u2682\u2683\u2684\u2685"]
 )
 _ASCII_DIGITS = "0123456789"
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+_BMP_NUMERIC_RE = re.compile(
+    "[" + "".join(re.escape(char) for char in sorted(_NUMERIC_CHARS) if char < "\U00010000") + "]"
+)
 # NFKC turns a few symbols without a numeric value into digits (㏩ -> "10日"); a reader sees the digits.
 _DIGIT_RE = re.compile(r"\d")
 
@@ -28,6 +32,8 @@ def has_numeric_char(text: str) -> bool:
     """Whether the raw text (markup removed, nothing transliterated yet) holds a numeric character."""
     if text.isascii():  # the ASCII digits are its only numeric characters: a scan in C, where the set hashes each one
         return any(map(text.__contains__, _ASCII_DIGITS))
+    if _ASTRAL_RE.search(text) is None:  # a class of the BMP is a bitmap: the scan makes no string per character
+        return _BMP_NUMERIC_RE.search(text) is not None
     return not _NUMERIC_CHARS.isdisjoint(text)
 
 
