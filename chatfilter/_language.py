@@ -75,9 +75,12 @@ _ES |= words("bien les")
 LANGUAGES = ("en", "de", "fr", "es")
 # Accents stripped too, for comparing with tokens that lost theirs.
 FUNCTION_WORDS: dict[str, frozenset[str]] = dict(zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True))
-# Every listed word (a word of several languages counts for each: "la" is French and Spanish), and those of one letter.
-_LISTED = _EN | _DE | _FR | _ES
-_LISTED_LETTERS = frozenset(word for word in _LISTED if len(word) == 1)
+# Each listed word with the languages it belongs to ("la" is French and Spanish), and those of one letter.
+_LANGUAGES_OF: dict[str, tuple[str, ...]] = {}
+for _lang, _vocab in FUNCTION_WORDS.items():
+    for _w in _vocab:
+        _LANGUAGES_OF[_w] = (*_LANGUAGES_OF.get(_w, ()), _lang)
+_LISTED_LETTERS = frozenset(word for word in _LANGUAGES_OF if len(word) == 1)
 
 
 # A lone letter is a word before an apostrophe (a French elision: j'ai, c'est), and the English "I" before a word
@@ -94,7 +97,7 @@ class Language:
     def __init__(self, tokens: list[str], seps: list[str]) -> None:
         # Counted per distinct word (a long message repeats its words); a one-letter word is a word only where it
         # stands before an apostrophe or a word, so those are looked at one by one.
-        listed = Counter(filter(_LISTED.__contains__, tokens))
+        listed = Counter(filter(_LANGUAGES_OF.__contains__, tokens))
         letters = _LISTED_LETTERS.intersection(listed)
         if letters:
             for token in letters:
@@ -110,11 +113,11 @@ class Language:
             for k in places:
                 if seps[k + 1].startswith(_APOSTROPHES) or (tokens[k] == "i" and k < last and len(tokens[k + 1]) > 1):
                     listed[tokens[k]] += 1
-        # Each language's words among the distinct ones, summed in C (a loop over them cost a step per word and
-        # language on a message of a thousand short words).
-        self._counts = {
-            lang: sum(map(listed.__getitem__, vocab.intersection(listed))) for lang, vocab in FUNCTION_WORDS.items()
-        }
+        counts = dict.fromkeys(LANGUAGES, 0)
+        for token, times in listed.items():
+            for lang in _LANGUAGES_OF[token]:  # one language or two, where a test of every language cost four steps
+                counts[lang] += times
+        self._counts = counts
 
     def prefers(self, lang: str, other: str) -> bool:
         """Whether the message reads more like ``lang`` than like ``other``."""

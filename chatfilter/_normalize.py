@@ -168,6 +168,8 @@ def fold(norm: str) -> tuple[str, str]:
 _COMBINING_RE = re.compile("[\u0300-\u036f]")
 _LEET = str.maketrans({"@": "a", "$": "s", "€": "e", "!": "i", "¡": "i"})
 _LEET_CHARS = "@$€!¡"
+_LEET_SET = frozenset(_LEET_CHARS)
+_LONG_TEXT = 200
 # Inside a word, or "$" and "€" opening it, or "€" closing it ("thr€€"); a "!" after a word stays punctuation.
 # One group around the whole pattern: split() then puts the symbols it matched at the odd places. The lookahead
 # first lets the scan skip the characters that are no symbol (a third of the time of the lookbehinds at each one).
@@ -177,8 +179,11 @@ _LEET_RE = re.compile(
 
 
 def has_leet(norm: str) -> bool:
-    # A substring search per symbol runs over the text at memory speed; a set's isdisjoint hashes every character.
-    return any(map(norm.__contains__, _LEET_CHARS))
+    # On a long text a substring search per symbol runs at memory speed; a set's isdisjoint hashes every character,
+    # which costs less only on a short one.
+    if len(norm) >= _LONG_TEXT:
+        return any(map(norm.__contains__, _LEET_CHARS))
+    return not _LEET_SET.isdisjoint(norm)
 
 
 def unleet(norm: str) -> str:
