@@ -28,7 +28,7 @@ for _target in sorted(TARGETS):
 _LENGTHS: dict[tuple[str, str], list[int]] = {}
 for _length, _first, _last in sorted(_BY_ENDS):
     _LENGTHS.setdefault((_first, _last), []).append(_length)
-_CENSOR_RUN_RE = re.compile(r"[^a-z]+")
+_CENSOR_SPLIT_RE = re.compile(r"([^a-z]+)")
 _FIRST_AND_LAST = itemgetter(0, -1)
 
 
@@ -46,17 +46,19 @@ def censored_reading(word: str) -> str | None:
     lengths = _LENGTHS.get((word[0], word[-1]))
     if lengths is None or lengths[0] > len(word):
         return None  # either reading is at most as long as the word as typed
-    pieces = _CENSOR_RUN_RE.split(word)
-    runs = _CENSOR_RUN_RE.findall(word)
-    for per_char in (False, True):
-        fills = [len(r) if per_char else 1 for r in runs]
-        hidden = sum(fills)
-        length = sum(map(len, pieces)) + hidden
+    parts = _CENSOR_SPLIT_RE.split(word)
+    pieces, runs = parts[0::2], parts[1::2]
+    visible = sum(map(len, pieces))
+    # A run for one letter, then a run for one letter per character (the word's length), each read only where a number
+    # word of that length has the word's first and last letter.
+    for hidden, length in ((len(runs), visible + len(runs)), (len(word) - visible, len(word))):
         # At most a third, rounded down: "tw##ve" (two of six) counts, "t###ve" does not. Words of four and five
         # letters may hide one.
         if length < MIN_LENGTH or hidden > max(1, length // 3):
             continue
-        for target in _BY_ENDS.get((length, word[0], word[-1]), ()):
+        targets = _BY_ENDS.get((length, word[0], word[-1]), ())
+        fills = [1] * len(runs) if length < len(word) else list(map(len, runs))
+        for target in targets:
             if _fits(target, pieces, fills):
                 return target
     return None

@@ -75,12 +75,12 @@ _ES |= words("bien les")
 LANGUAGES = ("en", "de", "fr", "es")
 # Accents stripped too, for comparing with tokens that lost theirs.
 FUNCTION_WORDS: dict[str, frozenset[str]] = dict(zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True))
-_BITS = {lang: 1 << i for i, lang in enumerate(LANGUAGES)}
-# Each listed word with the languages it belongs to, as bits ("la" is French and Spanish).
-_LANGUAGES_OF: dict[str, int] = {}
-for _lang, _vocab in zip(LANGUAGES, (_EN, _DE, _FR, _ES), strict=True):
+# Each listed word with the languages it belongs to ("la" is French and Spanish), and those of one letter.
+_LANGUAGES_OF: dict[str, tuple[str, ...]] = {}
+for _lang, _vocab in FUNCTION_WORDS.items():
     for _w in _vocab:
-        _LANGUAGES_OF[_w] = _LANGUAGES_OF.get(_w, 0) | _BITS[_lang]
+        _LANGUAGES_OF[_w] = (*_LANGUAGES_OF.get(_w, ()), _lang)
+_LISTED_LETTERS = frozenset(word for word in _LANGUAGES_OF if len(word) == 1)
 
 
 # A lone letter is a word before an apostrophe (a French elision: j'ai, c'est), and the English "I" before a word
@@ -95,11 +95,10 @@ class Language:
     __slots__ = ("_counts",)
 
     def __init__(self, tokens: list[str], seps: list[str]) -> None:
-        counts = dict.fromkeys(LANGUAGES, 0)
         # Counted per distinct word (a long message repeats its words); a one-letter word is a word only where it
         # stands before an apostrophe or a word, so those are looked at one by one.
         listed = Counter(filter(_LANGUAGES_OF.__contains__, tokens))
-        letters = [token for token in listed if len(token) == 1]
+        letters = _LISTED_LETTERS.intersection(listed)
         if letters:
             for token in letters:
                 listed[token] = 0
@@ -107,19 +106,17 @@ class Language:
             # message of a thousand single letters), and without an apostrophe only the places of "i".
             separators = "".join(seps)
             if "'" in separators or "’" in separators:
-                one = frozenset(letters)
-                places: Iterable[int] = compress(count(), map(one.__contains__, tokens))
+                places: Iterable[int] = compress(count(), map(letters.__contains__, tokens))
             else:
                 places = compress(count(), map("i".__eq__, tokens)) if "i" in listed else ()
             last = len(tokens) - 1
             for k in places:
                 if seps[k + 1].startswith(_APOSTROPHES) or (tokens[k] == "i" and k < last and len(tokens[k + 1]) > 1):
                     listed[tokens[k]] += 1
+        counts = dict.fromkeys(LANGUAGES, 0)
         for token, times in listed.items():
-            bits = _LANGUAGES_OF[token]
-            for lang in LANGUAGES:
-                if bits & _BITS[lang]:
-                    counts[lang] += times
+            for lang in _LANGUAGES_OF[token]:  # one language or two, where a test of every language cost four steps
+                counts[lang] += times
         self._counts = counts
 
     def prefers(self, lang: str, other: str) -> bool:

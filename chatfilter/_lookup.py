@@ -9,12 +9,13 @@ A token is matched whole (never a substring: "often", "weight" and "Zweifel" sta
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 from chatfilter._language import COMMON
 from chatfilter._misspellings import MIN_LENGTH, misspelt_number
 from chatfilter._number_words import DE_ER_COMPOUND_RE, DE_ER_STARTS, FORMS, LARGE_SPLIT_RE
 
-__all__ = ["NOT_A_PART", "TRIPLE_RE", "lookup"]
+__all__ = ["NOT_A_PART", "TRIPLE_RE", "collapse", "lookup"]
 
 TRIPLE_RE = re.compile(r"(.)\1\1")
 
@@ -32,7 +33,7 @@ def lookup(tok: str, stretched: bool, large: bool) -> str | None:
     collapsed: tuple[str, ...] = ()
     if stretched and TRIPLE_RE.search(tok):
         # "threeeee" needs its double e back, "fiiiive" needs one i: try both collapses.
-        collapsed = (_STRETCH_RE.sub(r"\1", tok), _STRETCH_RE.sub(r"\1\1", tok))
+        collapsed = collapse(tok)
         for form in collapsed:
             key = FORMS.get(form)
             if key is not None:
@@ -54,7 +55,19 @@ def lookup(tok: str, stretched: bool, large: bool) -> str | None:
 
 # A token is letters only, so "." is a letter here; "([^\W\d_])\1{2,}" reads the same and substitutes ten times
 # slower (the repeated backreference), which a run of a thousand spaced letters makes a quarter of a millisecond.
+# The replacement is the match's first group taken by itemgetter, in C: a template ("\1") is expanded by a Python
+# function per match.
 _STRETCH_RE = re.compile(r"(.)\1\1+")
+_STRETCH_TWO_RE = re.compile(r"((.)\2)\2+")
+_FIRST_GROUP = itemgetter(1)
+
+
+def collapse(text: str) -> tuple[str, str]:
+    """``text`` with every run of three letters or more cut to one letter, and cut to two: "threeeee" needs its
+    double e back, "fiiiive" needs one i."""
+    return _STRETCH_RE.sub(_FIRST_GROUP, text), _STRETCH_TWO_RE.sub(_FIRST_GROUP, text)
+
+
 _LARGE_FILLERS = frozenset(("", "a", "and", "und", "et", "y", "one", "ein", "eins", "un", "une", "uno", "s"))
 # Inside a larger number a look-alike is a number ("hundertelf" is 111, "hundertacht" 108); "zweit" and
 # "quarantaine" are no part of a number.

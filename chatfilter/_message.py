@@ -43,8 +43,9 @@ __all__ = ["Message"]
 
 _WORD_RE = re.compile(r"[^\W\d_]+")
 _JOIN_SEP_RE = re.compile(r"[\s\x1f.\-·•/+~]{1,3}")
-# A word with censor characters between its letters (markdown characters are SOFT by now).
-_CENSORED_RE = re.compile(r"(?<![^\W\d_])[a-z]+(?:[\x1f#]+[a-z]+)+(?![^\W\d_])")
+# A word with censor characters between its letters (markdown characters are SOFT by now). It starts with a letter
+# and looks behind that letter: a look-behind first is tried at every character, a letter only where one stands.
+_CENSORED_RE = re.compile(r"[a-z](?<![^\W\d_][a-z])[a-z]*(?:[\x1f#]+[a-z]+)+(?![^\W\d_])")
 # The tokens whose reading a dictionary probe settles: vocabulary words, and everyday words, which are none.
 _FORM_SET = frozenset(FORMS)
 _KNOWN = _FORM_SET | COMMON
@@ -55,7 +56,6 @@ _MISSPELT = frozenset((*SHORT, *SLOT, *SLOT_NAMES, *LONE))
 _LETTER_GAP = r"(?:(?!['’´])[\W\d_]){1,4}"
 _LETTER_RUN_RE = re.compile(rf"(?<![^\W\d_])[^\W\d_](?![^\W\d_])(?:{_LETTER_GAP}[^\W\d_](?![^\W\d_])){{2,}}")
 _LETTER_GAP_RE = re.compile(r"([\W\d_]+)")
-_APOSTROPHES = frozenset("'’´")
 # The same run on the shape of a message: a byte per token ("a": a single letter, "b": more) and per gap (its length
 # in characters, 5 for five or more), alternating: a run is a single letter and then, at least twice, a gap of one
 # to four characters and another single letter.
@@ -100,24 +100,26 @@ class Message:
 
     def _whole_tokens(self) -> bool:
         tokens = self.tokens
-        stretched = TRIPLE_RE.search(self.stripped) is not None
-        large = LARGE_SPLIT_RE.search(self.stripped) is not None
         # Each distinct token is read once (a long message repeats its words), and the set operations settle the
         # vocabulary words, the everyday words and the short ones without a loop: only the rest is looked up.
         # (A set operation with a dict, or with several arguments, walks the other side: these walk the message.)
         distinct = set(tokens)
-        keys: dict[str, str | None] = {tok: FORMS[tok] for tok in distinct if tok in FORMS}
+        keys: dict[str, str | None] = {tok: FORMS[tok] for tok in _FORM_SET.intersection(distinct)}
         if "" in keys.values():
             return True  # a word that counts wherever it stands
         # The screens settle most of the other words at once (chatfilter._screen): only the rest is looked up, in
         # the order of the message, so that a flagged message stops at its first number word as before.
         # (The set difference walks the message's words in C; most of them are known.)
         unknown = {tok for tok in distinct - _KNOWN if len(tok) >= MIN_LENGTH}
-        readings: Iterable[tuple[str, str | None]] = (
-            read(list(filter(unknown.__contains__, dict.fromkeys(tokens))), stretched, large)
-            if len(unknown) >= SCREEN_MIN
-            else [(tok, lookup(tok, stretched, large)) for tok in unknown]
-        )
+        readings: Iterable[tuple[str, str | None]] = ()
+        if unknown:  # the two scans of the text (a fifth of the time of a message of short words) only for lookup
+            stretched = TRIPLE_RE.search(self.stripped) is not None
+            large = LARGE_SPLIT_RE.search(self.stripped) is not None
+            readings = (
+                read(list(filter(unknown.__contains__, dict.fromkeys(tokens))), stretched, large)
+                if len(unknown) >= SCREEN_MIN
+                else [(tok, lookup(tok, stretched, large)) for tok in unknown]
+            )
         for tok, reading in readings:
             if reading == "":
                 return True
@@ -195,9 +197,14 @@ class Message:
             pairs: Iterable[str] = list(map(str.__add__, tokens, tokens[1:]))
             if _JOINABLE.isdisjoint(pairs):
                 return False
-        else:  # tested as they are built, without keeping them; a message whose join counts stops at it
-            pairs = map(str.__add__, tokens, islice(tokens, 1, None))
-        for i in compress(count(), map(_JOINABLE.__contains__, pairs)):
+            starts: Iterable[int] = count()
+        else:
+            # Only a token that begins a number word starts a join (a fifth of the tokens of a long message): the
+            # pairs are built for those alone, and tested as they are built; a message whose join counts stops at it.
+            begins = list(map(PREFIXES.__contains__, tokens))
+            starts = compress(count(), begins)
+            pairs = map(str.__add__, compress(tokens, begins), compress(islice(tokens, 1, None), begins))
+        for i in compress(starts, map(_JOINABLE.__contains__, pairs)):
             acc = tokens[i]
             if acc not in PREFIXES or _has_apostrophe(seps[i]):
                 continue
@@ -251,7 +258,8 @@ class Message:
         tokens, seps = self.tokens, self.seps
         if len(tokens) < 3:
             return False
-        if len(tokens) >= _SHAPE_MIN_TOKENS and _APOSTROPHES.isdisjoint(self.stripped):
+        stripped = self.stripped
+        if len(tokens) >= _SHAPE_MIN_TOKENS and not _has_apostrophe(stripped):
             # The runs are read off the tokens already cut (a regex over the text cost a step per character, and
             # cutting each run again another): the shape of the message (_LETTER_RUN_SHAPE_RE) is built and searched
             # in C.
@@ -264,7 +272,7 @@ class Message:
             ]
         else:  # an apostrophe ends a run ("a's b"): the regex reads that
             runs = []
-            for run in _LETTER_RUN_RE.findall(self.stripped):
+            for run in _LETTER_RUN_RE.findall(stripped):
                 parts = _LETTER_GAP_RE.split(run)
                 runs.append((parts[0::2], parts[1::2]))
         if not runs:

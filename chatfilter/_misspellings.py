@@ -127,10 +127,13 @@ def _one_change(a: str, b: str) -> bool:
 
 
 # One edit changes at most two neighbouring letters, so a token of _LONG letters or more that is one edit from a
-# number word has that word's first three or last three letters: most long words need no dictionary probe.
+# number word has that word's first three or last three letters, and its length within one of that word's: most
+# long words need no dictionary probe. A sized key is the three letters and the length as one character.
 _LONG = 8
 _HEADS = frozenset(t[:3] for t in TARGETS if len(t) >= _LONG - 1)
 _TAILS = frozenset(t[-3:] for t in TARGETS if len(t) >= _LONG - 1)
+_SIZED_HEADS = frozenset(t[:3] + chr(n) for t in TARGETS if len(t) >= _LONG - 1 for n in range(len(t) - 1, len(t) + 2))
+_SIZED_TAILS = frozenset(t[-3:] + chr(n) for t in TARGETS if len(t) >= _LONG - 1 for n in range(len(t) - 1, len(t) + 2))
 # A token with a letter added is at most one letter longer than the longest number word: a longer one is never
 # probed, so the probe's deletions (each a copy of the token) cost at most this length squared, whatever the message.
 _MAX_PROBED = max(map(len, TARGETS)) + 1
@@ -161,8 +164,9 @@ def _may_be_near(token: str) -> bool:
     if len(token) < _LONG:
         # A letter of another script may be the replaced one ("thrжe"): only the index below reads that.
         return token in _NEAR_SHORT or not token.isascii()
-    # A long word one edit from a number word keeps its first or its last three letters.
-    return len(token) <= _MAX_PROBED and (token[:3] in _HEADS or token[-3:] in _TAILS)
+    # A long word one edit from a number word keeps its first or its last three letters, and about its length.
+    length = chr(len(token))
+    return token[:3] + length in _SIZED_HEADS or token[-3:] + length in _SIZED_TAILS
 
 
 def _nearest(token: str) -> str | None:

@@ -99,6 +99,9 @@ _POST_NFKC = _post_nfkc_table()
 _POST_NFKC_BMP_RE = re.compile("[" + "".join(re.escape(chr(cp)) for cp in sorted(_POST_NFKC) if cp < 0x10000) + "]")
 _ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
 _ASCII_TABLE = str.maketrans(dict.fromkeys(_MARKDOWN, SOFT))
+# What a character becomes is never one to replace itself (tests/chatfilter/test_fast_paths.py), so replacing them
+# one by one gives translate's text.
+_REPLACED_MAX = 32
 
 
 def _strip_table() -> dict[int, str]:
@@ -133,9 +136,20 @@ def normalize(text: str) -> str:
     if "\ufdfa" in text or "\ufdfb" in text:
         text = text.replace("\ufdfa", _FDFA).replace("\ufdfb", _FDFB)
     norm = unicodedata.normalize("NFKC", _NBSP_RE.sub(SOFT, text))
-    if _POST_NFKC_BMP_RE.search(norm) or _ASTRAL_RE.search(norm):
-        norm = norm.translate(_POST_NFKC)
-    return norm
+    if _ASTRAL_RE.search(norm):
+        return norm.translate(_POST_NFKC)
+    # str.translate makes a number object and a dict probe per character. A text of the BMP holds few distinct
+    # characters to replace, as a rule (small caps, homoglyphs, marks): each is replaced in one pass in C, found from
+    # where the last one was; a text holding more of them than _REPLACED_MAX is translated after all.
+    at = 0
+    for _ in range(_REPLACED_MAX):
+        match = _POST_NFKC_BMP_RE.search(norm, at)
+        if match is None:
+            return norm
+        latin = _POST_NFKC[ord(match.group())] or ""
+        norm = norm.replace(match.group(), latin)
+        at = match.start() + len(latin)
+    return norm.translate(_POST_NFKC)
 
 
 def fold(norm: str) -> tuple[str, str]:
@@ -153,7 +167,9 @@ def fold(norm: str) -> tuple[str, str]:
 
 _COMBINING_RE = re.compile("[\u0300-\u036f]")
 _LEET = str.maketrans({"@": "a", "$": "s", "€": "e", "!": "i", "¡": "i"})
-_LEET_CHARS = frozenset("@$€!¡")
+_LEET_CHARS = "@$€!¡"
+_LEET_SET = frozenset(_LEET_CHARS)
+_LONG_TEXT = 200
 # Inside a word, or "$" and "€" opening it, or "€" closing it ("thr€€"); a "!" after a word stays punctuation.
 # One group around the whole pattern: split() then puts the symbols it matched at the odd places. The lookahead
 # first lets the scan skip the characters that are no symbol (a third of the time of the lookbehinds at each one).
@@ -163,7 +179,11 @@ _LEET_RE = re.compile(
 
 
 def has_leet(norm: str) -> bool:
-    return not _LEET_CHARS.isdisjoint(norm)
+    # On a long text a substring search per symbol runs at memory speed; a set's isdisjoint hashes every character,
+    # which costs less only on a short one.
+    if len(norm) >= _LONG_TEXT:
+        return any(map(norm.__contains__, _LEET_CHARS))
+    return not _LEET_SET.isdisjoint(norm)
 
 
 def unleet(norm: str) -> str:

@@ -14,6 +14,12 @@ _NUMERIC_CHARS = frozenset(
     [ch for ch in map(chr, range(sys.maxunicode + 1)) if ch.isnumeric()]
     + ["\U0001f51f", *"\u2680\u2681\u2682\u2683\u2684\u2685"]
 )
+_ASCII_DIGITS = "0123456789"
+_LONG_TEXT = 200
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+_BMP_NUMERIC_RE = re.compile(
+    "[" + "".join(re.escape(char) for char in sorted(_NUMERIC_CHARS) if char < "\U00010000") + "]"
+)
 # NFKC turns a few symbols without a numeric value into digits (㏩ -> "10日"); a reader sees the digits.
 _DIGIT_RE = re.compile(r"\d")
 
@@ -25,6 +31,14 @@ _ROMAN_HINT_RE = re.compile(r"[IVXLC]{2}")
 
 def has_numeric_char(text: str) -> bool:
     """Whether the raw text (markup removed, nothing transliterated yet) holds a numeric character."""
+    # The set makes a string of every character of a non-ASCII text, and hashes every one: a long text is scanned in
+    # C instead, for the ASCII digits (its only numeric characters when it is ASCII) or with a class of the BMP (a
+    # bitmap).
+    if len(text) >= _LONG_TEXT:
+        if text.isascii():
+            return any(map(text.__contains__, _ASCII_DIGITS))
+        if _ASTRAL_RE.search(text) is None:
+            return _BMP_NUMERIC_RE.search(text) is not None
     return not _NUMERIC_CHARS.isdisjoint(text)
 
 

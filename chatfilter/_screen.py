@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Iterator
 from itertools import compress
 from operator import itemgetter
 
-from chatfilter._lookup import lookup
+from chatfilter._lookup import collapse, lookup
 from chatfilter._misspellings import (
     _DE_STARTS,
     _HEADS,
@@ -27,6 +27,7 @@ from chatfilter._misspellings import (
     _TAILS,
     MIN_LENGTH,
     ORDINARY,
+    _may_be_near,
     _undo_german_sounds,
 )
 from chatfilter._number_words import DE_ER_COMPOUND_RE, FORMS, LARGE_SPLIT_RE
@@ -79,11 +80,14 @@ def _near(forms: Collection[str], lines: str) -> set[str]:
     """The forms ``_misspellings._nearest`` may read: one edit from a short number word, with the head or the tail
     of a long one, or with one letter of another script (``lines``: the forms as :func:`_lines`)."""
     hits = set(_NEAR_SHORT.intersection(forms))
-    # A regex over the lines for the heads and tails cost a step per character; only the long words need them.
+    # A regex over the lines for the heads and tails cost a step per character; only the long words need them. The
+    # few with a head or a tail are then asked their length too (_may_be_near): most of them are far longer or
+    # shorter than the number words they start or end like.
     long = [form for form in forms if len(form) >= _LONG]
     if long:
-        hits.update(compress(long, map(_HEADS.__contains__, map(_HEAD, long))))
-        hits.update(compress(long, map(_TAILS.__contains__, map(_TAIL, long))))
+        heads = set(compress(long, map(_HEADS.__contains__, map(_HEAD, long))))
+        heads.update(compress(long, map(_TAILS.__contains__, map(_TAIL, long))))
+        hits.update(filter(_may_be_near, heads))
     if not lines.isascii():
         hits.update(_ONE_OTHER_LINES.findall(lines))
     return hits
@@ -148,7 +152,7 @@ def readable(words: set[str], stretched: bool, large: bool) -> set[str]:
         # "threeeee": the stretched words, each found on the joined text, read with a run of three letters or more
         # cut to one and to two.
         for word in {_line_around(lines, *match.span()) for match in _STRETCH_RE.finditer(lines)}:
-            collapsed = (_STRETCH_RE.sub(r"\1", word), _STRETCH_RE.sub(r"\1\1", word))
+            collapsed = collapse(word)
             if not _FORM_SET.isdisjoint(collapsed):
                 maybe.add(word)
             forms += collapsed

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from chatfilter import _lookup, _screen
+from chatfilter import _lookup, _misspellings, _screen
 from chatfilter._language import COMMON
 from chatfilter._misspellings import TARGETS
 from chatfilter._number_words import FORMS
@@ -95,3 +95,14 @@ def test_read_gives_every_reading_of_lookup_in_order() -> None:
         expected = [(word, key) for word in words if (key := _lookup.lookup(word, stretched, large)) is not None]
         assert len(expected) > 100
         assert list(_screen.read(words, stretched, large)) == expected
+
+
+def test_a_long_word_is_screened_by_its_length_too() -> None:
+    """One edit changes a word's length by one at most: a long word that starts like a number word but is two letters
+    longer is no misspelling of it. Of the 135 spoken-looking words of the adversarial shape, 5 are left to lookup
+    (10 were by their heads and tails alone)."""
+    assert _misspellings._may_be_near("thirtysevenq")
+    assert not _misspellings._may_be_near("thirtysevenqqq")
+    words = set(_WORD_RE.findall(adversarial_messages()["misspelling-like words"][1])) - _KNOWN
+    assert len(words) == 135
+    assert 0 < len(_screen.readable(words, True, True)) <= 6

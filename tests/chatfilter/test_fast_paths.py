@@ -1,0 +1,90 @@
+"""The fast paths of the filter's text passes give exactly what the plain definitions give: each is checked against
+its definition on random texts built from the characters it treats differently."""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+
+from chatfilter import _censored, _normalize, _numerals
+from chatfilter._misspellings import TARGETS
+
+
+def _translated(text: str) -> str:
+    """The definition of normalize: NFKC, then every character looked up in the table (markdown only, in ASCII)."""
+    return unicodedata.normalize("NFKC", _normalize._NBSP_RE.sub(_normalize.SOFT, text)).translate(
+        _normalize._POST_NFKC
+    )
+
+
+def test_no_replacement_is_replaced_again() -> None:
+    """normalize replaces the characters of a text one at a time: that is translate only if what a character becomes
+    is never a character to replace."""
+    table = _normalize._POST_NFKC
+    assert not [latin for latin in table.values() if latin and any(ord(char) in table for char in latin)]
+
+
+def test_normalize_replaces_as_translate_does() -> None:
+    rng = random.Random(40)
+    marked = [chr(code) for code in _normalize._POST_NFKC if code < 0x10000]
+    plain = [*"abc XYZ*_ 漢字éñ\u00a0", "\U0001f600", "\U0001d400", chr(0xE0041)]
+    few = rng.sample(marked, 8)
+    for size in (5, 60, 400):
+        for _ in range(300):
+            # Few distinct characters to replace (replaced one by one), or many (more than _REPLACED_MAX: translated),
+            # with or without a character beyond the BMP.
+            pool = rng.choice((few, marked))
+            text = "".join(rng.choice(pool) if rng.random() < 0.6 else rng.choice(plain) for _ in range(size))
+            assert _normalize.normalize(text) == (
+                _translated(text) if not text.isascii() else text.replace("*", "\x1f").replace("_", "\x1f")
+            )
+
+
+def test_numeric_characters_are_found_as_the_set_finds_them() -> None:
+    rng = random.Random(41)
+    numeric = sorted(_numerals._NUMERIC_CHARS)
+    others = [*"abc 漢字éñ\u00a0ᴀʙ\u2764", "\U0001f600", "\U0001f1e6"]
+    found = 0
+    for _ in range(3_000):
+        text = "".join(rng.choice(others) for _ in range(rng.choice((rng.randint(0, 40), rng.randint(200, 400)))))
+        if rng.random() < 0.5:
+            at = rng.randint(0, len(text))
+            text = text[:at] + rng.choice(numeric) + text[at:]
+        expected = not _numerals._NUMERIC_CHARS.isdisjoint(text)
+        found += expected
+        assert _numerals.has_numeric_char(text) == expected, text
+    assert 1_000 < found < 2_000
+
+
+def _censored_by_definition(word: str) -> str | None:
+    """A run of censor characters stands for one letter, then for one letter per character; at most a third of the
+    letters (one for a word of four or five) hidden; the number word shows the visible letters where they stand."""
+    parts = _censored._CENSOR_SPLIT_RE.split(word)
+    pieces, runs = parts[0::2], parts[1::2]
+    for per_char in (False, True):
+        fills = [len(run) if per_char else 1 for run in runs]
+        length = sum(map(len, pieces)) + sum(fills)
+        if length < 4 or sum(fills) > max(1, length // 3):
+            continue
+        for target in sorted(TARGETS):
+            same_ends = len(target) == length and target[0] == word[0] and target[-1] == word[-1]
+            if same_ends and _censored._fits(target, pieces, fills):
+                return target
+    return None
+
+
+def test_censored_reading_is_its_definition() -> None:
+    rng = random.Random(42)
+    targets = sorted(TARGETS)
+    read = 0
+    for _ in range(20_000):
+        letters = list(rng.choice(targets))
+        for _ in range(rng.randint(1, 3)):
+            letters[rng.randrange(1, len(letters) - 1)] = rng.choice(("\x1f", "#", "##", "\x1f#", rng.choice("aeiou")))
+        word = "".join(letters) + rng.choice(("", "", "s"))
+        if "\x1f" not in word and "#" not in word:
+            continue
+        expected = _censored_by_definition(word)
+        read += expected is not None
+        assert _censored.censored_reading(word) == expected, word
+    assert read > 1_000
