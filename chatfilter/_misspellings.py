@@ -71,7 +71,6 @@ import pathlib
 import re
 from collections.abc import Iterator
 
-from chatfilter._doubled import UNDOUBLE_MIN, undouble
 from chatfilter._language import COMMON, FUNCTION_WORDS
 from chatfilter._number_words import CARDINALS, FORMS, RESPELT
 
@@ -244,7 +243,7 @@ def _undo_german_sounds(token: str) -> str:
         spoken = _ZICH_RE.sub("ig", spoken)
     if "ww" in spoken:
         spoken = spoken.replace("ww", "b")  # siwwe (Palatine sieben)
-    spoken = _DOUBLED_RE.sub("", spoken) if len(spoken) < UNDOUBLE_MIN else undouble(spoken)
+    spoken = _DOUBLED_RE.sub("", spoken)
     if "m" in spoken:
         spoken = _SIEBM_RE.sub("b", spoken)
         spoken = spoken.replace("mf", "nf")  # fümf, fümfe: n spoken m before f

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Iterator
-from itertools import compress, repeat
+from itertools import compress
 from operator import itemgetter
 
 from chatfilter._lookup import collapse, lookup
@@ -83,7 +83,7 @@ def _near(forms: Collection[str], lines: str) -> set[str]:
     # A regex over the lines for the heads and tails cost a step per character; only the long words need them. The
     # few with a head or a tail are then asked their length too (_may_be_near): most of them are far longer or
     # shorter than the number words they start or end like.
-    long = list(compress(forms, map(_LONG.__le__, map(len, forms))))
+    long = [form for form in forms if len(form) >= _LONG]
     if long:
         heads = set(compress(long, map(_HEADS.__contains__, map(_HEAD, long))))
         heads.update(compress(long, map(_TAILS.__contains__, map(_TAIL, long))))
@@ -119,11 +119,11 @@ def _may_read(forms: list[str]) -> set[str]:
     if german:
         owners, spellings = _german(german)
     # A rewrite at most halves a word: one longer than _MAX_SPOKEN is never rewritten (_misspellings._read).
-    spelt = list(compress(forms, map(_MAX_SPOKEN.__ge__, map(len, forms))))
+    spelt = [form for form in forms if len(form) <= _MAX_SPOKEN]
     for needs, pattern, repl in _SPOKEN:
         if needs in lines:
             # Only the forms the rewrite changes: the others are screened above as they are.
-            holding = list(compress(spelt, map(str.__contains__, spelt, repeat(needs))))
+            holding = [form for form in spelt if needs in form]
             held = _lines(holding)
             out = held.replace(needs, repl) if pattern is None else pattern.sub(repl, held)
             owners += holding
@@ -137,7 +137,7 @@ def _may_read(forms: list[str]) -> set[str]:
 def readable(words: set[str], stretched: bool, large: bool) -> set[str]:
     """Of a message's distinct words that are neither number words nor everyday words, those that
     ``_lookup.lookup(word, stretched, large)`` may read as a number word (a superset; it reads the rest as None)."""
-    words = set(compress(words, map(MIN_LENGTH.__le__, map(len, words))))
+    words = {word for word in words if len(word) >= MIN_LENGTH}
     if len(words) < SCREEN_MIN:
         return words
     lines = _lines(words)

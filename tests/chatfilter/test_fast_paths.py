@@ -6,8 +6,7 @@ from __future__ import annotations
 import random
 import unicodedata
 
-from chatfilter import _censored, _misspellings, _normalize, _numerals
-from chatfilter._doubled import undouble
+from chatfilter import _censored, _normalize, _numerals
 from chatfilter._misspellings import TARGETS
 
 
@@ -89,20 +88,3 @@ def test_censored_reading_is_its_definition() -> None:
         read += expected is not None
         assert _censored.censored_reading(word) == expected, word
     assert read > 1_000
-
-
-def test_undouble_drops_what_the_regex_drops() -> None:
-    """The German sound change "sibbe" to "sibe" on a long text: eleven letters' replacements, one after the other,
-    drop exactly the consonants the one regex drops, runs of three or more and neighbouring pairs included."""
-    rng = random.Random(40)
-    letters = "bdfglmnprstaeiouxy\n"
-    for _ in range(3000):
-        text = "".join(rng.choice(letters) for _ in range(rng.randrange(1, 60)))
-        assert undouble(text) == _misspellings._DOUBLED_RE.sub("", text)
-    for text in ("sibbe", "ssssa", "bbbbe", "tttsse\nllla", "mmne"):
-        assert undouble(text) == _misspellings._DOUBLED_RE.sub("", text)
-    # Both branches of _undo_german_sounds: a long text of the words gives each word's own reading.
-    words = ["sibbe", "fünnef", "elleff", "dreissich", "tswanzich"] * 50
-    assert _misspellings._undo_german_sounds("\n".join(words)).split("\n") == list(
-        map(_misspellings._undo_german_sounds, words)
-    )
