@@ -11,9 +11,6 @@ five. The lines after it are the adversarial shapes of ``tests/chatfilter/advers
 limit of 2,000 characters built to make one step of the filter work hardest): the slowest message of each shape,
 fastest of five, against issue 40's limit of 1 ms.
 
-``CHATFILTER_PATH=/some/dir`` runs the benchmark against another copy of the package (a ``chatfilter`` folder in
-that directory), so that a change is measured before and after in the same run on the same machine.
-
 ``--compare /some/dir`` loads that copy *and* this one into one process and alternates them per message: for every
 adversarial shape, the slowest message of each (fastest of seven calls) and the total time of the shape, new over
 old, which a busy machine changes less than the absolute figures; then the median of the realistic messages (each
@@ -24,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import pathlib
 import random
 import statistics
@@ -33,8 +29,6 @@ import time
 from collections.abc import Callable
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-if os.environ.get("CHATFILTER_PATH"):
-    sys.path.insert(0, os.environ["CHATFILTER_PATH"])
 
 from chatfilter import mentions_number
 from tests.chatfilter.adversarial import adversarial_messages
