@@ -15,7 +15,7 @@ import pytest
 
 from engine import the_game
 from tests.e2e.conftest import World
-from tests.e2e.table_helpers import newest_board, open_game
+from tests.e2e.table_helpers import newest_board, open_game, panel_button
 from tests.fake_discord import InvalidInteraction, Member, Message, RequestRecord
 from tests.players import answer, choose, saved_state, tops_of
 
@@ -41,14 +41,6 @@ def dm_buttons(message: Message) -> dict[str, dict[str, object]]:
     }
 
 
-def button(message: Message, verb: str, a: object = "", b: object = "") -> dict[str, object]:
-    for found in message.buttons:
-        parts = str(found.get("custom_id", "")).split(":")
-        if parts[0] == "tg" and parts[2:] == [verb, str(a), str(b)]:
-            return found
-    raise AssertionError(f"no {verb}:{a}:{b} button on {message.content!r}")
-
-
 def hand_dm(world: World, member: Member, locale: str) -> Message:
     """The member's DM hand: the newest message of their DM conversation, which must be it."""
     dms = world.fake.dms(member)
@@ -60,7 +52,7 @@ def hand_dm(world: World, member: Member, locale: str) -> Message:
 
 async def click(world: World, dm: Message, member: Member, verb: str, a: object = "", b: object = "") -> None:
     """Click a DM panel button: answered by the DM updating itself in place, never by a refusal."""
-    rec = await world.fake.click(dm, str(button(dm, verb, a, b)["custom_id"]), user=member)
+    rec = await world.fake.click(dm, str(panel_button(dm, verb, a, b)["custom_id"]), user=member)
     response = answer(rec)
     assert response.type == 7, (response.type, response.content)
     assert response.message is dm
@@ -83,7 +75,7 @@ async def look_out_of_turn(world: World, member: Member, locale: str) -> None:
     dm = hand_dm(world, member, locale)
     card = the_game.hand(state, member.id)[0]
     await click(world, dm, member, "card", card)
-    assert all(button(dm, "pile", card, p).get("disabled") for p in the_game.PILES), dm.content
+    assert all(panel_button(dm, "pile", card, p).get("disabled") for p in the_game.PILES), dm.content
     await click(world, dm, member, "page", "main")
     assert dm.content.startswith(HAND[locale])
     # End turn out of turn: the DM says so in place (it cannot know whose turn it is without an edit per move).
