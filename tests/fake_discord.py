@@ -1662,13 +1662,21 @@ class FakeDiscord:
                 self._waiters.discard(fut)
 
     async def wait_idle(self, quiet: float = 0.1, timeout: float | None = None) -> None:
-        """Wait until the bot has made no REST request for ``quiet`` seconds: what it does in the background after
-        an answer (DMs, notices) is done, as a person watching the channel and their DMs would see it."""
+        """Wait until the bot has made no REST request for ``quiet`` seconds and no deferred answer still reads
+        "thinking...": what it does in the background after an answer (DMs, notices) is done, as a person watching
+        the channel and their DMs would see it. (A bot waiting on its database makes no request for a while; the
+        loading message it owes is what says it is not done.)"""
         loop = asyncio.get_running_loop()
+
+        def thinking() -> bool:
+            return any(
+                rec.original is not None and rec.original.loading and not rec.original.deleted and not rec.token_expired
+                for rec in self.interactions
+            )
 
         def calm() -> bool:
             last = self.requests[-1].at if self.requests else 0.0
-            return loop.time() - self._started_at - last >= quiet
+            return loop.time() - self._started_at - last >= quiet and not thinking()
 
         await self.wait_for(calm, timeout, what="the bot to fall quiet", poll=quiet / 4)
 

@@ -1113,6 +1113,21 @@ async def test_a_deferred_answer_can_be_held_thinking_then_filled_in(world: Worl
     assert not running.probe.errors
 
 
+async def test_the_bot_is_not_idle_while_a_deferred_answer_still_reads_thinking(world: World, running: Running) -> None:
+    """A bot waiting on its database makes no request for a while; the loading message it owes says it is busy."""
+    fake = world.fake
+    hold = fake.hold("PATCH", WEBHOOK_MESSAGE)
+    inter = await fake.invoke("think", user=world.ana, channel=world.chan, options={"text": "done"})
+    await hold.wait_held()
+    with pytest.raises(TimeoutError, match="fall quiet"):
+        await fake.wait_idle(quiet=0.05, timeout=0.5)
+    hold.release()
+    await fake.wait_idle(quiet=0.05)
+    assert inter.original is not None
+    assert not inter.original.loading
+    assert inter.original.content == "done"
+
+
 async def test_a_button_deferred_without_thinking_edits_its_message_and_follows_up_apart(
     world: World, running: Running
 ) -> None:
