@@ -1,7 +1,7 @@
 """More interactions than the bot can work on in time: at most ``RUNNING`` are worked on at once.
 
-An interaction that finds every place taken is acknowledged at once (deferred: Discord then waits 15 minutes for the
-answer instead of 3 s) and waits its turn. Without this, a saturated event loop interleaves the work of every
+An interaction that finds every place taken waits its turn; if it waits long, it is acknowledged (deferred: Discord
+then waits 15 minutes for the answer instead of 3 s). Without this, a saturated event loop interleaves the work of every
 interaction in flight, so a new one's acknowledgement queues behind all of their requests and misses the 3 s; with
 it, the loop carries the work of ``RUNNING`` interactions and the cheap deferrals of the rest.
 
@@ -17,13 +17,16 @@ import logging
 
 import discord
 
-from table.answer import DEAD_TOKEN_CODES, Interaction, defer
+from table.answer import DEAD_TOKEN_CODES, DEFER_AFTER_SECONDS, Interaction, age, defer
 
 log = logging.getLogger(__name__)
 
 # A command's ``extras`` key: its answer is always private, so a queued one is deferred with a private "thinking"
 # (a public one, deleted when the private answer comes, would flash in the channel).
 ANSWERED_PRIVATELY = "answered privately"
+# How long an interaction may wait for a place before it is deferred: about when a person notices the wait, well
+# inside Discord's 3 s even when the loop's timers run late; a short burst is worked off without any deferral.
+PATIENCE = 0.5
 # Enough interactions at once to keep the database and Discord's round trips busy, few enough that the event loop's
 # queue stays short: a deferral then goes out within a few milliseconds (benchmarks/load.py --think 0).
 RUNNING = 32
@@ -48,16 +51,31 @@ class Admission:
         if task is None or interaction.type is discord.InteractionType.autocomplete:
             return True
         if self.full:
-            self.waiting += 1
-            try:
-                if not await self._acknowledge(interaction):
-                    return False
-                await self._places.acquire()
-            finally:
-                self.waiting -= 1
+            if not await self._queue(interaction):
+                return False
         else:
             await self._places.acquire()  # free: takes the place without suspending
         task.add_done_callback(self._give_back)
+        return True
+
+    async def _queue(self, interaction: Interaction) -> bool:
+        """Wait for a place; deferred once it has waited ``PATIENCE`` (at once when it arrived late already)."""
+        deferral: list[asyncio.Future[bool]] = []
+
+        def acknowledge() -> None:
+            deferral.append(asyncio.ensure_future(self._acknowledge(interaction)))
+
+        wait = min(PATIENCE, DEFER_AFTER_SECONDS - age(interaction))
+        handle = asyncio.get_running_loop().call_later(max(wait, 0.0), acknowledge)
+        self.waiting += 1
+        try:
+            await self._places.acquire()
+        finally:
+            handle.cancel()
+            self.waiting -= 1
+        if deferral and not await deferral[0]:
+            self._places.release()
+            return False
         return True
 
     async def _acknowledge(self, interaction: Interaction) -> bool:

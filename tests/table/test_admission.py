@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 from types import SimpleNamespace
 from typing import Any
@@ -10,7 +11,14 @@ from typing import Any
 import discord
 import pytest
 
+import table.admission
 from table.admission import ANSWERED_PRIVATELY, Admission
+
+
+@pytest.fixture(autouse=True)
+def impatient(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A queued interaction is deferred at once (the bot waits ``PATIENCE`` first)."""
+    monkeypatch.setattr(table.admission, "PATIENCE", 0.0)
 
 
 class Response:
@@ -32,7 +40,13 @@ class Response:
 
 def interaction(kind: discord.InteractionType = discord.InteractionType.application_command, **response: Any) -> Any:
     return SimpleNamespace(
-        type=kind, response=Response(**response), extras={}, channel_id=5, message=None, command=None
+        id=discord.utils.time_snowflake(discord.utils.utcnow()),  # arrived now
+        type=kind,
+        response=Response(**response),
+        extras={},
+        channel_id=5,
+        message=None,
+        command=None,
     )
 
 
@@ -52,7 +66,7 @@ async def test_a_free_place_is_taken_without_deferring_and_given_back_when_the_h
     await asyncio.sleep(0)
     two = asyncio.create_task(handle("second", second))
     for _ in range(5):
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.01)
     assert order == ["first runs"]
     assert first.response.deferrals == []  # a free place: answered as ever, no deferral
     assert second.response.deferrals == [{"thinking": True, "ephemeral": False}]  # queued: acknowledged at once
@@ -80,7 +94,7 @@ async def test_a_queued_click_is_deferred_as_an_update_of_its_own_message() -> N
     click = interaction(discord.InteractionType.component)
     click.message = SimpleNamespace(id=9)
     waiter = asyncio.create_task(admission.admit(click))
-    await asyncio.sleep(0)
+    await asyncio.sleep(0.05)
     assert click.response.deferrals == [{}]  # type 6: nothing the person sees changes until the answer
     held.set()
     assert await waiter
@@ -99,11 +113,14 @@ async def test_one_that_came_too_late_is_dropped_with_one_warning(caplog: pytest
     await asyncio.sleep(0)
     late = interaction(dead=True)
     with caplog.at_level(logging.WARNING):
-        assert not await admission.admit(late)
-    assert [record.levelname for record in caplog.records] == ["WARNING"]
-    assert "after Discord's 3 s" in caplog.records[0].getMessage()
+        waiter = asyncio.create_task(admission.admit(late))
+        await asyncio.sleep(0.05)
+        assert [record.levelname for record in caplog.records] == ["WARNING"]  # said at once
+        assert "after Discord's 3 s" in caplog.records[0].getMessage()
+        held.set()
+        assert not await waiter  # its turn comes, and goes to the next: nothing is done for it
     assert admission.waiting == 0
-    held.set()
+    assert not admission.full
     await holder
 
 
@@ -137,8 +154,32 @@ async def test_a_queued_command_whose_answer_is_private_thinks_privately() -> No
     hand = interaction()
     hand.command = SimpleNamespace(extras={ANSWERED_PRIVATELY: True})
     waiter = asyncio.create_task(admission.admit(hand))
-    await asyncio.sleep(0)
+    await asyncio.sleep(0.05)
     assert hand.response.deferrals == [{"thinking": True, "ephemeral": True}]
     held.set()
     assert await waiter
+    await holder
+
+
+async def test_a_short_wait_is_no_deferral(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table.admission, "PATIENCE", 0.5)
+    admission = Admission(running=1)
+    held = asyncio.Event()
+
+    async def hold() -> None:
+        assert await admission.admit(interaction())
+        await held.wait()
+
+    holder = asyncio.create_task(hold())
+    await asyncio.sleep(0)
+    soon, late = interaction(), interaction()
+    late.id = discord.utils.time_snowflake(discord.utils.utcnow() - datetime.timedelta(seconds=2))  # queued 2 s
+    waiters = [asyncio.create_task(admission.admit(soon)), asyncio.create_task(admission.admit(late))]
+    await asyncio.sleep(0.05)
+    assert soon.response.deferrals == []  # a place comes free within PATIENCE: answered as ever
+    assert late.response.deferrals == [{"thinking": True, "ephemeral": False}]  # past the 1.5 s already: at once
+    held.set()
+    assert await waiters[0]
+    assert await waiters[1]
+    assert soon.response.deferrals == []
     await holder
