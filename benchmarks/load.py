@@ -263,11 +263,11 @@ class Pending:
         self.news = asyncio.Event()  # set whenever the bot sends, edits or deletes through the token
 
     async def until(
-        self, found: Callable[[], Message | None], timeout: float = ANSWER_TIMEOUT
+        self, found: Callable[[], Message | None], patience: float = ANSWER_TIMEOUT
     ) -> tuple[Message, float] | None:
-        """Wait until ``found()`` gives a message; it and when (the fake's loop time), or None after ``timeout``."""
+        """Wait until ``found()`` gives a message; it and when (the fake's loop time), or None after ``patience`` s."""
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = loop.time() + patience
         while (message := found()) is None:
             self.news.clear()
             remaining = deadline - loop.time()

@@ -21,8 +21,9 @@ from table.answer import DEAD_TOKEN_CODES, DEFER_AFTER_SECONDS, Interaction, age
 
 log = logging.getLogger(__name__)
 
-# A command's ``extras`` key: its answer is always private, so a queued one is deferred with a private "thinking"
-# (a public one, deleted when the private answer comes, would flash in the channel).
+# A command's ``extras`` key: its answer is private (nearly always), so a queued one is deferred with a private
+# "thinking" (a public one, deleted when the private answer comes, would flash in the channel and cost a request). A
+# public answer after all replaces the private thinking (``table.answer.send``).
 ANSWERED_PRIVATELY = "answered privately"
 # How long an interaction may wait for a place before it is deferred: about when a person notices the wait, well
 # inside Discord's 3 s even when the loop's timers run late; a short burst is worked off without any deferral.

@@ -7,7 +7,9 @@ from typing import Any
 
 from table.admission import Admission
 from tests.e2e.conftest import World
-from tests.e2e.test_hardening import deal, lay_minimum, other_writer, row
+from tests.e2e.test_hardening import deal, lay_minimum, mover, other_writer, row
+from tests.fake_discord import INTERACTION_CALLBACK
+from tests.players import best_play, public_messages, saved_state
 
 
 def one_place(bot: Any) -> Admission:
@@ -71,4 +73,35 @@ async def test_a_click_that_finds_the_bot_busy_keeps_its_message_until_answered(
         await world.fake.wait_idle()
         labels = [button.get("label") for row in panel.response.message.components for button in row["components"]]
         assert "Back" in labels, labels  # the click's answer: the panel turned to its signals page
+        assert not admission.full
+
+
+async def test_a_queued_lay_thinks_privately_and_a_new_board_it_puts_up_is_public(world: World) -> None:
+    """/play is answered privately (the panel) unless the board goes up anew, here because of talk since it went up:
+    the private "thinking" of a queued lay is replaced by a public board, never filled in with it."""
+    ana, ben = world.players[:2]
+    async with world.bot(seed=33) as bot:
+        await deal(world, [ana, ben])
+        member = mover(world)
+        other = ben if member.id == ana.id else ana
+        await world.fake.send_message(world.channel, other, "good luck everyone")
+        await world.fake.wait_idle()
+        boards_before = len(public_messages(world.fake, world.channel))
+        admission = one_place(bot)
+        looking = await world.fake.invoke("hand", user=other, channel=world.channel, wait=False)
+        async with world.fake.hold("POST", INTERACTION_CALLBACK, interaction=looking) as held:
+            await held.wait_held()  # /hand holds the one place until Discord takes its answer
+            play = best_play(saved_state(world), member.id)
+            options = {"card": play.card, "pile": play.pile}
+            lay = await world.fake.invoke("play", user=member, channel=world.channel, options=options)
+            assert lay.response is not None
+            assert lay.response.deferred
+            assert lay.response.ephemeral
+        await world.fake.wait_idle()
+        assert lay.original is not None
+        assert lay.original.deleted  # the private thinking made way
+        public = [m for m in lay.followups if not m.ephemeral and not m.deleted]
+        assert len(public) == 1
+        assert str(play.card) in public[0].content or any(str(play.card) in str(e) for e in public[0].embeds)
+        assert len(public_messages(world.fake, world.channel)) > boards_before
         assert not admission.full
