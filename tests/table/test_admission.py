@@ -172,14 +172,34 @@ async def test_a_short_wait_is_no_deferral(monkeypatch: pytest.MonkeyPatch) -> N
 
     holder = asyncio.create_task(hold())
     await asyncio.sleep(0)
-    soon, late = interaction(), interaction()
-    late.id = discord.utils.time_snowflake(discord.utils.utcnow() - datetime.timedelta(seconds=2))  # queued 2 s
-    waiters = [asyncio.create_task(admission.admit(soon)), asyncio.create_task(admission.admit(late))]
+    soon, crowded = interaction(), interaction()
+    waiters = [asyncio.create_task(admission.admit(soon)), asyncio.create_task(admission.admit(crowded))]
     await asyncio.sleep(0.05)
     assert soon.response.deferrals == []  # a place comes free within PATIENCE: answered as ever
-    assert late.response.deferrals == [{"thinking": True, "ephemeral": False}]  # past the 1.5 s already: at once
+    assert crowded.response.deferrals == [{"thinking": True, "ephemeral": False}]  # a queue as long as the places
     held.set()
     assert await waiters[0]
     assert await waiters[1]
     assert soon.response.deferrals == []
+    await holder
+
+
+async def test_one_that_waited_elsewhere_is_deferred_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(table.admission, "PATIENCE", 0.5)
+    admission = Admission(running=1)
+    held = asyncio.Event()
+
+    async def hold() -> None:
+        assert await admission.admit(interaction())
+        await held.wait()
+
+    holder = asyncio.create_task(hold())
+    await asyncio.sleep(0)
+    late = interaction()
+    late.id = discord.utils.time_snowflake(discord.utils.utcnow() - datetime.timedelta(seconds=2))  # 2 s on the way
+    waiter = asyncio.create_task(admission.admit(late))
+    await asyncio.sleep(0.05)
+    assert late.response.deferrals == [{"thinking": True, "ephemeral": False}]  # past the 1.5 s already
+    held.set()
+    assert await waiter
     await holder
