@@ -29,7 +29,7 @@ from discord.ext import commands
 import config
 import metrics
 import startup
-from cogs._ui import check_options, reply_error
+from cogs._ui import admitted, check_options, reply_error
 from config import ConfigError, Settings
 from discord_internals import (
     IDLE_BUCKET_SECONDS,
@@ -82,7 +82,7 @@ COMMAND_SYNC_KEY = "command_sync"
 
 class GameTree(app_commands.CommandTree["Bot"]):
     async def interaction_check(self, interaction: discord.Interaction[Bot], /) -> bool:
-        return check_options(interaction)
+        return check_options(interaction) and await admitted(interaction)
 
     async def on_error(self, interaction: discord.Interaction[Bot], error: app_commands.AppCommandError) -> None:
         await reply_error(interaction, error)

@@ -51,7 +51,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,11 +70,12 @@ from tests.fake_discord import (  # noqa: E402
     CHANNEL_MESSAGES,
     FOLLOWUP,
     INTERACTION_CALLBACK,
+    WEBHOOK_MESSAGE,
     Channel,
     FakeDiscord,
-    InteractionCallback,
     InteractionRecord,
     Member,
+    Message,
     RequestRecord,
 )
 from tests.players import Board, board_in, choose, hand_in, read_panel  # noqa: E402
@@ -92,6 +93,9 @@ TARGET_KB_PER_IDLE_GAME = 5.0  # issue 39: an opened game nobody plays
 READY_TIMEOUT = 60.0
 EXIT_TIMEOUT = 15.0
 ANSWER_TIMEOUT = 10.0  # longer than Discord's 3 s: a late answer is counted as expired, not waited for forever
+# A deferred answer may come up to 15 minutes later; a person at a busy table waits about a minute. (Flat out, every
+# player waits for the whole queue: 1,000 games at 140 actions a second is about 7 s an action.)
+FILL_TIMEOUT = 60.0
 NOISY_MACHINE = 0.15  # of a core used by other processes during the window
 PLAY_ON_COST = 1  # after the minimum, keep laying cards that fit this close (a backwards trick costs -10)
 
@@ -141,6 +145,7 @@ class Stats:
     complete: list[float] = field(default_factory=list)  # to the hand followup or DM the action brings
     ages: list[int] = field(default_factory=list)  # moves the game had before each measured /play or /endturn
     expired: int = 0
+    deferred: int = 0  # answered in time with a deferral, filled in later
     lost: int = 0  # no answer at all within ANSWER_TIMEOUT
     games_finished: int = 0
 
@@ -248,13 +253,47 @@ class Player:
 
 
 class Pending:
-    """One slash command in flight: its answer, and the ephemeral followup it may bring."""
+    """One slash command in flight: its answer, and what the bot sends through its token afterwards (the message that
+    fills a deferral in, the ephemeral followup a /play may bring)."""
 
     def __init__(self, rec: InteractionRecord) -> None:
         loop = asyncio.get_running_loop()
         self.rec = rec
         self.answered: asyncio.Future[None] = loop.create_future()
-        self.followed: asyncio.Future[float] = loop.create_future()
+        self.news = asyncio.Event()  # set whenever the bot sends, edits or deletes through the token
+
+    async def until(
+        self, found: Callable[[], Message | None], patience: float = ANSWER_TIMEOUT
+    ) -> tuple[Message, float] | None:
+        """Wait until ``found()`` gives a message; it and when (the fake's loop time), or None after ``patience`` s."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + patience
+        while (message := found()) is None:
+            self.news.clear()
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                return None
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.news.wait(), remaining)
+        return message, loop.time()
+
+    def filled(self) -> Message | None:
+        """What the player reads as the answer to a deferral, once the bot filled it in (a private answer to a public
+        "thinking" deletes it and comes as a followup)."""
+        original = self.rec.original
+        if original is not None and not original.deleted:
+            return None if original.loading else original
+        return next((message for message in self.rec.followups if not message.deleted), None)
+
+
+@dataclass
+class Answer:
+    """What a player sees as the answer: the response itself, or what filled its deferral in."""
+
+    content: str
+    embeds: list[Any]
+    ephemeral: bool
+    message: Message | None
 
 
 class Lookout:
@@ -277,10 +316,10 @@ class Lookout:
             pending = self.pending.get(request.params["token"])
             if pending is not None and not pending.answered.done():
                 pending.answered.set_result(None)
-        elif route == FOLLOWUP and request.ok:
+        elif route in (FOLLOWUP, WEBHOOK_MESSAGE):
             pending = self.pending.get(request.params["token"])
-            if pending is not None and not pending.followed.done():
-                pending.followed.set_result(self.now())
+            if pending is not None:
+                pending.news.set()
         elif (route, method) in ((CHANNEL_MESSAGES, "POST"), (CHANNEL_MESSAGE, "PATCH")) and request.ok:
             # The bot keeps one DM per game current by editing it: an edit is a new hand for the player.
             player = self.dm_owner.get(int(request.params["channel_id"]))
@@ -346,7 +385,7 @@ class Bench:
 class Outcome:
     status: str  # "ok", "refused" (an ephemeral error), "expired" (after Discord's 3 s), "lost" (no answer)
     rec: InteractionRecord
-    answer: InteractionCallback | None
+    answer: Answer | None
 
 
 class Game:
@@ -363,7 +402,8 @@ class Game:
         self.moves = 0  # accepted /play and /endturn of the current game
 
     async def act(self, command: str, player: Player, options: dict[str, Any] | None = None) -> Outcome:
-        """Send one slash command and wait for its answer (and for the hand followup a /play brings)."""
+        """Send one slash command and wait for its answer (and for the hand followup a /play brings). A deferral
+        counts as answered in time; the player then waits for what fills it in, as a person would."""
         bench, stats = self.bench, self.bench.stats
         pending = await self.lookout.send(command, player, self.channel, options)
         rec, measured = pending.rec, bench.measuring
@@ -374,16 +414,28 @@ class Game:
                 stats.lost += int(measured)
                 bench.problems[f"/{command}: no answer within {ANSWER_TIMEOUT:.0f} s"] += 1
                 return Outcome("lost", rec, None)
-            answer = rec.response
-            if answer is None:
+            response = rec.response
+            if response is None:
                 stats.expired += int(measured)
                 bench.problems[f"/{command}: answered after Discord's 3 s deadline"] += 1
                 return Outcome("expired", rec, None)
             if measured:
-                stats.latency[command].append(answer.latency)
+                stats.latency[command].append(response.latency)
                 bench.counted()
                 if command in ("play", "endturn"):
                     stats.ages.append(self.moves)
+            answer = Answer(response.content, response.embeds, response.ephemeral, response.message)
+            answered_after = response.latency
+            if response.deferred:
+                stats.deferred += int(measured)
+                filled = await pending.until(pending.filled, FILL_TIMEOUT)
+                if filled is None:
+                    stats.lost += int(measured)
+                    bench.problems[f"/{command}: deferred, never filled in within {FILL_TIMEOUT:.0f} s"] += 1
+                    return Outcome("lost", rec, None)
+                message, at = filled
+                answer = Answer(message.content, message.embeds, message.ephemeral, message)
+                answered_after = at - rec.created_at
             # A card laid mid-turn is answered privately with the player's hand panel (the board is edited in place).
             cards = hand_in(answer.content)
             panel = answer.ephemeral and command == "play" and cards is not None
@@ -400,18 +452,20 @@ class Game:
                 player.hand = cards
                 self.board = Position.after_panel(answer.content, player.id, self.board)
                 if measured:
-                    stats.complete.append(answer.latency)
+                    stats.complete.append(answered_after)
             elif command == "play" and self.board is not None and not self.board.over:
-                try:
-                    arrived = await asyncio.wait_for(asyncio.shield(pending.followed), ANSWER_TIMEOUT)
-                except TimeoutError:
+                shown = answer.message
+                followup = await pending.until(
+                    lambda: next((m for m in rec.followups if m is not shown and not m.deleted), None)
+                )
+                if followup is None:
                     bench.problems["the hand followup after /play did not arrive"] += 1
                     return Outcome("lost", rec, answer)
-                cards = hand_in(rec.followups[-1].content)
+                cards = hand_in(followup[0].content)
                 if cards is not None:
                     player.hand = cards
                 if measured:
-                    stats.complete.append(arrived - rec.created_at)
+                    stats.complete.append(followup[1] - rec.created_at)
             return Outcome("ok", rec, answer)
         finally:
             self.lookout.pending.pop(rec.token, None)
@@ -1030,6 +1084,8 @@ def report(result: Result) -> bool:
         print("problems seen by the players:")
         for problem, count in result.problems.most_common(10):
             print(f"  {count:>5} x {problem}")
+    if stats.deferred:
+        print(f"{stats.deferred} answers were deferrals (the bot was busy), filled in later")
     if stats.expired or stats.lost:
         clean = False
         print(f"{stats.expired} answers came after Discord's 3 s deadline, {stats.lost} never came")

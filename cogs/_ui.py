@@ -196,8 +196,22 @@ def in_text_channel(interaction: Interaction) -> bool:
     return True
 
 
-class ErrorHandlingView(discord.ui.View):
-    """Base of every persistent board: no timeout, errors go down the one error path."""
+async def admitted(interaction: discord.Interaction[Any]) -> bool:
+    """Wait for the bot to have room for ``interaction`` (``table.admission``): the first thing every handler does.
+    False when it came too late to be answered."""
+    tables = getattr(interaction.client, "tables", None)
+    return tables is None or await tables.admission.admit(interaction)
+
+
+class Admitted:
+    """Base of every button's class: a click waits its turn like a command (``GameTree``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        return await admitted(interaction)
+
+
+class ErrorHandlingView(Admitted, discord.ui.View):
+    """Base of every persistent board: no timeout, errors go down the one error path, clicks wait their turn."""
 
     def __init__(self) -> None:
         super().__init__(timeout=None)

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from cogs._pages import bound
 from cogs._types import Interaction
-from cogs._ui import in_text_channel, reply_error
+from cogs._ui import Admitted, in_text_channel, reply_error
 from cogs.lobby_message import LobbyMessage
 from storage import GameRecord
 from table.end_screen import REMATCH_ID, retire_end_screens
@@ -30,7 +30,7 @@ LISTENER = "old end screens"
 REMATCH_TEMPLATE = r"rematch:(?P<game>[0-9]+)"
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
+class RematchButton(Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=REMATCH_TEMPLATE):
     """Under a finished game's last board: a lobby with the same players and options, two clicks from a new game.
     The cog registers a copy bound to itself (``cog``), which answers the clicks."""
 

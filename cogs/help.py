@@ -13,6 +13,7 @@ from discord.ext import commands
 from cogs._types import Interaction
 from i18n import Localized, _, lines, render
 from i18n.slash import localize_command_string
+from table.admission import ANSWERED_PRIVATELY
 from table.answer import send, shorten
 
 if TYPE_CHECKING:
@@ -49,7 +50,11 @@ class Help(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="help", description="Every command of this bot, one line each, privately.")
+    @app_commands.command(
+        name="help",
+        description="Every command of this bot, one line each, privately.",
+        extras={ANSWERED_PRIVATELY: True},
+    )
     @app_commands.guild_only()
     async def help(self, interaction: Interaction) -> None:
         locale = interaction.locale.value

@@ -19,7 +19,7 @@ from cogs._cooldowns import posts_here_when_public
 from cogs._pages import COLOUR, PAGE, audience, bound, page_locale, title, turn_page, variant_words, when
 from cogs._results import hint_marked, people, result_text
 from cogs._types import Interaction
-from cogs._ui import in_text_channel, reply_error
+from cogs._ui import Admitted, in_text_channel, reply_error
 from cogs.daily import TODAYS_DEAL_CLOSED, hidden_today, today_of
 from engine.errors import CorruptState, GameError
 from engine.game import decode_moves, replay
@@ -43,6 +43,7 @@ END_REPLAY_TEMPLATE = r"replay:(?P<game>[0-9]+)"
 
 
 class HistoryButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=HISTORY_TEMPLATE,
 ):
@@ -68,7 +69,7 @@ class HistoryButton(
         )
 
 
-class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_TEMPLATE):
+class HistoryPick(Admitted, discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_TEMPLATE):
     """The history's menu of games: choosing one opens its replay, privately."""
 
     cog: History | None = None
@@ -95,6 +96,7 @@ class HistoryPick(discord.ui.DynamicItem[discord.ui.Select[Any]], template=PICK_
 
 
 class ReplayButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=REPLAY_TEMPLATE,
 ):
@@ -120,7 +122,7 @@ class ReplayButton(
         )
 
 
-class EndReplayButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=END_REPLAY_TEMPLATE):
+class EndReplayButton(Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=END_REPLAY_TEMPLATE):
     """The Replay button under an end screen (``table.end_screen.replay_button``): the game's replay, privately."""
 
     cog: History | None = None

@@ -20,6 +20,7 @@ from cogs._types import Interaction
 from cogs._ui import ErrorHandlingView
 from i18n import Localized, Text, _, _p, language_name, languages, render
 from table import preferences
+from table.admission import ANSWERED_PRIVATELY
 from table.answer import detached, send, update
 from table.preferences import Preferences
 
@@ -120,7 +121,11 @@ class Me(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_view(MeView(self))
 
-    @app_commands.command(name="me", description="Your own preferences: misclick guard, pings, language.")
+    @app_commands.command(
+        name="me",
+        description="Your own preferences: misclick guard, pings, language.",
+        extras={ANSWERED_PRIVATELY: True},
+    )
     @app_commands.guild_only()
     async def me(self, interaction: Interaction) -> None:
         chosen = await preferences.load(self.bot.storage, interaction.user.id)

@@ -17,6 +17,7 @@ from discord.ext import commands
 from cogs._types import Interaction
 from i18n import Localized, Text, _, lines, render
 from storage import GameRecord
+from table.admission import ANSWERED_PRIVATELY
 from table.answer import UserError, send, shorten
 from table.games import title
 
@@ -68,7 +69,9 @@ class MyGames(commands.Cog):
         self.bot = bot
 
     @app_commands.command(
-        name="mygames", description="The tables you are seated at, in every server, where it is your turn first."
+        name="mygames",
+        description="The tables you are seated at, in every server, where it is your turn first.",
+        extras={ANSWERED_PRIVATELY: True},
     )
     @app_commands.guild_only()
     async def mygames(self, interaction: Interaction) -> None:

@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from cogs._repeats import act_once
 from cogs._types import Interaction
-from cogs._ui import ErrorHandlingView, in_text_channel, reply_error
+from cogs._ui import Admitted, ErrorHandlingView, in_text_channel, reply_error
 from engine import ai, no_thanks
 from engine.no_thanks import Leave, NoThanks, State, Take
 from i18n import Localized, Text, _, _n, _p, joined, lines, render
@@ -99,6 +99,7 @@ def render_board(state: State, locale: str = "en") -> discord.Embed:
 
 
 class MoveButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"no_thanks:(?P<verb>take|pass):(?P<game>[0-9]+):(?P<moves>[0-9]+)",
 ):

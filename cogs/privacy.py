@@ -23,6 +23,7 @@ from cogs._types import Interaction
 from cogs._ui import ErrorHandlingView
 from i18n import _, _p, render
 from storage import cutoff
+from table.admission import ANSWERED_PRIVATELY
 from table.answer import detached, in_time, send, update
 
 if TYPE_CHECKING:
@@ -77,7 +78,11 @@ class Privacy(commands.Cog):
     async def cog_unload(self) -> None:
         self.sweeper.cancel()
 
-    @app_commands.command(name="forget", description="Erase what the bot keeps about you (asks once to confirm).")
+    @app_commands.command(
+        name="forget",
+        description="Erase what the bot keeps about you (asks once to confirm).",
+        extras={ANSWERED_PRIVATELY: True},
+    )
     @app_commands.guild_only()  # like every command: Discord offers none in DMs
     async def ask(self, interaction: Interaction) -> None:
         # The reader's language straight from the interaction: remembering it now would store what is to be erased.

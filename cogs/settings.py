@@ -21,6 +21,7 @@ from cogs._types import Interaction
 from cogs._ui import ErrorHandlingView
 from engine.game import Game
 from i18n import Localized, Text, _, _p, lines, render
+from table.admission import ANSWERED_PRIVATELY
 from table.answer import UserError, detached, send
 from table.language import note_table_language
 from table.options import TURN_TIMES, turn_time_words
@@ -193,7 +194,11 @@ class Settings(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_view(SettingsView(self))
 
-    @app_commands.command(name="settings", description="This server's card-table settings (Manage Server changes them)")
+    @app_commands.command(
+        name="settings",
+        description="This server's card-table settings (Manage Server changes them)",
+        extras={ANSWERED_PRIVATELY: True},
+    )
     @app_commands.guild_only()
     async def settings_command(self, interaction: Interaction) -> None:
         assert interaction.guild_id is not None

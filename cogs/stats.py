@@ -23,7 +23,7 @@ from cogs._cooldowns import posts_here_when_public
 from cogs._pages import COLOUR, PAGE, audience, bound, company, page_locale, title, turn_page, variant_words
 from cogs._results import people, won_word
 from cogs._types import Interaction
-from cogs._ui import in_text_channel
+from cogs._ui import Admitted, in_text_channel
 from cogs.lobby import DEFAULT_GAME, VARIANTS
 from i18n import Localized, Text, _, _n, _p, joined, lines, render
 from storage import PlayerResult, Standing, Streak, Tally
@@ -210,6 +210,7 @@ LEADERBOARD_TEMPLATE = r"lb:(?P<kind>[a-z_]+):(?P<seats>[0-9]):(?P<variant>[a-z_
 
 
 class LeaderboardButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=LEADERBOARD_TEMPLATE,
 ):

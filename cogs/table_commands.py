@@ -15,11 +15,12 @@ from cogs._cooldowns import posts_here
 from cogs._learning import at_the_table
 from cogs._results import game_over_here
 from cogs._types import Interaction
-from cogs._ui import in_text_channel, reply_error
+from cogs._ui import Admitted, in_text_channel, reply_error
 from cogs.lobby import DEFAULT_GAME, lobby_embed, lobby_view
 from cogs.threads import report_result
 from i18n import _, lines, render
 from storage import Conflict
+from table.admission import ANSWERED_PRIVATELY
 from table.answer import UserError, in_time, send
 from table.games import NO_GAME, title
 from table.panels import REFRESH_ID, REFRESH_PATTERN
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 
 
 class VoteButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"vote:(?P<game>[0-9]+):(?P<kind>autopilot|remove):(?P<target>-?[0-9]+)",
 ):
@@ -57,7 +59,7 @@ class VoteButton(
             await reply_error(interaction, error)
 
 
-class RefreshPanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=REFRESH_PATTERN):
+class RefreshPanelButton(Admitted, discord.ui.DynamicItem[discord.ui.Button[Any]], template=REFRESH_PATTERN):
     """The Refresh button of a hand panel that stopped following the game: redraws it in place, as it is now,
     through the click's own token (the panel follows the game again)."""
 
@@ -129,7 +131,9 @@ class TableCommands(commands.Cog):
 
     # ---- commands every running game shares ---------------------------------------------------------------------
 
-    @app_commands.command(name="hand", description="See your own hand (and chips) privately.")
+    @app_commands.command(
+        name="hand", description="See your own hand (and chips) privately.", extras={ANSWERED_PRIVATELY: True}
+    )
     @app_commands.guild_only()
     async def hand(self, interaction: Interaction) -> None:
         channel_id = interaction.channel_id or 0
@@ -168,7 +172,7 @@ class TableCommands(commands.Cog):
             return
         await self.bot.tables.show_board(interaction, record)
 
-    @app_commands.command(name="rules", description="The rules in short, privately.")
+    @app_commands.command(name="rules", description="The rules in short, privately.", extras={ANSWERED_PRIVATELY: True})
     @app_commands.guild_only()
     @app_commands.describe(
         game=f"Which game's rules (default: the game in this channel, else {GAMES[DEFAULT_GAME].info.title})"

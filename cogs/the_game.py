@@ -23,6 +23,7 @@ from cogs.the_game_presenter import PRESENTER
 from engine import ai, the_game
 from engine.the_game import EndTurn, Play, State
 from i18n import Text, _, render
+from table.admission import ANSWERED_PRIVATELY
 from table.answer import UserError
 from table.registry import ChatRule, Registration
 
@@ -88,7 +89,10 @@ class TheGame(commands.Cog):
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         return in_text_channel(interaction)
 
-    @app_commands.command(name="play", description="Lay one card from your hand on a pile.")
+    # A lay is answered with the private panel, unless a new board goes up (the game ended, or talk since the board).
+    @app_commands.command(
+        name="play", description="Lay one card from your hand on a pile.", extras={ANSWERED_PRIVATELY: True}
+    )
     @app_commands.guild_only()
     @app_commands.describe(card="A card from your hand", pile="A and B go up, C and D go down")
     @app_commands.choices(

@@ -11,7 +11,7 @@ import discord
 
 from cogs._repeats import act_once
 from cogs._types import Interaction
-from cogs._ui import ErrorHandlingView, reply_error
+from cogs._ui import Admitted, ErrorHandlingView, reply_error
 from cogs.the_game_board import DIRECTION, SIGNAL_SHORT, SIGNAL_WORDS, hand_line
 from engine import the_game
 from engine.ai.the_game_guard import regrets, worth_asking
@@ -314,6 +314,7 @@ def hint_text(state: State, action: the_game.Action, why: Text) -> Localized:
 
 
 class PanelButton(
+    Admitted,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"tg:(?P<game>[0-9]+):(?P<verb>card|pile|lay|end|page|sig|hint):(?P<a>[a-z_0-9]*):(?P<b>[A-D]?)",
 ):

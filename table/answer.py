@@ -176,8 +176,9 @@ async def send(interaction: Interaction, *, ephemeral: bool = False, **message: 
         _FILLED
     ):
         interaction.extras[_FILLED] = True
-        if ephemeral and not interaction.extras.get(_DEFERRED_EPHEMERAL, False):
-            # The first followup would fill the public "thinking" in, public: remove it, so the answer stays private.
+        if ephemeral != interaction.extras.get(_DEFERRED_EPHEMERAL, False):
+            # The first followup would fill the "thinking" in, as private or public as the thinking was: remove it, so
+            # the answer comes as a new message of its own kind.
             with suppress(discord.HTTPException):
                 await interaction.delete_original_response()
     posted = await interaction.followup.send(wait=True, ephemeral=ephemeral, **fit(message))

@@ -21,6 +21,7 @@ import discord
 import metrics
 from i18n import Localized, _, lines, render
 from storage import GameRecord, Storage, StorageError
+from table.admission import Admission
 from table.answer import (
     Interaction,
     UserError,
@@ -95,6 +96,7 @@ class Table:
     def __init__(self, client: discord.Client, storage: Storage) -> None:
         self.client = client
         self.storage = storage
+        self.admission = Admission()  # how many interactions are worked on at once
         self.events = Events()
         self.languages = Languages(client, storage)
         self.games = Games(storage, self.events, self.owns)
