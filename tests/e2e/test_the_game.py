@@ -152,12 +152,14 @@ class Table:
                 await self.fake.wait_for(self.shows_current, timeout=3, what="the board and the DMs to catch up")
 
     def shows_current(self) -> bool:
-        """The newest board shows the replica's position (a DM follows only a draw: see ``learn_hand``)."""
+        """The newest board shows the replica's position (a DM follows only a draw: see ``learn_hand``), and the
+        database knows it as the board (saved after it went up: no request follows, so ``wait_idle`` cannot tell)."""
         try:
             self.check_board(self.board(), self.replica())
         except AssertionError:
             return False
-        return True
+        row = saved_row(self.world)
+        return row is not None and row["message_id"] == self.board_message().id
 
     def replica(self) -> State:
         assert self.state is not None
