@@ -71,6 +71,10 @@ DB_SECONDS = Histogram(
     ["operation"],
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
+QUEUED = Gauge("cardtable_queued_interactions", "Interactions waiting for the bot to have room for them")
+DROPPED = Counter(
+    "cardtable_dropped_interactions", "Interactions that reached the bot after Discord's 3 s, too late to answer"
+)
 UP = Gauge(
     "cardtable_up", "1 while the part is working (gateway, database), as of the last scrape or health check", ["part"]
 )

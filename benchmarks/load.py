@@ -776,7 +776,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
     workdir = Path(tempfile.mkdtemp(prefix="cardtable-load-", dir=args.db_dir))
     server = throwaway_postgres(args)
     database_url = (await server.new_database()) if server is not None else args.database_url
-    fake = FakeDiscord(bot_name="CardTable", shard_count=args.processes)
+    fake = FakeDiscord(bot_name="CardTable", shard_count=args.processes, latency=args.discord_latency)
     lookout = Lookout(fake)
     bench = Bench(lookout, args.think, random.Random(args.seed))
     shards = [None] if args.processes == 1 else [(shard, args.processes) for shard in range(args.processes)]
@@ -1003,6 +1003,9 @@ def report(result: Result) -> bool:
     where = f"database on {result.filesystem}" if result.database == "SQLite" else "PostgreSQL"
     if result.processes > 1:
         where += f", {result.processes} bot processes (one shard each; memory and caches: the first)"
+    if args.discord_latency is not None:
+        low, high = args.discord_latency
+        where += f", Discord answering in {low * 1000:g}-{high * 1000:g} ms"
     print(
         f"Python {platform.python_version()}, discord.py {discord.__version__}, {os.cpu_count()} CPUs, "
         f"{where}" + (f", bot options {json.dumps(result.options)}" if result.options else "")
@@ -1108,6 +1111,11 @@ def report(result: Result) -> bool:
 # ---- the command line ----------------------------------------------------------------------------------------------
 
 
+def latency_range(text: str) -> tuple[float, float]:
+    low, _, high = text.partition(",")
+    return float(low) / 1000, float(high or low) / 1000
+
+
 def bot_option(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key.isidentifier():
@@ -1143,6 +1151,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring (default 5)")
     parser.add_argument("--open-concurrency", type=int, default=20, help="games being opened at once (default 20)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the players' think times")
+    parser.add_argument(
+        "--discord-latency",
+        type=latency_range,
+        default=None,
+        metavar="LOW,HIGH",
+        help="answer every request to the fake Discord after a delay between these, in ms (real Discord: about 30-150)",
+    )
     parser.add_argument(
         "--bot-option",
         type=bot_option,

@@ -17,6 +17,7 @@ import logging
 
 import discord
 
+import metrics
 from table.answer import DEAD_TOKEN_CODES, DEFER_AFTER_SECONDS, Interaction, age, defer
 
 log = logging.getLogger(__name__)
@@ -73,11 +74,13 @@ class Admission:
         wait = 0.0 if self.waiting >= self.running else min(PATIENCE, DEFER_AFTER_SECONDS - age(interaction))
         handle = asyncio.get_running_loop().call_later(max(wait, 0.0), acknowledge)
         self.waiting += 1
+        metrics.QUEUED.inc()
         try:
             await self._places.acquire()
         finally:
             handle.cancel()
             self.waiting -= 1
+            metrics.QUEUED.dec()
         if deferral and not await deferral[0]:
             self._places.release()
             return False
@@ -91,6 +94,7 @@ class Admission:
             await defer(interaction, ephemeral=private)
         except discord.HTTPException as error:
             if error.code in DEAD_TOKEN_CODES:
+                metrics.DROPPED.inc()
                 log.warning(
                     "Dropped an interaction in channel %s that came after Discord's 3 s (%s queued): %s",
                     interaction.channel_id,

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 import pytest
+from prometheus_client import REGISTRY
 
 import table.admission
 from table.admission import ANSWERED_PRIVATELY, Admission
@@ -112,14 +113,18 @@ async def test_one_that_came_too_late_is_dropped_with_one_warning(caplog: pytest
     holder = asyncio.create_task(hold())
     await asyncio.sleep(0)
     late = interaction(dead=True)
+    dropped = REGISTRY.get_sample_value("cardtable_dropped_interactions_total") or 0.0
     with caplog.at_level(logging.WARNING):
         waiter = asyncio.create_task(admission.admit(late))
         await asyncio.sleep(0.05)
         assert [record.levelname for record in caplog.records] == ["WARNING"]  # said at once
         assert "after Discord's 3 s" in caplog.records[0].getMessage()
+        assert REGISTRY.get_sample_value("cardtable_dropped_interactions_total") == dropped + 1
+        assert REGISTRY.get_sample_value("cardtable_queued_interactions") == 1  # for the owner's dashboard
         held.set()
         assert not await waiter  # its turn comes, and goes to the next: nothing is done for it
     assert admission.waiting == 0
+    assert REGISTRY.get_sample_value("cardtable_queued_interactions") == 0
     assert not admission.full
     await holder
 
