@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Iterator
 from itertools import compress
-from operator import itemgetter
+from typing import Any
 
 from chatfilter._lookup import collapse, lookup
 from chatfilter._misspellings import (
@@ -42,10 +42,30 @@ def _lines_starting(starts: Iterable[str]) -> re.Pattern[str]:
     return re.compile("\n((?:" + "|".join(map(re.escape, sorted(starts))) + ")[^\n]*)")
 
 
+def _trie(words: Iterable[str]) -> str:
+    """A regex that matches exactly ``words``, nested by their letters ("s(?:e(?:c|p)|ix)"): the regex engine tries
+    the branches of one letter in turn, so a flat alternation of a hundred words costs a hundred tries a line."""
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+
+    def branches(node: dict[str, Any]) -> str:
+        alternatives = [re.escape(char) + branches(child) for char, child in sorted(node.items())]
+        if len(alternatives) <= 1:
+            return "".join(alternatives)
+        return "(?:" + "|".join(alternatives) + ")"
+
+    return branches(tree)
+
+
 # A long word one edit from a number word keeps its first or its last three letters (_misspellings._may_be_near);
-# a shorter one is one of _NEAR_SHORT.
-_HEAD = itemgetter(slice(0, 3))
-_TAIL = itemgetter(slice(-3, None))
+# a shorter one is one of _NEAR_SHORT. The long words with a number word's head are the lines of that head and of
+# _LONG letters at least; those with a tail, the same on the text reversed (a line's end is where no literal marks
+# it, so the regex would be tried at every character). Slicing and hashing each word's ends cost twice as much.
+_HEAD_LINES = re.compile(rf"\n({_trie(_HEADS)}[^\n]{{{_LONG - 3},}})")
+_REVERSED_TAIL_LINES = re.compile(rf"\n({_trie(tail[::-1] for tail in _TAILS)}[^\n]{{{_LONG - 3},}})")
 _GERMAN_LINES = _lines_starting(_DE_STARTS)
 _END = r"(?![^\n])"
 # One letter of another script at most: a word with two is no number word with one letter replaced.
@@ -80,14 +100,11 @@ def _near(forms: Collection[str], lines: str) -> set[str]:
     """The forms ``_misspellings._nearest`` may read: one edit from a short number word, with the head or the tail
     of a long one, or with one letter of another script (``lines``: the forms as :func:`_lines`)."""
     hits = set(_NEAR_SHORT.intersection(forms))
-    # A regex over the lines for the heads and tails cost a step per character; only the long words need them. The
-    # few with a head or a tail are then asked their length too (_may_be_near): most of them are far longer or
-    # shorter than the number words they start or end like.
-    long = [form for form in forms if len(form) >= _LONG]
-    if long:
-        heads = set(compress(long, map(_HEADS.__contains__, map(_HEAD, long))))
-        heads.update(compress(long, map(_TAILS.__contains__, map(_TAIL, long))))
-        hits.update(filter(_may_be_near, heads))
+    # The few long words with a head or a tail are then asked their length too (_may_be_near): most of them are far
+    # longer or shorter than the number words they start or end like.
+    ends = set(_HEAD_LINES.findall(lines))
+    ends.update(word[::-1] for word in _REVERSED_TAIL_LINES.findall(lines[::-1]))
+    hits.update(filter(_may_be_near, ends))
     if not lines.isascii():
         hits.update(_ONE_OTHER_LINES.findall(lines))
     return hits
