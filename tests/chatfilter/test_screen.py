@@ -106,3 +106,16 @@ def test_a_long_word_is_screened_by_its_length_too() -> None:
     words = set(_WORD_RE.findall(adversarial_messages()["misspelling-like words"][1])) - _KNOWN
     assert len(words) == 135
     assert 0 < len(_screen.readable(words, True, True)) <= 6
+
+
+def test_the_ends_are_found_as_slicing_finds_them() -> None:
+    """The screen finds the long words with a number word's head or tail by a regex over the joined words (the tails
+    on the text reversed): the same words as slicing each word's first and last three letters."""
+    words = _WORDS + [target + "x" for target in sorted(TARGETS)]
+    lines = "\n" + "\n".join(words)
+    found = set(_screen._HEAD_LINES.findall(lines))
+    found.update(word[::-1] for word in _screen._REVERSED_TAIL_LINES.findall(lines[::-1]))
+    long = [word for word in words if len(word) >= _misspellings._LONG]
+    expected = {word for word in long if word[:3] in _misspellings._HEADS or word[-3:] in _misspellings._TAILS}
+    assert len(expected) > 1_000
+    assert found == expected
