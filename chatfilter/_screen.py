@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Iterator
 from itertools import compress
-from typing import Any
 
 from chatfilter._lookup import collapse, lookup
 from chatfilter._misspellings import (
@@ -30,7 +29,7 @@ from chatfilter._misspellings import (
     _may_be_near,
     _undo_german_sounds,
 )
-from chatfilter._number_words import DE_ER_COMPOUND_RE, FORMS, LARGE_SPLIT_RE
+from chatfilter._number_words import DE_ER_COMPOUND_RE, FORMS, LARGE_CORE, trie_pattern
 
 __all__ = ["SCREEN_MIN", "read", "readable"]
 
@@ -39,33 +38,15 @@ def _lines_starting(starts: Iterable[str]) -> re.Pattern[str]:
     """The lines (words) that start with one of ``starts``, in a text that holds a line break before each line. The
     line break is a literal the regex engine looks for in C; a pattern starting with "^" instead is tried at every
     character, which costs a hundred microseconds on a message at the limit."""
-    return re.compile("\n((?:" + "|".join(map(re.escape, sorted(starts))) + ")[^\n]*)")
-
-
-def _trie(words: Iterable[str]) -> str:
-    """A regex that matches exactly ``words``, nested by their letters ("s(?:e(?:c|p)|ix)"): the regex engine tries
-    the branches of one letter in turn, so a flat alternation of a hundred words costs a hundred tries a line."""
-    tree: dict[str, Any] = {}
-    for word in words:
-        node = tree
-        for char in word:
-            node = node.setdefault(char, {})
-
-    def branches(node: dict[str, Any]) -> str:
-        alternatives = [re.escape(char) + branches(child) for char, child in sorted(node.items())]
-        if len(alternatives) <= 1:
-            return "".join(alternatives)
-        return "(?:" + "|".join(alternatives) + ")"
-
-    return branches(tree)
+    return re.compile("\n(" + trie_pattern(starts) + "[^\n]*)")
 
 
 # A long word one edit from a number word keeps its first or its last three letters (_misspellings._may_be_near);
 # a shorter one is one of _NEAR_SHORT. The long words with a number word's head are the lines of that head and of
 # _LONG letters at least; those with a tail, the same on the text reversed (a line's end is where no literal marks
 # it, so the regex would be tried at every character). Slicing and hashing each word's ends cost twice as much.
-_HEAD_LINES = re.compile(rf"\n({_trie(_HEADS)}[^\n]{{{_LONG - 3},}})")
-_REVERSED_TAIL_LINES = re.compile(rf"\n({_trie(tail[::-1] for tail in _TAILS)}[^\n]{{{_LONG - 3},}})")
+_HEAD_LINES = re.compile(rf"\n({trie_pattern(_HEADS)}[^\n]{{{_LONG - 3},}})")
+_REVERSED_TAIL_LINES = re.compile(rf"\n({trie_pattern(tail[::-1] for tail in _TAILS)}[^\n]{{{_LONG - 3},}})")
 _GERMAN_LINES = _lines_starting(_DE_STARTS)
 _END = r"(?![^\n])"
 # One letter of another script at most: a word with two is no number word with one letter replaced.
@@ -73,6 +54,9 @@ _ASCII = r"[\x00-\x09\x0b-\x7f]"
 _ONE_OTHER_LINES = re.compile(rf"\n({_ASCII}*[^\x00-\x7f]{_ASCII}*){_END}")
 # "zehnertrick": DE_ER_COMPOUND_RE read whole, line by line (its "$" is the end of a line here).
 _DE_ER_LINES = re.compile(rf"\n((?:{DE_ER_COMPOUND_RE.pattern.replace('$', _END)})){_END}")
+# Each large number word that holds no other, searched for as a literal (LARGE_SPLIT_RE's alternatives are tried at
+# every h, t, c and m).
+_LARGE_CORE_RES = tuple(map(re.compile, LARGE_CORE))
 # "sixx": a word that always counts with its last letter doubled.
 _DOUBLED_LAST = frozenset(form + form[-1] for form, key in FORMS.items() if key == "")
 # A frozenset, not the dict's keys: "keys & list" copies all the keys into a new set first.
@@ -162,7 +146,12 @@ def readable(words: set[str], stretched: bool, large: bool) -> set[str]:
     maybe.update(_DE_ER_LINES.findall(lines))
     if large:
         # The words holding a large number word: each found on the joined text, cut out between its line breaks.
-        maybe.update(_line_around(lines, *match.span()) for match in LARGE_SPLIT_RE.finditer(lines))
+        maybe.update(
+            _line_around(lines, *match.span())
+            for pattern in _LARGE_CORE_RES
+            if pattern.pattern in lines
+            for match in pattern.finditer(lines)
+        )
     forms = list(words - ORDINARY)
     owners = forms.copy()
     if stretched:

@@ -10,7 +10,7 @@ import pytest
 from chatfilter import _lookup, _misspellings, _screen
 from chatfilter._language import COMMON
 from chatfilter._misspellings import TARGETS
-from chatfilter._number_words import FORMS
+from chatfilter._number_words import FORMS, trie_pattern
 from tests.chatfilter.adversarial import adversarial_messages
 from tests.chatfilter.chat_corpus import ALL_CASES
 from tests.chatfilter.chat_corpus_issue40 import ALL_ISSUE40
@@ -119,3 +119,12 @@ def test_the_ends_are_found_as_slicing_finds_them() -> None:
     expected = {word for word in long if word[:3] in _misspellings._HEADS or word[-3:] in _misspellings._TAILS}
     assert len(expected) > 1_000
     assert found == expected
+
+
+def test_a_trie_pattern_matches_exactly_its_words() -> None:
+    rng = random.Random(41)
+    words = sorted({"".join(rng.choice("abc") for _ in range(rng.randint(1, 5))) for _ in range(60)})
+    pattern = re.compile(trie_pattern(words))
+    assert any(a != b and b.startswith(a) for a in words for b in words)  # words that go on from another
+    tried = {"".join(rng.choice("abcd") for _ in range(rng.randint(0, 6))) for _ in range(5_000)} | set(words)
+    assert {word for word in tried if pattern.fullmatch(word)} == set(words)
