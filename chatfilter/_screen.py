@@ -120,7 +120,7 @@ def _may_read(forms: list[str]) -> set[str]:
     if german:
         owners, spellings = _german(german)
     # A rewrite at most halves a word: one longer than _MAX_SPOKEN is never rewritten (_misspellings._read).
-    spelt = [form for form in forms if len(form) <= _MAX_SPOKEN]
+    spelt = forms if max(map(len, forms)) <= _MAX_SPOKEN else [form for form in forms if len(form) <= _MAX_SPOKEN]
     for needs, pattern, repl in _SPOKEN:
         if needs in lines:
             # Only the forms the rewrite changes: the others are screened above as they are.
@@ -139,8 +139,11 @@ def readable(words: set[str], stretched: bool, large: bool) -> set[str]:
     """Of a message's distinct words that are neither number words nor everyday words, those that
     ``_lookup.lookup(word, stretched, large)`` may read as a number word (a superset; it reads the rest as None)."""
     words = {word for word in words if len(word) >= MIN_LENGTH}
-    if len(words) < SCREEN_MIN:
-        return words
+    return words if len(words) < SCREEN_MIN else _screened(words, stretched, large)
+
+
+def _screened(words: set[str], stretched: bool, large: bool) -> set[str]:
+    """:func:`readable` for words of MIN_LENGTH letters or more, at least SCREEN_MIN of them."""
     lines = _lines(words)
     maybe = set(_DOUBLED_LAST.intersection(words))
     maybe.update(_DE_ER_LINES.findall(lines))
@@ -171,11 +174,17 @@ def readable(words: set[str], stretched: bool, large: bool) -> set[str]:
 
 def read(words: list[str], stretched: bool, large: bool) -> Iterator[tuple[str, str]]:
     """The words that ``_lookup.lookup(word, stretched, large)`` reads as a number word, with their keys, in the
-    order of ``words`` (a message's distinct words, none a number word or an everyday word)."""
+    order of ``words`` (a message's distinct words of MIN_LENGTH letters or more, none a number word or an everyday
+    word)."""
     start, size = 0, _FIRST_CHUNK
     while start < len(words):
         chunk = words[start : start + size]
-        maybe = readable(set(chunk), stretched, large)
+        # The message's words are long enough already: only a short last chunk is filtered again.
+        maybe = (
+            _screened(set(chunk), stretched, large)
+            if len(chunk) >= SCREEN_MIN
+            else readable(set(chunk), stretched, large)
+        )
         for word in compress(chunk, map(maybe.__contains__, chunk)):
             key = lookup(word, stretched, large)
             if key is not None:
