@@ -121,11 +121,17 @@ def _may_read(forms: list[str]) -> set[str]:
         owners, spellings = _german(german)
     # A rewrite at most halves a word: one longer than _MAX_SPOKEN is never rewritten (_misspellings._read).
     spelt = forms if max(map(len, forms)) <= _MAX_SPOKEN else [form for form in forms if len(form) <= _MAX_SPOKEN]
+    last = ""
+    holding: list[str] = []
+    held = ""
     for needs, pattern, repl in _SPOKEN:
         if needs in lines:
-            # Only the forms the rewrite changes: the others are screened above as they are.
-            holding = [form for form in spelt if needs in form]
-            held = _lines(holding)
+            # Only the forms the rewrite changes: the others are screened above as they are. Two rewrites in a row
+            # need "k": its forms are picked once.
+            if needs != last:
+                holding = [form for form in spelt if needs in form]
+                held = _lines(holding)
+                last = needs
             out = held.replace(needs, repl) if pattern is None else pattern.sub(repl, held)
             owners += holding
             spellings += out.split("\n")[1:]
