@@ -191,16 +191,23 @@ _LEET_RE = re.compile(
 )
 
 # _LEET_RE for a symbol with no symbol beside it: "!", "¡" and "@" between letters, "$" before a letter, "€" beside
-# one. Each starts with its symbol, the one literal the regex engine can search for.
+# one. Each starts with its symbol, the one literal the regex engine can search for. In an ASCII text a letter is
+# [A-Za-z], a class the engine tests faster than the Unicode one (a fifth of the substitution).
+_LONE_LEET_RULES = (
+    ("!", r"(?<=L!)(?=L)", "i"),
+    ("¡", r"(?<=L¡)(?=L)", "i"),
+    ("@", r"(?<=L@)(?=L)", "a"),
+    ("$", r"(?=L)", "s"),
+    ("€", r"(?:(?=L)|(?<=L€))", "e"),
+)
 _LONE_LEET = {
-    symbol: (re.compile(re.escape(symbol) + rest), letter)
-    for symbol, rest, letter in (
-        ("!", r"(?<=[^\W\d_]!)(?=[^\W\d_])", "i"),
-        ("¡", r"(?<=[^\W\d_]¡)(?=[^\W\d_])", "i"),
-        ("@", r"(?<=[^\W\d_]@)(?=[^\W\d_])", "a"),
-        ("$", r"(?=[^\W\d_])", "s"),
-        ("€", r"(?:(?=[^\W\d_])|(?<=[^\W\d_]€))", "e"),
-    )
+    symbol: (re.compile(re.escape(symbol) + rest.replace("L", r"[^\W\d_]")), letter)
+    for symbol, rest, letter in _LONE_LEET_RULES
+}
+_LONE_LEET_ASCII = {
+    symbol: (re.compile(re.escape(symbol) + rest.replace("L", "[A-Za-z]")), letter)
+    for symbol, rest, letter in _LONE_LEET_RULES
+    if symbol.isascii()
 }
 
 
@@ -221,7 +228,7 @@ def unleet(norm: str) -> str:
     if len(present) == 1 and present[0] * 2 not in norm:
         # One kind of symbol, never two side by side: each stands alone, so one substitution of a literal letter
         # reads it, which builds half the strings of the split below.
-        pattern, letter = _LONE_LEET[present[0]]
+        pattern, letter = (_LONE_LEET_ASCII if norm.isascii() else _LONE_LEET)[present[0]]
         return pattern.sub(letter, norm)
     # A callback per match cost a third of a millisecond on a message of a few hundred "s!x"; here every matched
     # run is translated in one call (no match holds a NUL, which keeps them apart) and put back in its place.
