@@ -36,7 +36,7 @@ from chatfilter._misspellings import (
     slot_misspelling,
 )
 from chatfilter._normalize import SOFT, SOFT_CHARS
-from chatfilter._number_words import FORMS, LARGE_SPLIT_RE, PREFIXES, SPLIT_PHRASES
+from chatfilter._number_words import FORMS, PREFIXES, SPLIT_PHRASES, has_large_word
 from chatfilter._screen import SCREEN_MIN, read, readable
 
 __all__ = ["Message"]
@@ -114,7 +114,7 @@ class Message:
         readings: Iterable[tuple[str, str | None]] = ()
         if unknown:  # the two scans of the text (a fifth of the time of a message of short words) only for lookup
             stretched = TRIPLE_RE.search(self.stripped) is not None
-            large = LARGE_SPLIT_RE.search(self.stripped) is not None
+            large = has_large_word(self.stripped)
             readings = (
                 read(list(filter(unknown.__contains__, dict.fromkeys(tokens))), stretched, large)
                 if len(unknown) >= SCREEN_MIN
@@ -128,12 +128,19 @@ class Message:
         keys.update((tok, None) for tok in distinct.intersection(_MISSPELT) if tok not in keys)
         if not keys:
             return False
+        # A look-alike's verdict depends only on its rule and the words around it: a message that repeats a phrase
+        # ("gib acht", "at once") asks each rule once per distinct neighbourhood, not once per occurrence.
+        refused: set[tuple[str, Context]] = set()
         for i in compress(count(), map(keys.__contains__, tokens)):
             tok = tokens[i]
             key = keys[tok]
             if key is not None:
-                if self._counts(key, i, i + 1):
+                near = self._context(i, i + 1)
+                if (key, near) in refused:
+                    continue
+                if self._judge(key, near):
                     return True
+                refused.add((key, near))
             else:
                 if len(tok) <= SHORT_MAX and tok in SHORT and self._short_counts(*short_misspelling(tok), i):
                     return True
@@ -306,9 +313,12 @@ class Message:
         in one language and an ordinary word in another (policy X8: "a little context, not full language
         identification"). Spelled-out letter runs have no neighbours of their own (``whole_message``).
         """
+        return not key or self._judge(key, self._context(start, end, whole_message=whole_message))
+
+    def _judge(self, key: str, near: Context) -> bool:
+        """Whether a vocabulary hit of ``key`` counts with the words ``near`` it (see :meth:`_counts`)."""
         if not key:
             return True
-        near = self._context(start, end, whole_message=whole_message)
         if near.prev in LARGE_PREV and key not in NOT_A_PART:
             return True  # "hundert elf", "ciento once": part of a larger number
         return CONTEXT_RULES[key](near, self.language())
@@ -317,13 +327,18 @@ class Message:
         if whole_message:
             return Context(prev="", prev2="", next="", accented=False, prev_raw="", next_raw="")
         tokens, raw = self.tokens, self.raw
-        return Context(
-            prev="" if start < 1 else tokens[start - 1],
-            prev2="" if start < 2 else tokens[start - 2],
-            next="" if end >= len(tokens) else tokens[end],
-            accented=not "".join(raw[start:end]).isascii(),
-            prev_raw="" if start < 1 else raw[start - 1],
-            next_raw="" if end >= len(raw) else raw[end],
+        # Built by tuple.__new__, in C: a message of look-alikes asks this at every one of them, and the named tuple's
+        # own constructor is a Python function (with keywords, twice as slow again).
+        return tuple.__new__(
+            Context,
+            (
+                "" if start < 1 else tokens[start - 1],  # prev
+                "" if start < 2 else tokens[start - 2],  # prev2
+                "" if end >= len(tokens) else tokens[end],  # next
+                not "".join(raw[start:end]).isascii(),  # accented
+                "" if start < 1 else raw[start - 1],  # prev_raw
+                "" if end >= len(raw) else raw[end],  # next_raw
+            ),
         )
 
     def language(self) -> Language:

@@ -205,7 +205,8 @@ def _nearest(token: str) -> str | None:
 _SPOKEN: tuple[tuple[str, re.Pattern[str] | None, str], ...] = tuple(
     (needs, None if pattern is None else re.compile(pattern, re.MULTILINE), repl)
     for needs, pattern, repl in (
-        ("ch", r"(?<=[zs])i(?:ch|sch)(?=$|st|er)", "ig"),  # zwanzich, dreissich, vierzisch, zwanzichster
+        # zwanzich, dreissich, vierzisch, zwanzichster; "i" first, then the look-behind (see _ZICH_RE)
+        ("ch", r"i(?<=[zs]i)(?:ch|sch)(?=$|st|er)", "ig"),
         ("k", None, "qu"),  # katorze, kinze, karante
         ("k", None, "c"),  # kuatro, katorce, sinkuenta
         ("wa", None, "oi"),  # swasante
@@ -229,7 +230,9 @@ _ZICH_RE = re.compile(r"i(?<=[zs]i)(?:ch|sch)(?=$|st|er)", re.MULTILINE)  # tswa
 # of replacement
 _DOUBLED_RE = re.compile(r"([bdfglmnprst])(?=\1[aeiou])")
 _SIEBM_RE = re.compile(r"bm|m(?<=im)m*(?=e?$)", re.MULTILINE)  # siebm, sieme, simme
-_LEF_RE = re.compile(r"e(?<=[lnr]e)(?=f)")  # fünef, elef, zwölef: the vowel dialects put before f
+# fünef, elef, zwölef: the vowel dialects put before f. "ef" is searched for as a literal (an "e" alone stands
+# at every fifth character of a text), and the look-behind asked only where it stands.
+_LEF_RE = re.compile(r"ef(?<=[lnr]ef)")
 
 
 def _undo_german_sounds(token: str) -> str:
@@ -248,7 +251,7 @@ def _undo_german_sounds(token: str) -> str:
         spoken = _SIEBM_RE.sub("b", spoken)
         spoken = spoken.replace("mf", "nf")  # fümf, fümfe: n spoken m before f
     if "ef" in spoken:
-        spoken = _LEF_RE.sub("", spoken)
+        spoken = _LEF_RE.sub("f", spoken)
     return spoken.replace("chd", "cht")  # achd, achdzig
 
 

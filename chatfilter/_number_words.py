@@ -27,16 +27,20 @@ import json
 import pathlib
 import re
 from collections.abc import Iterable
+from typing import Any
 
 __all__ = [
     "CARDINALS",
     "DE_ER_COMPOUND_RE",
     "DE_ER_STARTS",
     "FORMS",
+    "LARGE_CORE",
     "LARGE_SPLIT_RE",
     "LARGE_WORDS",
     "PREFIXES",
     "RESPELT",
+    "has_large_word",
+    "trie_pattern",
 ]
 
 # --- English -------------------------------------------------------------------------------------------
@@ -377,13 +381,47 @@ LARGE_WORDS = (
     *("cents", "cent", "mille", "mil", "cien", "ciento"),
 )
 LARGE_SPLIT_RE = re.compile("|".join(sorted(LARGE_WORDS, key=len, reverse=True)))
+# The large words that hold no other one ("mil" is in "mille", "cent" in "cents"): a text holds a large word if and
+# only if it holds one of these.
+LARGE_CORE = tuple(sorted(w for w in LARGE_WORDS if not any(o != w and o in w for o in LARGE_WORDS)))
+
+
+def has_large_word(text: str) -> bool:
+    """Whether ``text`` holds a large number word anywhere (``LARGE_SPLIT_RE.search``). On a long text, a substring
+    search per word runs at memory speed; the regex tries its alternatives at every h, t, c and m."""
+    if len(text) >= 200:
+        return any(map(text.__contains__, LARGE_CORE))
+    return LARGE_SPLIT_RE.search(text) is not None
+
+
+def trie_pattern(words: Iterable[str]) -> str:
+    """A regex that matches exactly ``words``, nested by their letters ("s(?:e(?:c|p)|ix)"): the regex engine tries
+    the branches of one letter in turn, so a flat alternation of dozens of words costs dozens of tries at each place
+    it is asked, where the nested one costs a few."""
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here (another may go on)
+
+    def branches(node: dict[str, Any]) -> str:
+        if not node:
+            return ""
+        alternatives = [re.escape(char) + branches(child) for char, child in sorted(node.items())]
+        if len(alternatives) == 1:
+            return alternatives[0]
+        return "(?:" + "|".join(alternatives) + ")"
+
+    return branches(tree)
+
 
 # German compounds built on a number noun: Zehnertrick, Dreierpasch, Zwanzigerjahre, Sechserpack.
 _DE_ER_STEMS = sorted({w for w in (*_expand_umlauts(_DE_UNITS), *_expand_umlauts(_DE_TEENS)) if w != "zwo"})
 _DE_ER_STEMS += _expand_umlauts(_DE_TENS)
 DE_ER_COMPOUND_RE = re.compile(
     # Achterbahn (roller coaster), Achterdeck, achtern (nautical) are not numbers.
-    r"(?!achter(?:bahn|deck|n$))(?:" + "|".join(sorted(_DE_ER_STEMS, key=len, reverse=True)) + r")er[^\W\d_]{2,}"
+    r"(?!achter(?:bahn|deck|n$))" + trie_pattern(_DE_ER_STEMS) + r"er[^\W\d_]{2,}"
 )
 DE_ER_STARTS = frozenset(stem[:2] for stem in _DE_ER_STEMS)
 

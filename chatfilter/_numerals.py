@@ -49,4 +49,8 @@ def has_digit(norm: str) -> bool:
 
 def has_roman_numeral(norm: str) -> bool:
     """Whether the normalized text (case kept) holds a capital Roman numeral 2-99 as a whole token."""
+    # The hint's class is tried at every character of a long text; a substring search per letter runs at memory
+    # speed, and most long messages hold none of the five capitals.
+    if len(norm) >= _LONG_TEXT and not any(map(norm.__contains__, "IVXLC")):
+        return False
     return _ROMAN_HINT_RE.search(norm) is not None and _ROMAN_RE.search(norm) is not None

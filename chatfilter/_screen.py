@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Iterator
 from itertools import compress
-from operator import itemgetter
 
 from chatfilter._lookup import collapse, lookup
 from chatfilter._misspellings import (
@@ -30,7 +29,7 @@ from chatfilter._misspellings import (
     _may_be_near,
     _undo_german_sounds,
 )
-from chatfilter._number_words import DE_ER_COMPOUND_RE, FORMS, LARGE_SPLIT_RE
+from chatfilter._number_words import DE_ER_COMPOUND_RE, FORMS, LARGE_CORE, trie_pattern
 
 __all__ = ["SCREEN_MIN", "read", "readable"]
 
@@ -39,13 +38,15 @@ def _lines_starting(starts: Iterable[str]) -> re.Pattern[str]:
     """The lines (words) that start with one of ``starts``, in a text that holds a line break before each line. The
     line break is a literal the regex engine looks for in C; a pattern starting with "^" instead is tried at every
     character, which costs a hundred microseconds on a message at the limit."""
-    return re.compile("\n((?:" + "|".join(map(re.escape, sorted(starts))) + ")[^\n]*)")
+    return re.compile("\n(" + trie_pattern(starts) + "[^\n]*)")
 
 
 # A long word one edit from a number word keeps its first or its last three letters (_misspellings._may_be_near);
-# a shorter one is one of _NEAR_SHORT.
-_HEAD = itemgetter(slice(0, 3))
-_TAIL = itemgetter(slice(-3, None))
+# a shorter one is one of _NEAR_SHORT. The long words with a number word's head are the lines of that head and of
+# _LONG letters at least; those with a tail, the same on the text reversed (a line's end is where no literal marks
+# it, so the regex would be tried at every character). Slicing and hashing each word's ends cost twice as much.
+_HEAD_LINES = re.compile(rf"\n({trie_pattern(_HEADS)}[^\n]{{{_LONG - 3},}})")
+_REVERSED_TAIL_LINES = re.compile(rf"\n({trie_pattern(tail[::-1] for tail in _TAILS)}[^\n]{{{_LONG - 3},}})")
 _GERMAN_LINES = _lines_starting(_DE_STARTS)
 _END = r"(?![^\n])"
 # One letter of another script at most: a word with two is no number word with one letter replaced.
@@ -53,6 +54,9 @@ _ASCII = r"[\x00-\x09\x0b-\x7f]"
 _ONE_OTHER_LINES = re.compile(rf"\n({_ASCII}*[^\x00-\x7f]{_ASCII}*){_END}")
 # "zehnertrick": DE_ER_COMPOUND_RE read whole, line by line (its "$" is the end of a line here).
 _DE_ER_LINES = re.compile(rf"\n((?:{DE_ER_COMPOUND_RE.pattern.replace('$', _END)})){_END}")
+# Each large number word that holds no other, searched for as a literal (LARGE_SPLIT_RE's alternatives are tried at
+# every h, t, c and m).
+_LARGE_CORE_RES = tuple(map(re.compile, LARGE_CORE))
 # "sixx": a word that always counts with its last letter doubled.
 _DOUBLED_LAST = frozenset(form + form[-1] for form, key in FORMS.items() if key == "")
 # A frozenset, not the dict's keys: "keys & list" copies all the keys into a new set first.
@@ -80,14 +84,11 @@ def _near(forms: Collection[str], lines: str) -> set[str]:
     """The forms ``_misspellings._nearest`` may read: one edit from a short number word, with the head or the tail
     of a long one, or with one letter of another script (``lines``: the forms as :func:`_lines`)."""
     hits = set(_NEAR_SHORT.intersection(forms))
-    # A regex over the lines for the heads and tails cost a step per character; only the long words need them. The
-    # few with a head or a tail are then asked their length too (_may_be_near): most of them are far longer or
-    # shorter than the number words they start or end like.
-    long = [form for form in forms if len(form) >= _LONG]
-    if long:
-        heads = set(compress(long, map(_HEADS.__contains__, map(_HEAD, long))))
-        heads.update(compress(long, map(_TAILS.__contains__, map(_TAIL, long))))
-        hits.update(filter(_may_be_near, heads))
+    # The few long words with a head or a tail are then asked their length too (_may_be_near): most of them are far
+    # longer or shorter than the number words they start or end like.
+    ends = set(_HEAD_LINES.findall(lines))
+    ends.update(word[::-1] for word in _REVERSED_TAIL_LINES.findall(lines[::-1]))
+    hits.update(filter(_may_be_near, ends))
     if not lines.isascii():
         hits.update(_ONE_OTHER_LINES.findall(lines))
     return hits
@@ -119,12 +120,18 @@ def _may_read(forms: list[str]) -> set[str]:
     if german:
         owners, spellings = _german(german)
     # A rewrite at most halves a word: one longer than _MAX_SPOKEN is never rewritten (_misspellings._read).
-    spelt = [form for form in forms if len(form) <= _MAX_SPOKEN]
+    spelt = forms if max(map(len, forms)) <= _MAX_SPOKEN else [form for form in forms if len(form) <= _MAX_SPOKEN]
+    last = ""
+    holding: list[str] = []
+    held = ""
     for needs, pattern, repl in _SPOKEN:
         if needs in lines:
-            # Only the forms the rewrite changes: the others are screened above as they are.
-            holding = [form for form in spelt if needs in form]
-            held = _lines(holding)
+            # Only the forms the rewrite changes: the others are screened above as they are. Two rewrites in a row
+            # need "k": its forms are picked once.
+            if needs != last:
+                holding = [form for form in spelt if needs in form]
+                held = _lines(holding)
+                last = needs
             out = held.replace(needs, repl) if pattern is None else pattern.sub(repl, held)
             owners += holding
             spellings += out.split("\n")[1:]
@@ -138,14 +145,22 @@ def readable(words: set[str], stretched: bool, large: bool) -> set[str]:
     """Of a message's distinct words that are neither number words nor everyday words, those that
     ``_lookup.lookup(word, stretched, large)`` may read as a number word (a superset; it reads the rest as None)."""
     words = {word for word in words if len(word) >= MIN_LENGTH}
-    if len(words) < SCREEN_MIN:
-        return words
+    return words if len(words) < SCREEN_MIN else _screened(words, stretched, large)
+
+
+def _screened(words: set[str], stretched: bool, large: bool) -> set[str]:
+    """:func:`readable` for words of MIN_LENGTH letters or more, at least SCREEN_MIN of them."""
     lines = _lines(words)
     maybe = set(_DOUBLED_LAST.intersection(words))
     maybe.update(_DE_ER_LINES.findall(lines))
     if large:
         # The words holding a large number word: each found on the joined text, cut out between its line breaks.
-        maybe.update(_line_around(lines, *match.span()) for match in LARGE_SPLIT_RE.finditer(lines))
+        maybe.update(
+            _line_around(lines, *match.span())
+            for pattern in _LARGE_CORE_RES
+            if pattern.pattern in lines
+            for match in pattern.finditer(lines)
+        )
     forms = list(words - ORDINARY)
     owners = forms.copy()
     if stretched:
@@ -165,11 +180,17 @@ def readable(words: set[str], stretched: bool, large: bool) -> set[str]:
 
 def read(words: list[str], stretched: bool, large: bool) -> Iterator[tuple[str, str]]:
     """The words that ``_lookup.lookup(word, stretched, large)`` reads as a number word, with their keys, in the
-    order of ``words`` (a message's distinct words, none a number word or an everyday word)."""
+    order of ``words`` (a message's distinct words of MIN_LENGTH letters or more, none a number word or an everyday
+    word)."""
     start, size = 0, _FIRST_CHUNK
     while start < len(words):
         chunk = words[start : start + size]
-        maybe = readable(set(chunk), stretched, large)
+        # The message's words are long enough already: only a short last chunk is filtered again.
+        maybe = (
+            _screened(set(chunk), stretched, large)
+            if len(chunk) >= SCREEN_MIN
+            else readable(set(chunk), stretched, large)
+        )
         for word in compress(chunk, map(maybe.__contains__, chunk)):
             key = lookup(word, stretched, large)
             if key is not None:

@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 import chatfilter
-import chatfilter._message as message
 import chatfilter._misspellings as misspellings
 import chatfilter._screen as screen
 from chatfilter import mentions_number
@@ -127,15 +126,15 @@ def test_few_words_of_a_message_are_looked_up_one_by_one(monkeypatch: pytest.Mon
     words, random words, leetspeak); the screens settle them at once and leave at most a few dozen to the word-by-word
     lookup (it took all of them before: 307 for the random words)."""
     looked_up: list[int] = []
-    readable = screen.readable
+    screened = screen._screened
 
     def counted(words: set[str], stretched: bool, large: bool) -> set[str]:
-        found = readable(words, stretched, large)
+        found = screened(words, stretched, large)
         looked_up.append(len(found))
         return found
 
-    monkeypatch.setattr(screen, "readable", counted)  # the whole words, read in chunks
-    monkeypatch.setattr(message, "readable", counted)  # the words spelled out letter by letter
+    # Every screen: the whole words, read in chunks, and the words spelled out letter by letter (through readable).
+    monkeypatch.setattr(screen, "_screened", counted)
     for shape, texts in _SHAPES.items():
         for text in texts:
             looked_up.clear()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import unicodedata
 
-from chatfilter import _censored, _normalize, _numerals
+from chatfilter import _censored, _normalize, _number_words, _numerals
 from chatfilter._misspellings import TARGETS
 
 
@@ -88,3 +88,59 @@ def test_censored_reading_is_its_definition() -> None:
         read += expected is not None
         assert _censored.censored_reading(word) == expected, word
     assert read > 1_000
+
+
+def _unleet_by_definition(norm: str) -> str:
+    """Every run of symbols _LEET_RE matches becomes its letters; the rest stays."""
+    return _normalize._LEET_RE.sub(lambda match: match.group().translate(_normalize._LEET), norm)
+
+
+def test_unleet_is_its_definition() -> None:
+    rng = random.Random(43)
+    lone = changed = 0
+    for pool in ("ab é1_ !@$€¡.-\n", "ab !.", "a$ b", "a€ .b", "ab@ ", "a¡ b", "aé1_ !$"):
+        for _ in range(3_000):
+            text = "".join(rng.choice(pool) for _ in range(rng.choice((rng.randint(0, 12), rng.randint(200, 300)))))
+            symbols = [symbol for symbol in _normalize._LEET_CHARS if symbol in text]
+            lone += len(symbols) == 1 and symbols[0] * 2 not in text  # the fast path
+            expected = _unleet_by_definition(text)
+            changed += expected != text
+            assert _normalize.unleet(text) == expected, text
+    assert lone > 3_000
+    assert changed > 10_000
+
+
+def test_roman_capitals_are_found_as_the_regex_finds_them() -> None:
+    rng = random.Random(44)
+    found = 0
+    for _ in range(3_000):
+        text = "".join(rng.choice(("a", " ", "I ", "VI", "xx", "XC", "L", "c. ")) for _ in range(rng.randint(0, 150)))
+        expected = _numerals._ROMAN_HINT_RE.search(text) is not None and _numerals._ROMAN_RE.search(text) is not None
+        found += expected
+        assert _numerals.has_roman_numeral(text) == expected, text
+    assert 500 < found < 2_500
+
+
+def test_large_words_are_found_as_the_regex_finds_them() -> None:
+    rng = random.Random(45)
+    # Halves of the large words, so that a text holds one only now and then.
+    pieces = [" ", "a", "hun", "dert", "dred", "nert", "ce", "nt", "mi", "l", "ci", "en", "tau", "send", "thou", "sand"]
+    found = 0
+    for _ in range(3_000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.choice((rng.randint(0, 20), rng.randint(60, 100)))))
+        expected = _number_words.LARGE_SPLIT_RE.search(text) is not None
+        found += expected
+        assert _number_words.has_large_word(text) == expected, text
+    assert 500 < found < 2_500
+
+
+def test_fold_strips_accents_as_translate_does() -> None:
+    rng = random.Random(46)
+    accented = [chr(code) for code in _normalize._STRIP]
+    plain = [*"abc XYZ 漢字\u00a0ß", "\U0001f600"]
+    for size in (20, 250, 400):
+        for _ in range(300):
+            pool = rng.choice((rng.sample(accented, 4), accented))
+            text = "".join(rng.choice(pool) if rng.random() < 0.3 else rng.choice(plain) for _ in range(size))
+            folded = _normalize._COMBINING_RE.sub("", text.casefold())
+            assert _normalize.fold(text) == (folded, folded.translate(_normalize._STRIP)), text

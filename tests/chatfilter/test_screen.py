@@ -10,7 +10,7 @@ import pytest
 from chatfilter import _lookup, _misspellings, _screen
 from chatfilter._language import COMMON
 from chatfilter._misspellings import TARGETS
-from chatfilter._number_words import FORMS
+from chatfilter._number_words import FORMS, trie_pattern
 from tests.chatfilter.adversarial import adversarial_messages
 from tests.chatfilter.chat_corpus import ALL_CASES
 from tests.chatfilter.chat_corpus_issue40 import ALL_ISSUE40
@@ -106,3 +106,25 @@ def test_a_long_word_is_screened_by_its_length_too() -> None:
     words = set(_WORD_RE.findall(adversarial_messages()["misspelling-like words"][1])) - _KNOWN
     assert len(words) == 135
     assert 0 < len(_screen.readable(words, True, True)) <= 6
+
+
+def test_the_ends_are_found_as_slicing_finds_them() -> None:
+    """The screen finds the long words with a number word's head or tail by a regex over the joined words (the tails
+    on the text reversed): the same words as slicing each word's first and last three letters."""
+    words = _WORDS + [target + "x" for target in sorted(TARGETS)]
+    lines = "\n" + "\n".join(words)
+    found = set(_screen._HEAD_LINES.findall(lines))
+    found.update(word[::-1] for word in _screen._REVERSED_TAIL_LINES.findall(lines[::-1]))
+    long = [word for word in words if len(word) >= _misspellings._LONG]
+    expected = {word for word in long if word[:3] in _misspellings._HEADS or word[-3:] in _misspellings._TAILS}
+    assert len(expected) > 1_000
+    assert found == expected
+
+
+def test_a_trie_pattern_matches_exactly_its_words() -> None:
+    rng = random.Random(41)
+    words = sorted({"".join(rng.choice("abc") for _ in range(rng.randint(1, 5))) for _ in range(60)})
+    pattern = re.compile(trie_pattern(words))
+    assert any(a != b and b.startswith(a) for a in words for b in words)  # words that go on from another
+    tried = {"".join(rng.choice("abcd") for _ in range(rng.randint(0, 6))) for _ in range(5_000)} | set(words)
+    assert {word for word in tried if pattern.fullmatch(word)} == set(words)
