@@ -87,7 +87,8 @@ def _near(forms: Collection[str], lines: str) -> set[str]:
     # The few long words with a head or a tail are then asked their length too (_may_be_near): most of them are far
     # longer or shorter than the number words they start or end like.
     ends = set(_HEAD_LINES.findall(lines))
-    ends.update(word[::-1] for word in _REVERSED_TAIL_LINES.findall(lines[::-1]))
+    # Reversed, each word must follow a line break too: the last one has none after it to become one.
+    ends.update(word[::-1] for word in _REVERSED_TAIL_LINES.findall((lines + "\n")[::-1]))
     hits.update(filter(_may_be_near, ends))
     if not lines.isascii():
         hits.update(_ONE_OTHER_LINES.findall(lines))

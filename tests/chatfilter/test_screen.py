@@ -128,3 +128,10 @@ def test_a_trie_pattern_matches_exactly_its_words() -> None:
     assert any(a != b and b.startswith(a) for a in words for b in words)  # words that go on from another
     tried = {"".join(rng.choice("abcd") for _ in range(rng.randint(0, 6))) for _ in range(5_000)} | set(words)
     assert {word for word in tried if pattern.fullmatch(word)} == set(words)
+
+
+def test_a_word_known_by_its_tail_is_found_wherever_it_stands_among_the_words() -> None:
+    """The tails are read on the words reversed: the last word is found as well as the others (it was missed, so
+    whether "fhirteen" counted depended on where a set put it)."""
+    for words in (["fhirteen", "qqqqqqqq"], ["qqqqqqqq", "fhirteen"], ["fhirteen"]):
+        assert "fhirteen" in _screen._near(words, _screen._lines(words)), words
