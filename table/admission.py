@@ -38,8 +38,7 @@ class Admission:
     """The places for interactions being worked on; ``admit`` is the first thing every handler awaits."""
 
     def __init__(self, running: int | None = None) -> None:
-        self.running = RUNNING if running is None else running
-        self._places = asyncio.Semaphore(self.running)
+        self._places = asyncio.Semaphore(RUNNING if running is None else running)
         self.waiting = 0  # interactions acknowledged and queued: the bot's backlog (a figure for the logs)
 
     @property
@@ -62,16 +61,15 @@ class Admission:
         return True
 
     async def _queue(self, interaction: Interaction) -> bool:
-        """Wait for a place; deferred once it has waited ``PATIENCE`` (at once when it arrived late already, or the
-        queue is long)."""
+        """Wait for a place; deferred once it has waited ``PATIENCE`` (at once when it arrived late already)."""
         deferral: list[asyncio.Future[bool]] = []
 
         def acknowledge() -> None:
             deferral.append(asyncio.ensure_future(self._acknowledge(interaction)))
 
-        # A queue as long as the places is a saturated bot, not a passing burst: deferred at once, so that the
-        # deferrals go out as the interactions arrive rather than all together half a second later.
-        wait = 0.0 if self.waiting >= self.running else min(PATIENCE, DEFER_AFTER_SECONDS - age(interaction))
+        # Not at once even behind a long queue: 32 places work it off quickly (each interaction takes a few ms of the
+        # bot's time), and a deferral costs a request and turns the answer into a followup.
+        wait = min(PATIENCE, DEFER_AFTER_SECONDS - age(interaction))
         handle = asyncio.get_running_loop().call_later(max(wait, 0.0), acknowledge)
         self.waiting += 1
         metrics.QUEUED.inc()
