@@ -188,3 +188,28 @@ def test_letter_runs_are_found_as_the_regex_finds_them() -> None:
         found[stripped.isascii()] += bool(expected) and len(tokens) >= _message._SHAPE_MIN_TOKENS
         assert message._runs() == expected, text
     assert min(found.values()) > 300
+
+
+def test_leetspeak_copy_keeps_the_separators_it_did_not_turn_into_letters() -> None:
+    """The separators of a long leetspeak copy taken from the text's own are those of the copy cut again."""
+    rng = random.Random(49)
+    derived = 0
+    for _ in range(2_000):
+        symbol = rng.choice("!@$")
+        words = ["".join(rng.choice("abcXY") for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(20, 150))]
+        text = "".join(word + rng.choice((symbol, symbol, " ", "  ", ", ")) for word in words)[:-1]
+        if rng.random() < 0.3:
+            spot = rng.randrange(len(text))
+            text = text[:spot] + rng.choice((" ", symbol, symbol + " ", "!@", "\0")) + text[spot:]
+        norm = _normalize.normalize(text)
+        _, seps = _filter._mentions_number_word(norm)
+        leet = _normalize.unleet(norm)
+        taken = _filter._leet_seps(norm, leet, seps)
+        if taken is not None:
+            derived += 1
+            assert taken == _filter._cut(_normalize.fold(leet)[1])[1], text
+            assert _filter._mentions_number_word(leet, taken) == (
+                _filter._mentions_number_word(leet)[0],
+                taken,
+            ), text
+    assert derived > 500
