@@ -22,7 +22,10 @@ def mentions_number(text: str) -> bool:
     norm = normalize(text)
     if not text.isascii() and has_digit(norm):
         return True
-    if has_roman_numeral(norm) or _mentions_number_word(norm):
+    if has_roman_numeral(norm):
+        return True
+    counts, seps = _mentions_number_word(norm)
+    if counts:
         return True
     # Symbol leetspeak ("s!x", "$even", "thr€€") is judged on a second copy: the symbols are ordinary
     # punctuation elsewhere, so they must not become letters for the first pass. A "!" after a word changes
@@ -30,20 +33,40 @@ def mentions_number(text: str) -> bool:
     if not has_leet(norm):
         return False
     leet = unleet(norm)
-    return leet != norm and _mentions_number_word(leet)
+    return leet != norm and _mentions_number_word(leet, _leet_seps(norm, leet, seps))[0]
 
 
-def _mentions_number_word(norm: str) -> bool:
+def _leet_seps(norm: str, leet: str, seps: list[str]) -> list[str] | None:
+    """The separators of a long ASCII text's leetspeak copy, taken from the text's own (``seps``), when the copy is
+    the text with every "!" or every "@" made a letter: each stood alone between two letters, so it was a whole
+    separator, which goes; the others stay. None otherwise (the copy is cut again). Cutting the copy again cost a
+    twelfth of a message of 444 "!" between letters."""
+    if len(seps) <= _CUT_MIN_TOKENS or not norm.isascii() or "\0" in norm:
+        return None
+    for symbol, letter in (("!", "i"), ("@", "a")):
+        if symbol in norm and symbol * 2 not in norm and leet == norm.replace(symbol, letter):
+            joined, alone = "\0".join(seps), f"\0{symbol}\0"
+            while alone in joined:  # each pass drops every other one of separators side by side
+                joined = joined.replace(alone, "\0")
+            return joined.split("\0")
+    return None
+
+
+def _mentions_number_word(norm: str, seps: list[str] | None = None) -> tuple[bool, list[str]]:
+    """Whether the words of a normalized text mention a number, and the separators between them. ``seps``, when
+    given, are the text's separators already (see :func:`_leet_seps`): only the tokens are cut."""
     folded, stripped = fold(norm)
-    if len(stripped) < _CUT_MIN:
+    if seps is not None:
+        tokens = stripped.translate(_NOT_LETTERS).split()
+    elif len(stripped) < _CUT_MIN:
         parts = _SPLIT_RE.split(stripped)
         tokens, seps = parts[1::2], parts[0::2]  # seps[k] is the separator before tokens[k]
     else:
         tokens, seps = _cut(stripped)
     if not tokens:
-        return False
+        return False, seps
     raw = _SPLIT_RE.split(folded)[1::2] if stripped is not folded else tokens
-    return Message(tokens, seps, raw, stripped, norm).mentions_number()
+    return Message(tokens, seps, raw, stripped, norm).mentions_number(), seps
 
 
 # An ASCII text is cut by str.translate and str.split, in C: the split regex costs a match per token, a fifth of a

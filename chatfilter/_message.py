@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from itertools import compress, count, islice
+from operator import add
 
 from chatfilter._censored import censored_reading, may_be_censored
 from chatfilter._context import CONTEXT_RULES, LARGE_PREV, Context, number_cue, number_slot
@@ -60,6 +61,10 @@ _LETTER_GAP_RE = re.compile(r"([\W\d_]+)")
 # in characters, 5 for five or more), alternating: a run is a single letter and then, at least twice, a gap of one
 # to four characters and another single letter.
 _LETTER_RUN_SHAPE_RE = re.compile(rb"a(?:[\x01-\x04]a){2,}")
+# The same run on an ASCII text translated character by character, a "-" put before it: a single letter after a
+# gap, and at least twice a gap of one to four characters and another single letter.
+_LETTER_RUN_CHARS_RE = re.compile(r"-a(?!a)(?:-{1,4}a(?!a)){2,}")
+_CHAR_SHAPE = str.maketrans({chr(code): "a" if chr(code).isalpha() else "-" for code in range(128)})
 # Below this many tokens the regex over the text is cheaper than building the shape (a few calls in C more).
 _SHAPE_MIN_TOKENS = 40
 _TOKEN_SHAPE = bytes(ord("a") if length == 1 else ord("b") for length in range(256))
@@ -199,9 +204,10 @@ class Message:
         tokens, seps = self.tokens, self.seps
         n = len(tokens)
         # A join starts only where a token and the next one begin or make a number word: the pairs are built and
-        # tested without a Python loop, and only their places are walked.
+        # tested without a Python loop, and only their places are walked. The pairs are glued by operator.add, a
+        # builtin called directly: str.__add__ is a slot wrapper, which map calls at twice the cost.
         if n < _SHAPE_MIN_TOKENS:  # a short message: a list and one test of it cost less than the chain below
-            pairs: Iterable[str] = list(map(str.__add__, tokens, tokens[1:]))
+            pairs: Iterable[str] = list(map(add, tokens, tokens[1:]))
             if _JOINABLE.isdisjoint(pairs):
                 return False
             starts: Iterable[int] = count()
@@ -210,7 +216,7 @@ class Message:
             # pairs are built for those alone, and tested as they are built; a message whose join counts stops at it.
             begins = list(map(PREFIXES.__contains__, tokens))
             starts = compress(count(), begins)
-            pairs = map(str.__add__, compress(tokens, begins), compress(islice(tokens, 1, None), begins))
+            pairs = map(add, compress(tokens, begins), compress(islice(tokens, 1, None), begins))
         for i in compress(starts, map(_JOINABLE.__contains__, pairs)):
             acc = tokens[i]
             if acc not in PREFIXES or _has_apostrophe(seps[i]):
@@ -262,11 +268,39 @@ class Message:
     # -- t h r e e, t.h.r.e.e, one letter per line, 🇹 🇭 🇷 🇪 🇪 --
 
     def _letter_runs(self) -> bool:
-        tokens, seps = self.tokens, self.seps
-        if len(tokens) < 3:
+        runs = self._runs() if len(self.tokens) >= 3 else []
+        if not runs:
             return False
-        stripped = self.stripped
-        if len(tokens) >= _SHAPE_MIN_TOKENS and not _has_apostrophe(stripped):
+        words: list[str] = []
+        for letters, gaps in runs:
+            words += _run_words(letters, gaps)
+            # "I have a s i x": the run may start with a one-letter word of its own.
+            if len(letters) >= 4 and letters[0] in _ONE_LETTER_WORDS:
+                words += _run_words(letters[1:], gaps[1:])
+        return self._spelled_out(words)
+
+    def _runs(self) -> list[tuple[list[str], list[str]]]:
+        """The runs of single letters (``_LETTER_RUN_RE``), each as its letters and the gaps between them."""
+        tokens, seps, stripped = self.tokens, self.seps, self.stripped
+        runs: list[tuple[list[str], list[str]]] = []
+        if len(tokens) < _SHAPE_MIN_TOKENS or _has_apostrophe(stripped):  # an apostrophe ends a run ("a's b")
+            for run in _LETTER_RUN_RE.findall(stripped):
+                parts = _LETTER_GAP_RE.split(run)
+                runs.append((parts[0::2], parts[1::2]))
+        elif stripped.isascii():
+            # An ASCII text is its own shape: one character per character ("a" a letter, "-" any other), made by one
+            # translate and searched from the "-" before each token, so that no byte is built per token (building the
+            # token shape below cost half of the letter runs' time on a message of 666 short words). A run's first
+            # token is the count of the tokens ("-a") before it, counted on from the last run.
+            chars = "-" + stripped.translate(_CHAR_SHAPE)
+            first = last = 0
+            for match in _LETTER_RUN_CHARS_RE.finditer(chars):
+                start, end = match.span()
+                first += chars.count("-a", last, start)
+                last = start
+                size = chars.count("a", start, end)
+                runs.append((tokens[first : first + size], seps[first + 1 : first + size]))
+        else:
             # The runs are read off the tokens already cut (a regex over the text cost a step per character, and
             # cutting each run again another): the shape of the message (_LETTER_RUN_SHAPE_RE) is built and searched
             # in C.
@@ -277,20 +311,7 @@ class Message:
                 (tokens[start : end + 1], seps[start + 1 : end + 1])
                 for start, end in ((m.start() // 2, m.end() // 2) for m in _LETTER_RUN_SHAPE_RE.finditer(shape))
             ]
-        else:  # an apostrophe ends a run ("a's b"): the regex reads that
-            runs = []
-            for run in _LETTER_RUN_RE.findall(stripped):
-                parts = _LETTER_GAP_RE.split(run)
-                runs.append((parts[0::2], parts[1::2]))
-        if not runs:
-            return False
-        words: list[str] = []
-        for letters, gaps in runs:
-            words += _run_words(letters, gaps)
-            # "I have a s i x": the run may start with a one-letter word of its own.
-            if len(letters) >= 4 and letters[0] in _ONE_LETTER_WORDS:
-                words += _run_words(letters[1:], gaps[1:])
-        return self._spelled_out(words)
+        return runs
 
     def _spelled_out(self, words: list[str]) -> bool:
         """Whether a word spelled out letter by letter is a number word that counts. Spelled-out letters carry no
@@ -358,7 +379,7 @@ def _run_words(letters: list[str], gaps: list[str]) -> list[str]:
     # Each gap becomes a space or nothing, and the letters are joined with them in C (a loop here cost a step per
     # letter).
     breaks = {gap: " " if weight > lightest else "" for gap, weight in weights.items()}
-    pieces = "".join(map(str.__add__, letters, [*map(breaks.__getitem__, gaps), ""])).split(" ")
+    pieces = "".join(map(add, letters, [*map(breaks.__getitem__, gaps), ""])).split(" ")
     return pieces if len(pieces) == 1 else [*pieces, "".join(pieces)]
 
 

@@ -200,12 +200,23 @@ _LONE_LEET_RULES = (
     ("$", r"(?=L)", "s"),
     ("€", r"(?:(?=L)|(?<=L€))", "e"),
 )
+# With each rule, its negation: a symbol the rule leaves as it is. A long text without one (every symbol stands for a
+# letter, as in a message written in leetspeak) is read by str.replace, in C at memory speed; the substitution cost a
+# tenth of the whole filter on a message of 444 "!" between letters (a list of pieces, a slice per match).
 _LONE_LEET = {
-    symbol: (re.compile(re.escape(symbol) + rest.replace("L", r"[^\W\d_]")), letter)
+    symbol: (
+        re.compile(re.escape(symbol) + rest.replace("L", r"[^\W\d_]")),
+        re.compile(re.escape(symbol) + "(?!" + rest.replace("L", r"[^\W\d_]") + ")"),
+        letter,
+    )
     for symbol, rest, letter in _LONE_LEET_RULES
 }
 _LONE_LEET_ASCII = {
-    symbol: (re.compile(re.escape(symbol) + rest.replace("L", "[A-Za-z]")), letter)
+    symbol: (
+        re.compile(re.escape(symbol) + rest.replace("L", "[A-Za-z]")),
+        re.compile(re.escape(symbol) + "(?!" + rest.replace("L", "[A-Za-z]") + ")"),
+        letter,
+    )
     for symbol, rest, letter in _LONE_LEET_RULES
     if symbol.isascii()
 }
@@ -228,7 +239,9 @@ def unleet(norm: str) -> str:
     if len(present) == 1 and present[0] * 2 not in norm:
         # One kind of symbol, never two side by side: each stands alone, so one substitution of a literal letter
         # reads it, which builds half the strings of the split below.
-        pattern, letter = (_LONE_LEET_ASCII if norm.isascii() else _LONE_LEET)[present[0]]
+        pattern, kept, letter = (_LONE_LEET_ASCII if norm.isascii() else _LONE_LEET)[present[0]]
+        if len(norm) >= _LONG_TEXT and kept.search(norm) is None:
+            return norm.replace(present[0], letter)
         return pattern.sub(letter, norm)
     # A callback per match cost a third of a millisecond on a message of a few hundred "s!x"; here every matched
     # run is translated in one call (no match holds a NUL, which keeps them apart) and put back in its place.

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import unicodedata
 
-from chatfilter import _censored, _normalize, _number_words, _numerals
+from chatfilter import _censored, _filter, _message, _normalize, _number_words, _numerals
 from chatfilter._misspellings import TARGETS
 
 
@@ -110,6 +110,28 @@ def test_unleet_is_its_definition() -> None:
     assert changed > 10_000
 
 
+def test_unleet_of_long_leetspeak_is_its_definition() -> None:
+    # Long texts of words glued by one kind of symbol, as a message in leetspeak is: mostly every symbol stands for a
+    # letter (str.replace reads them), now and then one does not ("ab! c", "$ ab", "é€a" outside ASCII).
+    rng = random.Random(47)
+    replaced = kept = 0
+    for _ in range(2_000):
+        symbol = rng.choice(_normalize._LEET_CHARS)
+        letters = rng.choice(("abcxyz", "abcé", "ABc"))
+        words = ["".join(rng.choice(letters) for _ in range(rng.randint(1, 4))) for _ in range(rng.randint(40, 120))]
+        text = "".join(word + rng.choice((symbol, symbol, symbol, " ", "  ")) for word in words)
+        if rng.random() < 0.3:
+            spot = rng.randrange(len(text))
+            text = text[:spot] + rng.choice((" ", ".", symbol + " ", " " + symbol)) + text[spot:]
+        expected = _unleet_by_definition(text)
+        if symbol * 2 not in text and len(text) >= _normalize._LONG_TEXT:
+            replaced += expected == text.replace(symbol, _normalize._LEET[ord(symbol)])
+            kept += expected != text.replace(symbol, _normalize._LEET[ord(symbol)])
+        assert _normalize.unleet(text) == expected, text
+    assert replaced > 300
+    assert kept > 300
+
+
 def test_roman_capitals_are_found_as_the_regex_finds_them() -> None:
     rng = random.Random(44)
     found = 0
@@ -144,3 +166,50 @@ def test_fold_strips_accents_as_translate_does() -> None:
             text = "".join(rng.choice(pool) if rng.random() < 0.3 else rng.choice(plain) for _ in range(size))
             folded = _normalize._COMBINING_RE.sub("", text.casefold())
             assert _normalize.fold(text) == (folded, folded.translate(_normalize._STRIP)), text
+
+
+def test_letter_runs_are_found_as_the_regex_finds_them() -> None:
+    """The runs of single letters read off a long message's shape (a character per character in ASCII, a byte per
+    token otherwise) are the runs _LETTER_RUN_RE finds in the text."""
+    rng = random.Random(48)
+    ascii_pool = ["a", "b", "Ab", "abc", " ", "  ", ".", " . ", "-", "\n", "!", "1", "_", "     ", "\x1f", "\0"]
+    pools = (ascii_pool, [*ascii_pool, "ж", "éж"])
+    found = {True: 0, False: 0}  # ASCII or not
+    for _ in range(3_000):
+        pool = rng.choice(pools)
+        text = "".join(rng.choice(pool) for _ in range(rng.randint(60, 500)))
+        _, stripped = _normalize.fold(text)
+        tokens, seps = _filter._cut(stripped)
+        message = _message.Message(tokens, seps, tokens, stripped, text)
+        expected = [
+            (parts[0::2], parts[1::2])
+            for parts in map(_message._LETTER_GAP_RE.split, _message._LETTER_RUN_RE.findall(stripped))
+        ]
+        found[stripped.isascii()] += bool(expected) and len(tokens) >= _message._SHAPE_MIN_TOKENS
+        assert message._runs() == expected, text
+    assert min(found.values()) > 300
+
+
+def test_leetspeak_copy_keeps_the_separators_it_did_not_turn_into_letters() -> None:
+    """The separators of a long leetspeak copy taken from the text's own are those of the copy cut again."""
+    rng = random.Random(49)
+    derived = 0
+    for _ in range(2_000):
+        symbol = rng.choice("!@$")
+        words = ["".join(rng.choice("abcXY") for _ in range(rng.randint(1, 3))) for _ in range(rng.randint(20, 150))]
+        text = "".join(word + rng.choice((symbol, symbol, " ", "  ", ", ")) for word in words)[:-1]
+        if rng.random() < 0.3:
+            spot = rng.randrange(len(text))
+            text = text[:spot] + rng.choice((" ", symbol, symbol + " ", "!@", "\0")) + text[spot:]
+        norm = _normalize.normalize(text)
+        _, seps = _filter._mentions_number_word(norm)
+        leet = _normalize.unleet(norm)
+        taken = _filter._leet_seps(norm, leet, seps)
+        if taken is not None:
+            derived += 1
+            assert taken == _filter._cut(_normalize.fold(leet)[1])[1], text
+            assert _filter._mentions_number_word(leet, taken) == (
+                _filter._mentions_number_word(leet)[0],
+                taken,
+            ), text
+    assert derived > 500
