@@ -1,14 +1,17 @@
-"""Issue 39: a bot with more interactions than it works on at once acknowledges the others at once (a deferral) and
-answers them in turn, each in the same place as ever: nothing lost, a private answer private, no "thinking" left."""
+"""Issue 39: a bot with more interactions than it works on at once acknowledges the others (a deferral) and answers
+them in turn, each in the same place as ever: nothing lost, a private answer private, no "thinking" left."""
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from table.admission import Admission
 from tests.e2e.conftest import World
 from tests.e2e.test_hardening import deal, lay_minimum, mover, other_writer, row
-from tests.fake_discord import INTERACTION_CALLBACK
+from tests.fake_discord import INTERACTION_CALLBACK, InteractionRecord, Member
 from tests.players import best_play, public_messages, saved_state
 
 
@@ -19,6 +22,20 @@ def one_place(bot: Any) -> Admission:
     return bot.tables.admission
 
 
+@asynccontextmanager
+async def end_of_turn_waiting(
+    world: World, bot: Any, member: Member
+) -> AsyncIterator[tuple[InteractionRecord, Admission, sqlite3.Connection]]:
+    """``member`` ends their turn while another process holds the database's write lock: the end of turn holds the
+    bot's one place until the block commits that lock (``db.commit()``)."""
+    await world.fake.wait_idle()
+    admission = one_place(bot)
+    with other_writer(world) as db:
+        ending = await world.fake.invoke("endturn", user=member, channel=world.channel, wait=False)
+        await world.fake.wait_for(lambda: admission.full, what="the end of turn to take the place")
+        yield ending, admission, db
+
+
 async def test_a_command_that_finds_the_bot_busy_is_deferred_at_once_and_answered_in_turn(world: World) -> None:
     ana, ben = world.players[:2]
     async with world.bot(seed=31) as bot:
@@ -26,11 +43,7 @@ async def test_a_command_that_finds_the_bot_busy_is_deferred_at_once_and_answere
         member = await lay_minimum(world)
         other = ben if member.id == ana.id else ana
         logged = row(world)["logged"]
-        await world.fake.wait_idle()
-        admission = one_place(bot)
-        with other_writer(world) as db:
-            ending = await world.fake.invoke("endturn", user=member, channel=world.channel, wait=False)
-            await world.fake.wait_for(lambda: admission.full, what="the end of turn to take the place")
+        async with end_of_turn_waiting(world, bot, member) as (ending, admission, db):
             hand = await world.fake.invoke("hand", user=other, channel=world.channel)
             # /hand only reads: the deferral is the queue's, while the end of turn waits for the database.
             assert hand.response is not None
@@ -60,11 +73,7 @@ async def test_a_click_that_finds_the_bot_busy_keeps_its_message_until_answered(
         panel = await world.fake.invoke("hand", user=other, channel=world.channel)
         assert panel.response is not None
         assert panel.response.message is not None
-        await world.fake.wait_idle()
-        admission = one_place(bot)
-        with other_writer(world) as db:
-            ending = await world.fake.invoke("endturn", user=member, channel=world.channel, wait=False)
-            await world.fake.wait_for(lambda: admission.full, what="the end of turn to take the place")
+        async with end_of_turn_waiting(world, bot, member) as (ending, admission, db):
             click = await world.fake.click(panel.response.message, label="Signals…", user=other)
             assert click.response is not None
             assert click.response.type == 6  # acknowledged, the panel unchanged until its turn comes
