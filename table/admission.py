@@ -29,8 +29,9 @@ ANSWERED_PRIVATELY = "answered privately"
 # How long an interaction may wait for a place before it is deferred: about when a person notices the wait, well
 # inside Discord's 3 s even when the loop's timers run late; a short burst is worked off without any deferral.
 PATIENCE = 0.5
-# Enough interactions at once to keep the database and Discord's round trips busy, few enough that the event loop's
-# queue stays short: a deferral then goes out within a few milliseconds (benchmarks/load.py --think 0).
+# Enough interactions at once to keep the bot busy while they wait for the database and Discord (CPU-bound with
+# Discord answering in 40-120 ms), few enough that the event loop's queue stays short: a deferral then goes out on
+# time however long the queue (benchmarks/load.py --think 0, docs/benchmarks.md).
 RUNNING = 32
 
 
