@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import gc
 import hashlib
 import importlib
 import json
@@ -40,6 +39,7 @@ from discord_internals import (
 )
 from i18n import _, render
 from i18n.slash import CatalogTranslator, sync_payload
+from memory import BurstEnd, give_back_memory, settle_garbage_collector
 from storage import Storage, StorageUnavailable, maintenance, open_storage
 from table.answer import NO_PINGS
 from table.flow import Table
@@ -150,6 +150,7 @@ class Bot(commands.Bot):
         skip_own_messages(self)
         stop_bucket_scans(self)
         self._housekeeping: asyncio.Task[None] | None = None
+        self.interactions_seen = 0  # housekeeping tells a busy moment from a quiet one by it
         self.settings = settings
         # Every game's shuffle comes from a seed stored with it. The seeds come from the OS, or from ``seed``
         # when a test wants the same games every run.
@@ -176,14 +177,18 @@ class Bot(commands.Bot):
 
     async def housekeeping(self) -> None:
         """What a long-running bot sheds on a timer: discord.py's rate-limit buckets of channels and DM channels no
-        longer written to."""
+        longer written to, and, at the first quiet tick after a busy one, the memory the busy moment took."""
+        after_a_burst = BurstEnd(lambda: self.interactions_seen)
         while True:
             await asyncio.sleep(IDLE_BUCKET_SECONDS / 2)
             forget_idle_buckets(self)
+            if after_a_burst.tick():
+                give_back_memory()
 
     async def on_interaction(self, interaction: discord.Interaction[Bot]) -> None:
         """Answer a click on a button no handler knows (from an older version of the bot) instead of ignoring it."""
         metrics.received(interaction)
+        self.interactions_seen += 1
         if interaction.type is not discord.InteractionType.component:
             return
         data: dict[str, Any] = dict(interaction.data or {})
@@ -368,22 +373,6 @@ async def run(settings: Settings) -> int:
             with contextlib.suppress(NotImplementedError):
                 loop.remove_signal_handler(signum)
     return 0
-
-
-# Objects a young collection lets pile up before the next (CPython's default: 700). Every action leaves hundreds
-# behind for a while (tasks, futures, requests); with the default the collector ran every few actions, its older
-# generations after it (200 collections, about 1 s, in 15 s of load.py with 200 games). 20,000 cut that to 5
-# collections and 0.2 s but held 1.8 MB more (9 KB per game at 200 games); 5,000 is between the two.
-YOUNG_OBJECTS = 5_000
-
-
-def settle_garbage_collector() -> None:
-    """Once everything is loaded: the modules, catalogs and command tree never die, so the collector stops looking at
-    them (``gc.freeze``), and runs less often."""
-    gc.collect()
-    gc.freeze()
-    _young, middle, old = gc.get_threshold()
-    gc.set_threshold(YOUNG_OBJECTS, middle, old)
 
 
 def env_folders() -> list[Path]:

@@ -687,6 +687,7 @@ class Result:
     requests_dm: int
     requests_other: Counter[str]
     requests_all: int  # interaction callbacks and webhooks included
+    requests_by_route: Counter[str]  # every request of the window, interaction endpoints included
     bot_cpu: float
     own_cpu: float
     others_cpu: float  # every other process of the machine
@@ -895,6 +896,7 @@ async def run(args: argparse.Namespace, options: dict[str, Any]) -> Result:
             requests_dm=requests_dm,
             requests_other=requests_other,
             requests_all=len(window_requests),
+            requests_by_route=Counter(f"{r.method} {r.route or r.path}" for r in window_requests),
             bot_cpu=bot_cpu,
             own_cpu=own_cpu,
             others_cpu=others_cpu,
@@ -1026,6 +1028,9 @@ def report(result: Result) -> bool:
         )
     if result.requests_other:
         print("other REST requests by route:", dict(result.requests_other))
+    print("all REST requests per action, by route:")
+    for route, count in result.requests_by_route.most_common(8):
+        print(f"  {count / actions:6.3f}  {route}")
     print(
         f"CPU in the window: bot {result.bot_cpu / result.window:.0%} of a core "
         f"({result.bot_cpu / actions * 1000:.2f} ms per action), "

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-TOP = ("bot", "config", "startup", "metrics", "discord_internals", "games")
+TOP = ("bot", "config", "startup", "metrics", "discord_internals", "games", "memory")
 PACKAGES = ("cogs", "table", "engine", "storage", "i18n", "chatfilter", "web")
 # What a layer may never import: the rules know nothing of the bot; the core knows no cog and never calls back into
 # bot.py; storage knows no game flow. (Cogs name bot.Bot for typing; bot.py loads them by name, so no circle.)
@@ -27,6 +27,8 @@ FORBIDDEN = {
     "games": ("bot", "web"),
     # discord.py's private names, fenced: it needs nothing of the bot's own.
     "discord_internals": ("cogs", "table", "engine", "storage", "i18n", "chatfilter", "web", "bot", "config", "games"),
+    # The process's memory: the collector and the C allocator, nothing of the bot's own.
+    "memory": ("discord", "cogs", "table", "engine", "storage", "i18n", "chatfilter", "web", "bot", "config", "games"),
 }
 
 
