@@ -218,10 +218,12 @@ class Replies:
             await self.courier.shown_by_answer(live, moved.by, clicked.id, str(message.get("content", "")))
 
     async def _send_panel(self, asked: Asked, moved: Transition, *, ack: bool) -> Shown | None:
-        """The mover's panel as a new private message. Kept current only as the interaction's own answer: a followup
-        whose id the answer does not keep could never be, so it goes without buttons."""
+        """The mover's panel as a new private message, kept current through the interaction's token: its own answer,
+        or (``ack``) the answer a queue deferred on a busy bot. A panel below a new board, the answer's second
+        message, goes without buttons: the board is where the turn goes on."""
         interaction, live = asked.interaction, moved.live
-        kept = not interaction.response.is_done()
+        own = not interaction.response.is_done()
+        kept = own or ack
         page = asked.page if ack else None
         position = moved.presenter.game.move_count(live.state)
         message = self.panels.compose(live, moved.presenter, moved.by, page, asked.locale, ack)
@@ -230,7 +232,7 @@ class Replies:
         sent = await send(interaction, ephemeral=True, **message)
         if not kept:
             return None
-        return (sent if sent is not None else await original_id(interaction)), page, position
+        return (sent if sent is not None or not own else await original_id(interaction)), page, position
 
     async def _fresh_panel(self, asked: Asked, moved: Transition) -> Shown | None:
         """A fresh panel for a player whose live panel Discord would no longer let the bot edit (it may show an old

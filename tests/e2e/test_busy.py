@@ -114,3 +114,32 @@ async def test_a_queued_lay_thinks_privately_and_a_new_board_it_puts_up_is_publi
         assert str(play.card) in public[0].content or any(str(play.card) in str(e) for e in public[0].embeds)
         assert len(public_messages(world.fake, world.channel)) > boards_before
         assert not admission.full
+
+
+async def test_a_queued_lay_answered_by_its_panel_keeps_the_panels_buttons(world: World) -> None:
+    """/play's private answer is the mover's panel: queued, its private thinking is filled in with the whole panel,
+    buttons included, and that panel is the one the bot keeps current from then on."""
+    ana, ben = world.players[:2]
+    async with world.bot(seed=34) as bot:
+        await deal(world, [ana, ben])
+        member = mover(world)
+        other = ben if member.id == ana.id else ana
+        admission = one_place(bot)
+        looking = await world.fake.invoke("hand", user=other, channel=world.channel, wait=False)
+        async with world.fake.hold("POST", INTERACTION_CALLBACK, interaction=looking) as held:
+            await held.wait_held()
+            play = best_play(saved_state(world), member.id)
+            options = {"card": play.card, "pile": play.pile}
+            lay = await world.fake.invoke("play", user=member, channel=world.channel, options=options)
+            assert lay.response is not None
+            assert lay.response.deferred
+            assert lay.response.ephemeral
+        await world.fake.wait_idle()
+        panel = lay.original
+        assert panel is not None
+        assert panel.ephemeral
+        assert not panel.deleted
+        labels = [button.get("label") for row in panel.components for button in row["components"]]
+        assert "End turn" in labels, labels
+        assert bot.tables.panels.following(row(world)["id"], member.id, panel.id)
+        assert not admission.full
