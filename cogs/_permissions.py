@@ -69,4 +69,5 @@ async def explain_missing_permissions(
         return
     text = lines(heads_up, "", also) if heads_up is not None and also is not None else heads_up or also
     assert text is not None
-    await send(interaction, content=render(text, interaction.locale.value), ephemeral=True)
+    locale = interaction.client.tables.languages.for_reader(interaction)
+    await send(interaction, content=render(text, locale), ephemeral=True)

@@ -57,7 +57,7 @@ class Help(commands.Cog):
     )
     @app_commands.guild_only()
     async def help(self, interaction: Interaction) -> None:
-        locale = interaction.locale.value
+        locale = self.bot.tables.languages.for_reader(interaction)
         embed = discord.Embed(
             title=render(_("The commands"), locale),
             description=shorten(render(lines(*command_lines(self.bot.tree, locale)), locale), 4096),

@@ -43,7 +43,8 @@ class Seating:
         if note is None:
             return
         try:
-            await send(interaction, content=render(note, interaction.locale.value), ephemeral=True)
+            locale = self.bot.tables.languages.for_reader(interaction)
+            await send(interaction, content=render(note, locale), ephemeral=True)
         except discord.HTTPException:
             # The lobby is up and the player is in: a note that could not go out changes nothing.
             log.info("The first-game note for %s could not be sent", interaction.user.id, exc_info=True)

@@ -75,7 +75,7 @@ class MyGames(commands.Cog):
     )
     @app_commands.guild_only()
     async def mygames(self, interaction: Interaction) -> None:
-        locale = interaction.locale.value
+        locale = self.bot.tables.languages.for_reader(interaction)
         seats = await self.seats(interaction.user.id)
         if not seats:
             raise UserError(_("You aren't seated at any table. /newgame opens one."))

@@ -204,7 +204,7 @@ class Settings(commands.Cog):
         assert interaction.guild_id is not None
         settings = await server_settings(self.bot.storage, interaction.guild_id)
         can_change = interaction.permissions.manage_guild
-        locale = interaction.locale.value
+        locale = self.bot.tables.languages.for_reader(interaction)
         view = detached(SettingsView(self, settings, locale)) if can_change else discord.utils.MISSING
         embed = settings_embed(settings, locale, can_change=can_change)
         await send(interaction, embed=embed, view=view, ephemeral=True)
@@ -221,7 +221,7 @@ class Settings(commands.Cog):
         settings = ServerSettings.from_dict(saved)
         note_table_language(interaction.guild_id, settings.chosen_language)
         log.info("Settings of server %s changed by %s: %s", interaction.guild_id, interaction.user.id, saved)
-        locale = interaction.locale.value
+        locale = self.bot.tables.languages.for_reader(interaction)
         await interaction.response.edit_message(
             embed=settings_embed(settings, locale, can_change=True), view=detached(SettingsView(self, settings, locale))
         )

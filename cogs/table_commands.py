@@ -187,7 +187,8 @@ class TableCommands(commands.Cog):
         if hosted is None:
             raise UserError(_("{game} isn't available on this bot yet.", game=title(game)))
         rules = lines(hosted.presenter.rules_text, "", at_the_table(game))
-        await send(interaction, content=render(rules, interaction.locale.value), ephemeral=True)
+        locale = self.bot.tables.languages.for_reader(interaction)
+        await send(interaction, content=render(rules, locale), ephemeral=True)
 
     # ---- the channel is gone ----------------------------------------------------------------------------------
 

@@ -163,3 +163,21 @@ async def test_forget_erases_a_persons_preferences(world: World) -> None:
         assert stored(world, ana) is None
         # And the bot no longer acts on them: the panel shows the defaults again.
         assert fields(await open_me(world, ana))["Misclick guard"] == "on: a lay that looks like a slip asks once"
+
+
+async def test_the_private_pages_speak_the_language_a_person_chose(world: World) -> None:
+    """/help, /mygames and /settings answer only the person who asked: in the language they chose in /me, not their
+    Discord's (here English)."""
+    ana, ben = world.players[:2]
+    async with world.bot():
+        await pick(world, await open_me(world, ana), "me:language", "de", ana)
+        helped = answer(await invoke(world, "help", ana))
+        assert helped.ephemeral
+        assert helped.embeds[0]["title"] == "Die Befehle"
+        refused = answer(await invoke(world, "mygames", ana))
+        assert refused.ephemeral
+        assert refused.content == "Du sitzt an keinem Tisch. /neuesspiel eröffnet einen."
+        shown = answer(await invoke(world, "settings", ana))
+        assert shown.embeds[0]["title"] == "Einstellungen der Kartentische dieses Servers"
+        # Someone who chose nothing reads their Discord's language.
+        assert answer(await invoke(world, "help", ben)).embeds[0]["title"] == "The commands"
