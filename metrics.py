@@ -167,8 +167,11 @@ class Refusals:
         self.saw(params.method, params.url.path, params.response.status)
 
     def saw(self, method: str, path: str, status: int) -> None:
+        refused = 400 <= status < 500 and status != 429
+        if not refused and not self.in_a_row:
+            return  # nearly every request: nothing refused to forget, and no route to work out
         route = route_of(method, path)
-        if not 400 <= status < 500 or status == 429:
+        if not refused:
             self.in_a_row.pop(route, None)
             return
         REFUSED.labels(route).inc()
