@@ -232,7 +232,9 @@ class Replies:
         sent = await send(interaction, ephemeral=True, **message)
         if not kept:
             return None
-        return (sent if sent is not None or not own else await original_id(interaction)), page, position
+        if sent is None and own:
+            sent = await original_id(interaction)
+        return sent, page, position
 
     async def _fresh_panel(self, asked: Asked, moved: Transition) -> Shown | None:
         """A fresh panel for a player whose live panel Discord would no longer let the bot edit (it may show an old
