@@ -178,11 +178,11 @@ class Bot(commands.Bot):
     async def housekeeping(self) -> None:
         """What a long-running bot sheds on a timer: discord.py's rate-limit buckets of channels and DM channels no
         longer written to, and, at the first quiet tick after a busy one, the memory the busy moment took."""
-        after_a_burst = BurstEnd(lambda: self.interactions_seen)
+        after_a_burst = BurstEnd(self.interactions_seen)
         while True:
             await asyncio.sleep(IDLE_BUCKET_SECONDS / 2)
             forget_idle_buckets(self)
-            if after_a_burst.tick():
+            if after_a_burst.tick(self.interactions_seen):
                 give_back_memory()
 
     async def on_interaction(self, interaction: discord.Interaction[Bot]) -> None:

@@ -34,17 +34,15 @@ QUIET_INTERACTIONS = 20
 
 class BurstEnd:
     """Tells, tick by tick, when a busy moment has just ended: the first tick with at most ``QUIET_INTERACTIONS``
-    interactions after one with more. ``count`` is the number of interactions seen so far."""
+    interactions after one with more. Each call is given the number of interactions seen so far."""
 
-    def __init__(self, count: Callable[[], int]) -> None:
-        self.count = count
-        self.seen = count()
+    def __init__(self, seen: int) -> None:
+        self.seen = seen
         self.busy = False
 
-    def tick(self) -> bool:
-        now = self.count()
-        quiet = now - self.seen <= QUIET_INTERACTIONS
-        self.seen = now
+    def tick(self, seen: int) -> bool:
+        quiet = seen - self.seen <= QUIET_INTERACTIONS
+        self.seen = seen
         ended = quiet and self.busy
         self.busy = not quiet
         return ended

@@ -13,12 +13,12 @@ from memory import QUIET_INTERACTIONS, BurstEnd, give_back_memory
 
 def ticks(per_tick: list[int]) -> list[bool]:
     """Whether memory goes back at each tick, with ``per_tick`` interactions arriving during each."""
-    seen = [0]
-    watch = BurstEnd(lambda: seen[0])
+    seen = 0
+    watch = BurstEnd(seen)
     given_back = []
     for arriving in per_tick:
-        seen[0] += arriving
-        given_back.append(watch.tick())
+        seen += arriving
+        given_back.append(watch.tick(seen))
     return given_back
 
 
