@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from engine.the_game import Play
 from table.admission import Admission
 from tests.e2e.conftest import World
 from tests.e2e.test_hardening import deal, lay_minimum, mover, other_writer, row
@@ -34,6 +35,25 @@ async def end_of_turn_waiting(
         ending = await world.fake.invoke("endturn", user=member, channel=world.channel, wait=False)
         await world.fake.wait_for(lambda: admission.full, what="the end of turn to take the place")
         yield ending, admission, db
+
+
+async def lay_while_a_hand_waits(
+    world: World, bot: Any, member: Member, other: Member
+) -> tuple[InteractionRecord, Play, Admission]:
+    """``member`` lays their best card by /play while ``other``'s /hand holds the bot's one place (until Discord takes
+    its answer): the lay waits in the queue, is deferred privately, and is answered once the place is free."""
+    admission = one_place(bot)
+    looking = await world.fake.invoke("hand", user=other, channel=world.channel, wait=False)
+    async with world.fake.hold("POST", INTERACTION_CALLBACK, interaction=looking) as held:
+        await held.wait_held()  # /hand holds the one place until Discord takes its answer
+        play = best_play(saved_state(world), member.id)
+        options = {"card": play.card, "pile": play.pile}
+        lay = await world.fake.invoke("play", user=member, channel=world.channel, options=options)
+        assert lay.response is not None
+        assert lay.response.deferred
+        assert lay.response.ephemeral
+    await world.fake.wait_idle()
+    return lay, play, admission
 
 
 async def test_a_command_that_finds_the_bot_busy_is_deferred_at_once_and_answered_in_turn(world: World) -> None:
@@ -96,17 +116,7 @@ async def test_a_queued_lay_thinks_privately_and_a_new_board_it_puts_up_is_publi
         await world.fake.send_message(world.channel, other, "good luck everyone")
         await world.fake.wait_idle()
         boards_before = len(public_messages(world.fake, world.channel))
-        admission = one_place(bot)
-        looking = await world.fake.invoke("hand", user=other, channel=world.channel, wait=False)
-        async with world.fake.hold("POST", INTERACTION_CALLBACK, interaction=looking) as held:
-            await held.wait_held()  # /hand holds the one place until Discord takes its answer
-            play = best_play(saved_state(world), member.id)
-            options = {"card": play.card, "pile": play.pile}
-            lay = await world.fake.invoke("play", user=member, channel=world.channel, options=options)
-            assert lay.response is not None
-            assert lay.response.deferred
-            assert lay.response.ephemeral
-        await world.fake.wait_idle()
+        lay, play, admission = await lay_while_a_hand_waits(world, bot, member, other)
         assert lay.original is not None
         assert lay.original.deleted  # the private thinking made way
         public = [m for m in lay.followups if not m.ephemeral and not m.deleted]
@@ -124,17 +134,7 @@ async def test_a_queued_lay_answered_by_its_panel_keeps_the_panels_buttons(world
         await deal(world, [ana, ben])
         member = mover(world)
         other = ben if member.id == ana.id else ana
-        admission = one_place(bot)
-        looking = await world.fake.invoke("hand", user=other, channel=world.channel, wait=False)
-        async with world.fake.hold("POST", INTERACTION_CALLBACK, interaction=looking) as held:
-            await held.wait_held()
-            play = best_play(saved_state(world), member.id)
-            options = {"card": play.card, "pile": play.pile}
-            lay = await world.fake.invoke("play", user=member, channel=world.channel, options=options)
-            assert lay.response is not None
-            assert lay.response.deferred
-            assert lay.response.ephemeral
-        await world.fake.wait_idle()
+        lay, _play, admission = await lay_while_a_hand_waits(world, bot, member, other)
         panel = lay.original
         assert panel is not None
         assert panel.ephemeral
