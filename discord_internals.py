@@ -8,15 +8,21 @@ uses a private name of discord.py: an upgrade that moves one fails that test, no
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+import weakref
 from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
+import aiohttp
 import discord
+import orjson
 from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
+
+log = logging.getLogger(__name__)
 
 Parser = Callable[[dict[str, Any]], None]
 # A message's request body as discord.py builds it (a context manager: it closes the files it opened).
@@ -66,19 +72,86 @@ async def edit_by_token(
     with_components: bool,
 ) -> None:
     """Edit a message through an interaction's token (the webhook route), reading nothing of Discord's answer."""
-    webhook = discord.Webhook.partial(application_id, token, client=client)
-    await async_context.get().edit_webhook_message(
-        application_id,
-        token,
-        message_id,  # type: ignore[arg-type]  # formatted into the route: "@original" works as discord.py's own
-        session=webhook.session,
-        proxy=webhook.proxy,
-        proxy_auth=webhook.proxy_auth,
-        payload=params.payload,
-        multipart=params.multipart,
-        files=params.files,
-        with_components=with_components,
-    )
+    if params.multipart or params.files:
+        webhook = discord.Webhook.partial(application_id, token, client=client)
+        await async_context.get().edit_webhook_message(
+            application_id,
+            token,
+            message_id,  # type: ignore[arg-type]  # formatted into the route: "@original" works as discord.py's own
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+            with_components=with_components,
+        )
+        return
+    path = f"/webhooks/{application_id}/{token}/messages/{message_id}?with_components={int(with_components)}"
+    await token_request(client, "PATCH", path, token, params.payload)
+
+
+# One request at a time per interaction token, as discord.py's webhook adapter does: a token whose bucket Discord
+# said is spent ("X-RateLimit-Remaining: 0") waits for its reset before its next request, rather than meet a 429.
+_TOKEN_LOCKS: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+_JSON = {"Content-Type": "application/json"}
+ATTEMPTS = 5
+
+
+async def token_request(client: discord.Client, method: str, path: str, token: str, payload: Any) -> bytes:
+    """A request on an interaction token's route (``path`` after the API's base, query included) with a JSON body;
+    Discord's answer as bytes, unread.
+
+    What discord.py's webhook adapter does for these routes (one request at a time per token, a spent bucket waited
+    out, a 429 waited out and retried, a 5xx retried, a refusal raised as ``discord.HTTPException`` or its kinds), on
+    the same aiohttp session, without what the table never uses: every answer parsed as JSON, the query built through
+    yarl, the body sent as text. The answers to edits are whole messages that nobody reads."""
+    http = client.http
+    session: aiohttp.ClientSession = http._HTTPClient__session  # type: ignore[attr-defined]
+    url = f"{Route.BASE}{path}"
+    body = orjson.dumps(payload)
+    lock = _TOKEN_LOCKS.get(token)
+    if lock is None:
+        lock = _TOKEN_LOCKS[token] = asyncio.Lock()
+    await lock.acquire()
+    spent = 0.0
+    try:
+        attempt = 0
+        while True:
+            async with session.request(
+                method, url, data=body, headers=_JSON, proxy=http.proxy, proxy_auth=http.proxy_auth
+            ) as response:
+                raw = await response.read()
+                status = response.status
+                if response.headers.get("X-Ratelimit-Remaining") == "0" and status != 429:
+                    spent = discord.utils._parse_ratelimit_header(response)
+                if 200 <= status < 300:
+                    return raw
+                # A 429 without "Via" is Cloudflare's (a ban), not Discord's: waiting it out would not help.
+                limited = status == 429 and bool(response.headers.get("Via"))
+                attempt += 1
+                if not (limited or status >= 500) or attempt == ATTEMPTS:
+                    raise _refusal(response, raw)
+                wait = float(orjson.loads(raw)["retry_after"]) if limited else 2 * attempt - 1.0
+            if limited:
+                log.warning("An interaction's route is rate limited. Retrying in %.2f seconds.", wait)
+            await asyncio.sleep(wait)
+    finally:
+        if spent > 0:
+            asyncio.get_running_loop().call_later(spent, lock.release)
+        else:
+            lock.release()
+
+
+def _refusal(response: aiohttp.ClientResponse, raw: bytes) -> discord.HTTPException:
+    """What discord.py raises for a refused request: its kind by status, Discord's JSON error (else the text)."""
+    answer: dict[str, Any] | str = raw.decode("utf-8", "replace")
+    if response.headers.get("Content-Type", "").startswith("application/json"):
+        answer = orjson.loads(raw)
+    if response.status >= 500:
+        return discord.DiscordServerError(response, answer)
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(response.status, discord.HTTPException)
+    return kind(response, answer)
 
 
 async def edit_in_channel(
@@ -107,14 +180,20 @@ async def respond_with_message(
         flags=discord.MessageFlags(ephemeral=True) if ephemeral else MISSING,
         **message,
     )
-    data: Any = await async_context.get().create_interaction_response(
-        interaction.id,
-        interaction.token,
-        session=interaction._session,
-        proxy=state.http.proxy,
-        proxy_auth=state.http.proxy_auth,
-        params=params,
-    )
+    data: Any
+    if params.files:
+        data = await async_context.get().create_interaction_response(
+            interaction.id,
+            interaction.token,
+            session=interaction._session,
+            proxy=state.http.proxy,
+            proxy_auth=state.http.proxy_auth,
+            params=params,
+        )
+    else:
+        path = f"/interactions/{interaction.id}/{interaction.token}/callback?with_response=1"
+        raw = await token_request(interaction.client, "POST", path, interaction.token, params.payload)
+        data = orjson.loads(raw) if raw else {}
     interaction.response._response_type = discord.InteractionResponseType.channel_message
     return dict(data)
 

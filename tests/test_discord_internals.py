@@ -6,6 +6,7 @@ before a game is played. Nothing else in the product may use a private name of d
 from __future__ import annotations
 
 import ast
+import asyncio
 import inspect
 import logging
 import re
@@ -98,6 +99,13 @@ def test_the_private_attributes_exist() -> None:
     assert {"_state", "_session"} <= set(discord.Interaction.__slots__)
     assert "_response_type" in discord.InteractionResponse.__slots__
     assert hasattr(discord.Client(intents=discord.Intents.none()), "_connection")
+    # token_request's: the client's aiohttp session (set at login) and the reading of a spent bucket's reset
+    loop = asyncio.new_event_loop()
+    try:
+        assert "_HTTPClient__session" in vars(HTTPClient(loop))
+    finally:
+        loop.close()
+    assert callable(discord.utils._parse_ratelimit_header)
 
 
 async def test_idle_buckets_are_forgotten_and_busy_ones_kept() -> None:
