@@ -19,7 +19,8 @@ from engine.the_game import EndTurn, Play, State
 from i18n import Localized, Text, _, _n, _p, lines, render
 from storage import GameRecord
 from table import preferences
-from table.answer import detached, send
+from table.answer import send
+from table.buttons import Buttons, Press
 from table.dm_panels import dm_game, show_dm_page
 from table.panels import offers_hint
 from table.people import mention
@@ -30,8 +31,8 @@ if TYPE_CHECKING:
     pass
 
 
-def panel_button(game: int, verb: str, a: object = "", b: object = "", **options: Any) -> discord.ui.Button[Any]:
-    return discord.ui.Button(custom_id=f"tg:{game}:{verb}:{a}:{b}", **options)
+def panel_button(game: int, verb: str, a: object = "", b: object = "", **options: Any) -> Press:
+    return Press(f"tg:{game}:{verb}:{a}:{b}", **options)
 
 
 # End turn on a DM panel out of turn (the DM cannot follow whose turn it is, so the button stays enabled).
@@ -83,7 +84,7 @@ def pile_button(
     my_turn: bool,
     label: Any,
     judged: Mapping[Play, float],
-) -> discord.ui.Button[Any]:
+) -> Press:
     """A pile for the chosen card: the jump it would make (``A ↑ 35 → 38 (+3)``) and the signals on it; red when
     laying there asks first (``misclick_risks``), green for a backwards trick, disabled out of turn."""
     legal = the_game.is_legal(pile.name, pile.top, card)
@@ -128,7 +129,7 @@ def hand_buttons(
     playable: Callable[[int], bool],
     can_end: bool,
     over: bool,
-) -> list[discord.ui.Button[Any]]:
+) -> list[Press]:
     """The hand page's buttons, in the channel's panel and in the DM alike: a card each, End turn, Signals…."""
     style = discord.ButtonStyle.primary
     buttons = [
@@ -176,12 +177,10 @@ def dm_panel(
     content = render(lines(hand_line(cards), done_line(done, player), ended), locale)
     if ended is not None:
         return {"content": content, "view": None}
-    view = discord.ui.View(timeout=None)
-    for button in hand_buttons(
+    presses = hand_buttons(
         record.id, cards, lambda text: render(text, locale), playable=lambda card: True, can_end=True, over=False
-    ):
-        view.add_item(button)
-    return {"content": content, "view": detached(view)}
+    )
+    return {"content": content, "view": Buttons(presses)}
 
 
 def hand_panel(record: GameRecord, state: State, player: int, page: str | None, locale: str) -> dict[str, Any]:
@@ -208,7 +207,7 @@ def hand_panel(record: GameRecord, state: State, player: int, page: str | None, 
     def label(text: Text) -> str:
         return render(text, locale)
 
-    buttons: list[discord.ui.Button[Any]] = []
+    buttons: list[Press] = []
     game = record.id
     back = label(_p("button", "Back"))
     my_turn = not view.over and view.current_player in (None, player)
@@ -288,10 +287,7 @@ def hand_panel(record: GameRecord, state: State, player: int, page: str | None, 
             buttons.append(
                 panel_button(game, "hint", label=hint, style=discord.ButtonStyle.secondary, disabled=not my_turn, row=2)
             )
-    panel_view = discord.ui.View(timeout=None)
-    for button in buttons:
-        panel_view.add_item(button)
-    return {"content": render(lines(*parts), locale), "view": detached(panel_view)}
+    return {"content": render(lines(*parts), locale), "view": Buttons(buttons)}
 
 
 def hint_text(state: State, action: the_game.Action, why: Text) -> Localized:
@@ -407,10 +403,21 @@ def where(game: int, page: str | None, in_dm: bool, channel_id: int) -> dict[str
     return {"game": game, "page": page, **({"channel": channel_id} if in_dm else {})}
 
 
+# The custom id of the button under every board (``TheGameBoard``; sent as ``board_buttons`` draws it).
+HAND_ID = "the_game:hand"
+
+
+def board_buttons(locale: str) -> Buttons:
+    """What goes under a board, as sent: ``TheGameBoard``'s button in the reader's language (one board per move, and
+    its registered instance answers the clicks)."""
+    label = render(_p("button", "My hand"), locale)
+    return Buttons([Press(HAND_ID, label, discord.ButtonStyle.primary)])
+
+
 class TheGameBoard(ErrorHandlingView):
     """The button under every board: a private look at one's own hand."""
 
-    @discord.ui.button(label="My hand", style=discord.ButtonStyle.primary, custom_id="the_game:hand")
+    @discord.ui.button(label="My hand", style=discord.ButtonStyle.primary, custom_id=HAND_ID)
     async def hand_button(self, interaction: Interaction, button: discord.ui.Button[Any]) -> None:
         await preferences.load(interaction.client.storage, interaction.user.id)
         await interaction.client.tables.show_panel(interaction, the_game.INFO.kind)

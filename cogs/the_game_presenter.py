@@ -9,10 +9,10 @@ from typing import Any
 import discord
 
 from cogs.the_game_board import SIGNAL_WORDS, hand_line, render_board, variant_text
-from cogs.the_game_panel import TheGameBoard, hand_panel
+from cogs.the_game_panel import board_buttons, hand_panel
 from engine import the_game
 from engine.the_game import EndTurn, Leave, Play, State
-from i18n import Localized, Text, _, _n, _p, joined, lines, render
+from i18n import Localized, Text, _, _n, joined, lines
 from storage import GameRecord
 from table.people import mention
 from table.presenter import Step
@@ -80,9 +80,7 @@ class Presenter:
         return render_board(state, locale)
 
     def board_view(self, record: GameRecord, state: State, locale: str) -> discord.ui.View:
-        view = TheGameBoard()
-        view.hand_button.label = render(_p("button", "My hand"), locale)
-        return view
+        return board_buttons(locale)
 
     def headline(self, state: State) -> Text | None:
         return None

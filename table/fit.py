@@ -13,9 +13,12 @@ long for the limit (a log written as one paragraph) is cut between words, with "
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
+
+from table.buttons import Buttons
 
 CONTENT = 2000
 EMBED_TOTAL = 6000
@@ -127,6 +130,8 @@ def fit(message: dict[str, Any]) -> dict[str, Any]:
     if fitted.get("embeds"):
         fitted["embeds"] = [fit_embed(e) if isinstance(e, discord.Embed) else e for e in fitted["embeds"]]
     view = fitted.get("view")
+    if isinstance(view, Buttons):
+        view.presses = [replace(p, label=cut(p.label, LABEL)) if len(p.label) > LABEL else p for p in view.presses]
     if isinstance(view, discord.ui.View):
         for item in view.children:
             label = getattr(item, "label", None)

@@ -7,9 +7,10 @@ Discord's limits by ``table.fit``), rate-limit handling and errors (``discord.HT
 only what the caller needs: nothing, or the new message's id. An edit whose connection was lost before Discord answered
 is sent once more.
 
-They use discord.py's own request building and its two request paths (through ``discord_internals``, the one module that
-touches discord.py's private names): the webhook adapter for an interaction's token (outside the bot's global rate
-limit; per-route limits apply), the client's HTTP client for channel messages.
+They use discord.py's own request building (through ``discord_internals``, the one module that touches discord.py's
+private names) and two request paths: for an interaction's token (outside the bot's global rate limit; per-route
+limits apply), ``discord_internals.token_request`` on the client's aiohttp session, with the rate-limit handling of
+discord.py's webhook adapter; for channel messages, the client's HTTP client.
 """
 
 from __future__ import annotations

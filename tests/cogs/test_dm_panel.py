@@ -20,7 +20,7 @@ def record() -> GameRecord:
 def buttons(message: dict[str, Any]) -> dict[str, bool]:
     """custom id -> enabled"""
     view = message["view"]
-    return {item.custom_id: not item.disabled for item in view.children} if view is not None else {}
+    return {press.custom_id: not press.disabled for press in view.presses} if view is not None else {}
 
 
 def test_the_resting_page_shows_the_hand_and_every_card_enabled_whatever_the_table_does() -> None:

@@ -17,6 +17,7 @@ from i18n import _, render
 from storage import GameRecord, NewGame
 from storage.sqlite import SQLiteStorage
 from table.answer import UserError
+from table.buttons import Buttons, Press
 from table.events import Events
 from table.games import Games
 from table.panels import HINTS_ON_YOUR_TURN, NO_HINTS_HERE, Panels, offers_hint
@@ -38,11 +39,11 @@ def test_hint_is_offered_at_a_solo_table_or_with_a_computer_player_where_the_gam
     assert not offers_hint(record((ANA,), kind="a game nobody registered"))
 
 
-def hint_button(message: dict[str, Any]) -> discord.ui.Button[Any] | None:
-    view: discord.ui.View = message["view"]
-    found = [item for item in view.children if ":hint:" in str(getattr(item, "custom_id", ""))]
+def hint_button(message: dict[str, Any]) -> Press | None:
+    view: Buttons = message["view"]
+    found = [press for press in view.presses if ":hint:" in press.custom_id]
     assert len(found) <= 1
-    return cast("discord.ui.Button[Any] | None", found[0] if found else None)
+    return found[0] if found else None
 
 
 def test_the_panel_shows_hint_where_offered_and_only_on_ones_turn() -> None:
