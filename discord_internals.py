@@ -9,6 +9,7 @@ uses a private name of discord.py: an upgrade that moves one fails that test, no
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import weakref
@@ -17,12 +18,27 @@ from typing import Any
 
 import aiohttp
 import discord
-import orjson
 from discord.http import MultipartParameters, Route, handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context, interaction_message_response_params
 
 log = logging.getLogger(__name__)
+
+try:  # optional, as for discord.py (the "speed" extra): the same JSON either way
+    import orjson
+
+    def _dumps(payload: Any) -> bytes:
+        return orjson.dumps(payload)
+
+    _loads: Callable[[bytes], Any] = orjson.loads
+except (
+    ImportError
+):  # pragma: no cover - the tests' environment has orjson; tests/e2e/test_optional_parts.py runs without
+
+    def _dumps(payload: Any) -> bytes:
+        return json.dumps(payload, separators=(",", ":"), ensure_ascii=True).encode()
+
+    _loads = json.loads
 
 Parser = Callable[[dict[str, Any]], None]
 # A message's request body as discord.py builds it (a context manager: it closes the files it opened).
@@ -109,7 +125,7 @@ async def token_request(client: discord.Client, method: str, path: str, token: s
     http = client.http
     session: aiohttp.ClientSession = http._HTTPClient__session  # type: ignore[attr-defined]
     url = f"{Route.BASE}{path}"
-    body = orjson.dumps(payload)
+    body = _dumps(payload)
     lock = _TOKEN_LOCKS.get(token)
     if lock is None:
         lock = _TOKEN_LOCKS[token] = asyncio.Lock()
@@ -132,7 +148,7 @@ async def token_request(client: discord.Client, method: str, path: str, token: s
                 attempt += 1
                 if not (limited or status >= 500) or attempt == ATTEMPTS:
                     raise _refusal(response, raw)
-                wait = float(orjson.loads(raw)["retry_after"]) if limited else 2 * attempt - 1.0
+                wait = float(_loads(raw)["retry_after"]) if limited else 2 * attempt - 1.0
             if limited:
                 log.warning("An interaction's route is rate limited. Retrying in %.2f seconds.", wait)
             await asyncio.sleep(wait)
@@ -147,7 +163,7 @@ def _refusal(response: aiohttp.ClientResponse, raw: bytes) -> discord.HTTPExcept
     """What discord.py raises for a refused request: its kind by status, Discord's JSON error (else the text)."""
     answer: dict[str, Any] | str = raw.decode("utf-8", "replace")
     if response.headers.get("Content-Type", "").startswith("application/json"):
-        answer = orjson.loads(raw)
+        answer = _loads(raw)
     if response.status >= 500:
         return discord.DiscordServerError(response, answer)
     kind = {403: discord.Forbidden, 404: discord.NotFound}.get(response.status, discord.HTTPException)
@@ -193,7 +209,7 @@ async def respond_with_message(
     else:
         path = f"/interactions/{interaction.id}/{interaction.token}/callback?with_response=1"
         raw = await token_request(interaction.client, "POST", path, interaction.token, params.payload)
-        data = orjson.loads(raw) if raw else {}
+        data = _loads(raw) if raw else {}
     interaction.response._response_type = discord.InteractionResponseType.channel_message
     return dict(data)
 

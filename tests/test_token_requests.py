@@ -7,17 +7,22 @@ A small scripted server stands in for Discord: each test says what its next answ
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
-import orjson
 import pytest
 from aiohttp import web
 from discord.http import Route
 
 import discord_internals as internals
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Script:
@@ -63,7 +68,7 @@ async def test_an_edit_sends_its_payload_as_json_with_the_query_in_the_path(
     answer = await internals.token_request(
         client, "PATCH", "/webhooks/1/tok/messages/2?with_components=1", "tok", {"content": "hi"}
     )
-    assert orjson.loads(answer) == {"id": "1"}
+    assert json.loads(answer) == {"id": "1"}
     assert script.seen == [("PATCH", "/api/v10/webhooks/1/tok/messages/2?with_components=1", b'{"content":"hi"}')]
 
 
@@ -122,3 +127,14 @@ async def test_a_spent_bucket_holds_that_tokens_next_request_and_no_other(
     assert [body for _method, _path, body in script.seen] == [b'{"n":1}', b'{"n":3}']
     await held
     assert [body for _method, _path, body in script.seen] == [b'{"n":1}', b'{"n":3}', b'{"n":2}']
+
+
+def test_without_orjson_the_same_requests_go_out_in_the_standard_librarys_json() -> None:
+    hidden = (
+        "import sys; sys.modules['orjson'] = None\n"
+        "import discord_internals as d\n"
+        "assert d._dumps({'content': 'é', 'n': [1, 2]}) == b'{\"content\":\"\\\\u00e9\",\"n\":[1,2]}', d._dumps({})\n"
+        "assert d._loads(b'{\"retry_after\": 0.5}') == {'retry_after': 0.5}\n"
+    )
+    done = subprocess.run([sys.executable, "-c", hidden], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
