@@ -132,6 +132,23 @@ def test_unleet_of_long_leetspeak_is_its_definition() -> None:
     assert kept > 300
 
 
+def test_a_kept_symbol_is_found_on_the_shape_as_the_negated_rule_finds_it() -> None:
+    """An ASCII text with one kind of symbol, never two side by side, keeps a symbol (one its rule leaves as it is,
+    at the start, the end or beside a non-letter) exactly when the negated rule's regex finds one."""
+    rng = random.Random(50)
+    found = {True: 0, False: 0}
+    for _ in range(20_000):
+        symbol = rng.choice("!@$")
+        pieces = ("ab", "Zc", "x", " ", ".", "1", "_", "-", symbol, symbol)
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 30)))
+        if symbol not in text or symbol * 2 in text:
+            continue
+        expected = _normalize._LONE_LEET_ASCII[symbol][1].search(text) is not None
+        found[expected] += 1
+        assert _normalize._keeps_ascii(text, symbol) == expected, text
+    assert min(found.values()) > 500
+
+
 def test_roman_capitals_are_found_as_the_regex_finds_them() -> None:
     rng = random.Random(44)
     found = 0

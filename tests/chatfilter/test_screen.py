@@ -135,3 +135,30 @@ def test_a_word_known_by_its_tail_is_found_wherever_it_stands_among_the_words() 
     whether "fhirteen" counted depended on where a set put it)."""
     for words in (["fhirteen", "qqqqqqqq"], ["qqqqqqqq", "fhirteen"], ["fhirteen"]):
         assert "fhirteen" in _screen._near(words, _screen._lines(words)), words
+
+
+def test_the_stretched_words_are_found_as_the_regex_finds_them() -> None:
+    """The words with a letter three times in a row, found on the joined words by comparing each character with the
+    next (ASCII) or by the regex (other texts), are the lines that ``(.)\\1\\1`` finds, the last line included."""
+    rng = random.Random(47)
+    found = {True: 0, False: 0}  # ASCII or not
+    for _ in range(2_000):
+        pool = rng.choice(("abc", "ab", "abcdefgh", "abжж"))
+        words = ["".join(rng.choice(pool) for _ in range(rng.randint(1, 12))) for _ in range(rng.randint(1, 40))]
+        lines = _screen._lines(words)
+        expected = {word for word in words if re.search(r"(.)\1\1", word)}
+        found[lines.isascii()] += len(expected)
+        assert _screen._stretched(lines) == expected, words
+    assert min(found.values()) > 1_000
+
+
+def test_a_word_that_only_a_spoken_pattern_respells_is_screened_among_words_it_leaves_alone() -> None:
+    """A spoken rewrite by a pattern ("dis" and "diz" at the start for "dix") changes few of the words holding its
+    letters; only those are screened again, and one the rewrite brings one edit from a number word passes."""
+    fillers = [f"qqdi{a}{b}{c}qq" for a in "xyz" for b in "xyz" for c in "xyz"]  # "di" inside: the pattern keeps them
+    for word in ("dizuit", "diznuef"):  # dixuit, dixnuef: read only through the rewrite
+        assert _misspellings._nearest(word) is None
+        assert _lookup.lookup(word, False, False) is not None
+        assert word in _screen._may_read([*fillers, word])
+        assert word in _screen.readable({*fillers, word}, False, False)
+    assert not _screen._may_read(fillers)
