@@ -31,9 +31,7 @@ try:  # optional, as for discord.py (the "speed" extra): the same JSON either wa
         return orjson.dumps(payload)
 
     _loads: Callable[[bytes], Any] = orjson.loads
-except (
-    ImportError
-):  # pragma: no cover - the tests' environment has orjson; tests/e2e/test_optional_parts.py runs without
+except ImportError:  # the standard library's json, as discord.py falls back to (tests/test_token_requests.py)
 
     def _dumps(payload: Any) -> bytes:
         return json.dumps(payload, separators=(",", ":"), ensure_ascii=True).encode()

@@ -403,7 +403,7 @@ def where(game: int, page: str | None, in_dm: bool, channel_id: int) -> dict[str
     return {"game": game, "page": page, **({"channel": channel_id} if in_dm else {})}
 
 
-# The custom id of the button under every board (``TheGameBoard``; sent as ``board_buttons`` draws it).
+# The custom id of the "My hand" button under every board: drawn by ``board_buttons``, answered by ``TheGameBoard``.
 HAND_ID = "the_game:hand"
 
 
