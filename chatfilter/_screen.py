@@ -94,12 +94,9 @@ def _stretched(lines: str) -> set[str]:
     words = set()
     at = same.find(b"\0\0")
     while at >= 0:  # two line breaks are never neighbours, so each hit is within one line
+        words.add(_line_around(lines, at, at))
         end = lines.find("\n", at)
-        if end < 0:
-            words.add(lines[lines.rfind("\n", 0, at) + 1 :])
-            break
-        words.add(lines[lines.rfind("\n", 0, at) + 1 : end])
-        at = same.find(b"\0\0", end)
+        at = same.find(b"\0\0", end) if end >= 0 else -1
     return words
 
 
