@@ -86,7 +86,7 @@ async def edit_by_token(
     with_components: bool,
 ) -> None:
     """Edit a message through an interaction's token (the webhook route), reading nothing of Discord's answer."""
-    if params.multipart or params.files:
+    if params.files:  # a multipart body (discord.py builds one only for files): its own path
         webhook = discord.Webhook.partial(application_id, token, client=client)
         await async_context.get().edit_webhook_message(
             application_id,
