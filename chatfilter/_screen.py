@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Iterator
 from itertools import compress
 from operator import ne
 
-from chatfilter._lookup import collapse, lookup
+from chatfilter._lookup import TRIPLE_RE, collapse, lookup
 from chatfilter._misspellings import (
     _DE_STARTS,
     _HEADS,
@@ -62,7 +62,6 @@ _LARGE_CORE_RES = tuple(map(re.compile, LARGE_CORE))
 _DOUBLED_LAST = frozenset(form + form[-1] for form, key in FORMS.items() if key == "")
 # A frozenset, not the dict's keys: "keys & list" copies all the keys into a new set first.
 _FORM_SET = frozenset(FORMS)
-_STRETCH_RE = re.compile(r"(.)\1\1+")
 # Below this many words the screens cost more than looking each word up.
 SCREEN_MIN = 16
 # The words of a message are screened in chunks, the first one this long and each next one four times longer: a
@@ -84,7 +83,7 @@ def _line_around(lines: str, start: int, end: int) -> str:
 def _stretched(lines: str) -> set[str]:
     """The lines (words) of ``lines`` that hold one letter three times in a row or more."""
     if not lines.isascii():
-        return {_line_around(lines, *match.span()) for match in _STRETCH_RE.finditer(lines)}
+        return {_line_around(lines, *match.span()) for match in TRIPLE_RE.finditer(lines)}
     # A byte of the text XOR the text moved by one is zero where a character equals the next one, so a letter three
     # times in a row is two zero bytes in a row, which bytes.find looks for in C. The regex tried a match at every
     # character: a twentieth of a message of 222 long words, of which six are stretched.
